@@ -1,0 +1,9 @@
+// Package capture owns mcptrail's durable record: the versioned JSONL
+// capture format (see docs/capture-format.md), the Writer that appends
+// records, the streaming Reader, and the state directory where session files
+// live. It sits between the taps (which produce records) and the store (which
+// correlates them); it never judges or correlates.
+//
+// A Writer is not safe for concurrent use; the taps serialise records through
+// one goroutine. A Reader is not safe for concurrent use.
+package capture

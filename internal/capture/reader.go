@@ -1,0 +1,123 @@
+package capture
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/go-json-experiment/json"
+)
+
+// Errors returned by Reader.
+var (
+	// ErrNotCapture means the input does not start with a session record.
+	ErrNotCapture = errors.New("not an mcptrail capture")
+	// ErrFutureVersion means the capture was written by a newer format.
+	ErrFutureVersion = errors.New("capture format is newer than this mcptrail understands")
+)
+
+// Damage reports the lines a Reader skipped.
+type Damage struct {
+	// Torn is set when the last line was incomplete (the writer was killed
+	// mid-record); TornBytes is its length.
+	Torn      bool
+	TornBytes int64
+	// Corrupt counts complete lines in the middle of the file that did not
+	// decode as records; CorruptLines lists the first few line numbers.
+	Corrupt      int
+	CorruptLines []int
+}
+
+// Reader streams records from a capture. Memory is bounded by the longest
+// line, not the file size.
+type Reader struct {
+	br      *bufio.Reader
+	header  Record
+	line    int
+	damage  Damage
+	err     error // sticky
+	started bool
+}
+
+// NewReader reads and checks the session header. It returns ErrNotCapture
+// or ErrFutureVersion (wrapped) when the input is not a readable capture.
+func NewReader(r io.Reader) (*Reader, error) {
+	cr := &Reader{br: bufio.NewReaderSize(r, 1<<20)}
+	line, complete, err := cr.readLine()
+	if err != nil && !(errors.Is(err, io.EOF) && len(line) > 0) {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w: empty input", ErrNotCapture)
+		}
+		return nil, fmt.Errorf("reading capture header: %w", err)
+	}
+	if err := json.Unmarshal(line, &cr.header); err != nil || cr.header.Type != TypeSession {
+		if !complete && len(line) > 0 && bytes.HasPrefix(line, []byte(`{"type":"session"`)) {
+			return nil, fmt.Errorf("%w: the session header is torn", ErrNotCapture)
+		}
+		return nil, fmt.Errorf("%w: the first line is not a session record", ErrNotCapture)
+	}
+	if cr.header.Format > FormatVersion {
+		return nil, fmt.Errorf("%w: format %d, this build reads up to %d", ErrFutureVersion, cr.header.Format, FormatVersion)
+	}
+	if cr.header.Format < 1 {
+		return nil, fmt.Errorf("%w: session record has no format version", ErrNotCapture)
+	}
+	return cr, nil
+}
+
+// Header returns the session record.
+func (r *Reader) Header() *Record { return &r.header }
+
+// Damage returns what the reader has skipped so far.
+func (r *Reader) Damage() Damage { return r.damage }
+
+// Next decodes the next record into rec, which is reset first. It returns
+// io.EOF at a clean end. A torn last line is skipped and reported through
+// Damage, not as an error; any other error is sticky.
+func (r *Reader) Next(rec *Record) error {
+	for r.err == nil {
+		line, complete, err := r.readLine()
+		if err != nil && len(line) == 0 {
+			r.err = err
+			break
+		}
+		*rec = Record{}
+		if uerr := json.Unmarshal(line, rec); uerr != nil || rec.Type == "" {
+			if !complete {
+				r.damage.Torn, r.damage.TornBytes = true, int64(len(line))
+				continue
+			}
+			r.damage.Corrupt++
+			if len(r.damage.CorruptLines) < 10 {
+				r.damage.CorruptLines = append(r.damage.CorruptLines, r.line)
+			}
+			continue
+		}
+		return nil
+	}
+	return r.err
+}
+
+// readLine returns the next line without its newline and whether the
+// newline was present.
+func (r *Reader) readLine() ([]byte, bool, error) {
+	line, err := r.br.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		long := append([]byte(nil), line...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			line, err = r.br.ReadSlice('\n')
+			long = append(long, line...)
+		}
+		line = long
+	}
+	r.line++
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return line, false, io.EOF
+		}
+		return line, false, fmt.Errorf("reading capture line %d: %w", r.line, err)
+	}
+	return line[:len(line)-1], true, nil
+}

@@ -1,0 +1,108 @@
+package capture
+
+import (
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// FormatVersion is the capture format version this build writes. Readers
+// accept every version up to and including it.
+const FormatVersion = 1
+
+// Type is a record's type.
+type Type string
+
+// The record types.
+const (
+	TypeSession Type = "session" // the first record of every capture
+	TypeFrame   Type = "frame"   // one message (or invalid frame) that crossed the tap
+	TypeStderr  Type = "stderr"  // one line of the server's stderr
+	TypeNote    Type = "note"    // something the tap itself saw
+	TypeEnd     Type = "end"     // the last record of a cleanly closed capture
+)
+
+// Dir is the direction a frame travelled.
+type Dir string
+
+// The directions.
+const (
+	C2S Dir = "c2s" // client to server
+	S2C Dir = "s2c" // server to client
+)
+
+// Note kinds (Record.Note).
+const (
+	NoteServerExit   = "server-exit"   // the server exited; Exit and Signal say how
+	NoteClientClosed = "client-closed" // the client closed its end (EOF on our stdin)
+	NoteCaptureGap   = "capture-gap"   // records were lost; Lost* say how many
+	NoteStartFailed  = "start-failed"  // the server could not be started
+	NoteRelayError   = "relay-error"   // an I/O error on one side of the relay
+	NoteSignal       = "signal"        // a signal reached the tap and was passed on
+)
+
+// HTTP is the envelope of a frame that crossed an HTTP transport. Zero
+// fields were absent.
+type HTTP struct {
+	Exchange string            `json:"exchange,omitempty"`
+	Method   string            `json:"method,omitempty"`
+	Path     string            `json:"path,omitempty"`
+	Status   int               `json:"status,omitzero"`
+	Headers  map[string]string `json:"headers,omitempty"`
+}
+
+// Record is one line of a capture. Which fields are set depends on Type;
+// the zero value of every field means "absent".
+type Record struct {
+	Type Type      `json:"type"`
+	Seq  uint64    `json:"seq,omitzero"`
+	Time time.Time `json:"time"`
+
+	// Session header fields.
+	Format      int      `json:"format,omitzero"`
+	SessionID   string   `json:"session_id,omitempty"`
+	Transport   string   `json:"transport,omitempty"`
+	Label       string   `json:"label,omitempty"`
+	Command     []string `json:"command,omitempty"`
+	Target      string   `json:"target,omitempty"`
+	ToolVersion string   `json:"tool_version,omitempty"`
+
+	// Frame fields.
+	Dir  Dir    `json:"dir,omitempty"`
+	Conn string `json:"conn,omitempty"`
+	Size int    `json:"size,omitzero"`
+	// Msg is the frame exactly as received when it is valid UTF-8 JSON
+	// (surrounding whitespace trimmed); otherwise Text or B64 hold it.
+	Msg jsontext.Value `json:"msg,omitzero"`
+	// Raw is the whole line, without its newline, when it differs from Msg
+	// (surrounding whitespace or a CR), so the capture stays lossless.
+	Raw string `json:"raw,omitempty"`
+	// Text holds a frame that is not JSON, a stderr line or a note's text.
+	Text string `json:"text,omitempty"`
+	// B64 holds bytes that are not valid UTF-8 (base64 in the file).
+	B64 []byte `json:"b64,omitempty"`
+	// NoEOL is set on the last frame of a stream that ended without a newline.
+	NoEOL bool  `json:"noeol,omitzero"`
+	HTTP  *HTTP `json:"http,omitempty"`
+
+	// Note fields.
+	Note      string `json:"note,omitempty"`
+	Exit      *int   `json:"exit,omitempty"`
+	Signal    string `json:"signal,omitempty"`
+	LostFrame int64  `json:"lost_frames,omitzero"`
+	LostBytes int64  `json:"lost_bytes,omitzero"`
+}
+
+// Bytes returns a frame's or stderr line's bytes as received, without the
+// newline.
+func (r *Record) Bytes() []byte {
+	switch {
+	case r.Raw != "":
+		return []byte(r.Raw)
+	case len(r.Msg) > 0:
+		return r.Msg
+	case r.B64 != nil:
+		return r.B64
+	}
+	return []byte(r.Text)
+}

@@ -1,0 +1,103 @@
+package capture
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Ext is the file extension of session captures.
+const Ext = ".jsonl"
+
+// StateDir returns mcptrail's state directory from the environment:
+// $MCPTRAIL_HOME, else $XDG_STATE_HOME/mcptrail, else
+// ~/.local/state/mcptrail. getenv is os.Getenv in production.
+func StateDir(getenv func(string) string) (string, error) {
+	if d := getenv("MCPTRAIL_HOME"); d != "" {
+		return d, nil
+	}
+	if d := getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "mcptrail"), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		return "", errors.New("locating state directory: none of MCPTRAIL_HOME, XDG_STATE_HOME or HOME is set")
+	}
+	return filepath.Join(home, ".local", "state", "mcptrail"), nil
+}
+
+// SessionsDir returns the sessions directory under state.
+func SessionsDir(state string) string { return filepath.Join(state, "sessions") }
+
+// NewSessionID returns a new random session id.
+func NewSessionID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// CreateSessionFile creates a new private session file under dir (made
+// 0700 if missing), named from the start time, label and id.
+func CreateSessionFile(dir string, start time.Time, label, id string) (*os.File, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating sessions directory: %w", err)
+	}
+	name := start.UTC().Format("20060102T150405Z") + "-" + fileSafe(label) + "-" + id + Ext
+	return CreateFile(filepath.Join(dir, name))
+}
+
+// CreateFile creates (or truncates) a private capture file at path, making
+// its directory 0700 when missing.
+func CreateFile(path string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("creating capture directory: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("creating capture: %w", err)
+	}
+	return f, nil
+}
+
+func fileSafe(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, s)
+	if len(s) > 40 {
+		s = s[:40]
+	}
+	if s == "" {
+		s = "session"
+	}
+	return s
+}
+
+// SessionFiles lists the capture files in dir, newest first (by name, which
+// starts with the UTC start time, then by modification time).
+func SessionFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing sessions: %w", err)
+	}
+	var files []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), Ext) {
+			files = append(files, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(files)))
+	return files, nil
+}

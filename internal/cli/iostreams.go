@@ -1,0 +1,30 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"time"
+)
+
+// IOStreams carries a command's standard streams, environment and clock.
+// Nothing in mcptrail writes to os.Stdout directly.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	// Getenv reads the environment; os.Getenv in production.
+	Getenv func(string) string
+	// Now is the clock; time.Now in production.
+	Now func() time.Time
+	// OutIsTerminal reports whether Out is a terminal.
+	OutIsTerminal bool
+}
+
+// System returns the process's real streams.
+func System() *IOStreams {
+	isTerm := false
+	if fi, err := os.Stdout.Stat(); err == nil {
+		isTerm = fi.Mode()&os.ModeCharDevice != 0
+	}
+	return &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, Getenv: os.Getenv, Now: time.Now, OutIsTerminal: isTerm}
+}

@@ -1,0 +1,50 @@
+// Package cli holds mcptrail's cobra commands. It sits at the top of the
+// import graph: it wires taps, the store and views together, and it is the
+// one place where errors become exit codes. Commands get an IOStreams and
+// never touch os.Stdout directly.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+// Version is the tool version written into capture headers.
+const Version = "0.1.0-dev"
+
+// Main runs mcptrail with args (without the program name) and returns the
+// process exit status.
+func Main(ctx context.Context, args []string, io *IOStreams) int {
+	root := newRootCmd(io)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	code := exitCodeFor(err)
+	var ee *exitError
+	if err != nil && !errors.As(err, &ee) {
+		fmt.Fprintf(io.ErrOut, "mcptrail: %v\n", err)
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(io.ErrOut, "Run 'mcptrail --help' for usage.")
+		}
+	}
+	return int(code)
+}
+
+func newRootCmd(io *IOStreams) *cobra.Command {
+	root := newProxyCmd(io)
+	root.SilenceUsage = true
+	root.SilenceErrors = true
+	root.SetIn(io.In)
+	root.SetOut(io.Out)
+	root.SetErr(io.ErrOut)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.AddCommand(
+		newExportCmd(io),
+		newSessionsCmd(io),
+		newDemoCmd(io),
+	)
+	return root
+}

@@ -1,0 +1,224 @@
+package store
+
+import (
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/wire"
+)
+
+// Snapshot is an immutable view of a session's correlated state. Views read
+// snapshots and never re-parse frames or correlate on their own.
+type Snapshot struct {
+	Session    Session
+	Calls      []Call
+	Operations []Operation
+	Findings   []finding.Finding
+	Summary    Summary
+	Counts     Counts
+}
+
+// Session describes the captured session as a whole.
+type Session struct {
+	ID          string
+	Label       string
+	Transport   string
+	Command     []string
+	Target      string
+	ToolVersion string
+	Format      int
+	Start       time.Time
+	// End is the time of the end record, or of the last record when the
+	// capture has none (Ended false).
+	End   time.Time
+	Ended bool
+	// Exit and Signal say how the server exited (from a server-exit note);
+	// Exit nil means unknown.
+	Exit   *int
+	Signal string
+	// Eras lists the eras seen ("modern", "legacy"), in order of first use.
+	Eras []string
+	// ProtocolVersions lists the protocol versions seen, in order.
+	ProtocolVersions []string
+	Client           Peer
+	Server           Peer
+	Damage           capture.Damage
+	// LostFrames and LostBytes sum the capture-gap notes.
+	LostFrames int64
+	LostBytes  int64
+}
+
+// Peer is what one side said about itself.
+type Peer struct {
+	Name    string
+	Version string
+	// Capabilities is the last capabilities object seen (raw JSON), nil
+	// when none was seen.
+	Capabilities jsontext.Value
+	// ElicitForm and ElicitURL report the declared elicitation modes
+	// (client only; `elicitation: {}` means form only).
+	ElicitForm bool
+	ElicitURL  bool
+}
+
+// Call statuses.
+const (
+	StatusOK            = "ok"             // a result (legacy or resultType complete)
+	StatusToolError     = "tool-error"     // a result with isError: true
+	StatusError         = "error"          // a JSON-RPC error response
+	StatusInputRequired = "input-required" // an MRTR interim result
+	StatusPending       = "pending"        // no answer (yet)
+	StatusCancelled     = "cancelled"      // cancelled and never answered
+)
+
+// Eras.
+const (
+	EraModern = "modern" // 2026-07-28 and later: version in each request's _meta
+	EraLegacy = "legacy" // initialize handshake (2025-11-25, 2025-06-18)
+)
+
+// Pairing strengths of an MRTR round.
+const (
+	PairRoot      = "root"      // the operation's first request
+	PairStrong    = "strong"    // identical requestState
+	PairHeuristic = "heuristic" // method, target, arguments and inputResponses keys
+)
+
+// Call is one request and its answer.
+type Call struct {
+	Index int
+	// Dir is the direction of the request (c2s for client calls, s2c for
+	// legacy server-initiated requests).
+	Dir    capture.Dir
+	Conn   string
+	ID     wire.ID
+	Method string
+	// Target is the tool or prompt name or the resource URI, when the
+	// method has one.
+	Target          string
+	Era             string
+	ProtocolVersion string
+	RequestSeq      uint64
+	// ResponseSeq is zero while the call is unanswered.
+	ResponseSeq uint64
+	Start       time.Time
+	End         time.Time
+	// DurationMS is End-Start in milliseconds; zero while unanswered.
+	DurationMS float64
+	Status     string
+	ResultType string
+	Error      *CallError
+	// CancelSeq is the seq of the notifications/cancelled naming this call;
+	// zero when it was not cancelled. Late is set when a result arrived
+	// after the cancellation.
+	CancelSeq uint64
+	Late      bool
+	// Operation is the index of the MRTR operation this call is a round of,
+	// or -1; Round is 1-based within it.
+	Operation int
+	Round     int
+	// Parent is, for a legacy server-initiated request, the index of the
+	// client call it interrupted, or -1. Attribution says how it was found:
+	// "exact" (HTTP stream), "single-in-flight", or "unattributed".
+	Parent      int
+	Attribution string
+}
+
+// CallError is a JSON-RPC error answer.
+type CallError struct {
+	Code    int64
+	Message string
+}
+
+// Operation is an MRTR chain: a root request and its retries.
+type Operation struct {
+	Index  int
+	Method string
+	Target string
+	// Root is the index of the first call; RootID its JSON-RPC id.
+	Root   int
+	RootID wire.ID
+	Rounds []Round
+	// Status is the final call's status; "input-required" when the chain
+	// ended on an interim result that was never retried.
+	Status string
+	Start  time.Time
+	End    time.Time
+	// DurationMS runs from the first request to the final answer; WaitMS
+	// sums the gaps between each interim result and its retry (the human's
+	// time); ToolMS is DurationMS - WaitMS.
+	DurationMS float64
+	WaitMS     float64
+	ToolMS     float64
+}
+
+// Round is one request of an operation.
+type Round struct {
+	Call    int
+	ID      wire.ID
+	Pairing string
+	// InputRequests lists the keys and methods of the inputRequests the
+	// round's interim result carried, sorted by key.
+	InputRequests []InputRequest
+	// HasState reports whether the round's interim result carried a
+	// requestState.
+	HasState bool
+}
+
+// InputRequest is one entry of an interim result's inputRequests.
+type InputRequest struct {
+	Key    string
+	Method string
+}
+
+// Summary aggregates calls per method and per tool.
+type Summary struct {
+	Methods []Stat
+	Tools   []Stat
+}
+
+// Stat is the count, error count and latency percentiles of a group of
+// answered calls (Count includes unanswered ones; percentiles do not).
+type Stat struct {
+	Name   string
+	Count  int
+	Errors int
+	P50MS  float64
+	P95MS  float64
+	P99MS  float64
+}
+
+// Counts are totals over the session's records.
+type Counts struct {
+	Records       int
+	Frames        int
+	C2S           int
+	S2C           int
+	Bytes         int64
+	Invalid       int
+	Notifications int
+	Stderr        int
+	Notes         int
+}
+
+// Frame is the store's view of one frame record, handed to Options.OnFrame
+// as it is ingested so that views can stream frames without re-parsing.
+type Frame struct {
+	Seq    uint64
+	Time   time.Time
+	Dir    capture.Dir
+	Conn   string
+	Kind   wire.Kind
+	ID     wire.ID
+	Method string
+	Size   int
+	// Problem is set for invalid or non-conforming frames.
+	Problem string
+	// Call is the index of the call the frame opened or answered, or -1.
+	Call int
+	// Record is the capture record (valid only during the callback).
+	Record *capture.Record
+}
