@@ -1,8 +1,178 @@
 package cli
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 
-// STUB: replaced by the helper that owns this command.
+	"github.com/spf13/cobra"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	jsonexport "github.com/mcptrail/mcptrail/internal/export/json"
+	textexport "github.com/mcptrail/mcptrail/internal/export/text"
+	"github.com/mcptrail/mcptrail/internal/store"
+)
+
+// exportOptions are the export command's flags and argument.
+type exportOptions struct {
+	format string // "json" or "text"
+	output string // "" or "-" means stdout
+	input  string // "" newest session, "-" stdin, a session id or a path
+}
+
 func newExportCmd(io *IOStreams) *cobra.Command {
-	return &cobra.Command{Use: "export"}
+	opts := exportOptions{}
+	cmd := &cobra.Command{
+		Use:   "export [-T json|text] [-o FILE] [SESSION|PATH|-]",
+		Short: "Write a captured session as JSON or text",
+		Long: `Export reads a capture and writes the correlated session: its frames, calls,
+MRTR operations, per-method and per-tool summary and findings.
+
+With no argument it exports the newest session in the state directory. SESSION
+is a session id (or a unique prefix of one) found there, PATH a capture file,
+and - reads the capture from standard input. The JSON shape is documented in
+docs/export-json.md.`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usagef("export takes at most one SESSION, PATH or -, got %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.input = args[0]
+			}
+			return runExport(cmd.Context(), io, &opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.format, "format", "T", "json", "output format: json or text")
+	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the export to `FILE` (default standard output)")
+	return cmd
+}
+
+// exportView is what the export command feeds: frames as the store ingests
+// them, then the final snapshot.
+type exportView interface {
+	Frame(*store.Frame)
+	Finish(*store.Snapshot) error
+}
+
+func runExport(_ context.Context, ios *IOStreams, opts *exportOptions) error {
+	if opts.format != "json" && opts.format != "text" {
+		return usagef("unknown export format %q (want json or text)", opts.format)
+	}
+	in, name, err := openExportInput(ios, opts.input)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if err := checkNotSelf(in, name, opts.output); err != nil {
+		return err
+	}
+	r, err := capture.NewReader(in)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", name, err)
+	}
+	return writeOutput(ios, opts.output, func(w io.Writer, spoolDir string) error {
+		var view exportView
+		if opts.format == "text" {
+			view = textexport.New(w, r.Header())
+		} else {
+			jw := jsonexport.New(w, &jsonexport.Options{SpoolDir: spoolDir})
+			defer jw.Close()
+			view = jw
+		}
+		snap, err := ingest(r, view.Frame)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", name, err)
+		}
+		return view.Finish(snap)
+	})
+}
+
+// ingest streams every record of r through a store, calling onFrame for
+// each frame as it is correlated, and returns the final snapshot. Decoding
+// records and correlating them take about the same time, so the reader runs
+// one batch ahead in its own goroutine; batches are recycled, keeping
+// memory bounded.
+func ingest(r *capture.Reader, onFrame func(*store.Frame)) (*store.Snapshot, error) {
+	const batchSize, depth = 256, 4
+	full := make(chan []capture.Record, depth)
+	free := make(chan []capture.Record, depth+2)
+	for range depth + 2 {
+		free <- make([]capture.Record, batchSize)
+	}
+	done := make(chan struct{})
+	defer close(done)
+	var readErr error
+	go func() {
+		defer close(full)
+		for {
+			var batch []capture.Record
+			select {
+			case batch = <-free:
+			case <-done:
+				return
+			}
+			n := 0
+			for n < batchSize {
+				err := r.Next(&batch[n])
+				if err != nil {
+					if !errors.Is(err, io.EOF) {
+						readErr = err
+					}
+					full <- batch[:n]
+					return
+				}
+				n++
+			}
+			full <- batch[:n]
+		}
+	}()
+	st := store.New(&store.Options{OnFrame: onFrame})
+	st.Ingest(r.Header())
+	for batch := range full {
+		for i := range batch {
+			st.Ingest(&batch[i])
+		}
+		free <- batch[:cap(batch)]
+	}
+	// full is closed: the reader goroutine is done with r and readErr.
+	if readErr != nil {
+		return nil, readErr
+	}
+	st.SetDamage(r.Damage())
+	return st.Snapshot(), nil
+}
+
+// writeOutput runs write against standard output, or against a private
+// temporary file beside path that is renamed over path once complete.
+func writeOutput(ios *IOStreams, path string, write func(w io.Writer, spoolDir string) error) error {
+	if path == "" || path == "-" {
+		return write(ios.Out, "")
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("creating output: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // a no-op after the rename
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fmt.Errorf("creating output: %w", err)
+	}
+	if err := write(tmp, dir); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
 }

@@ -45,6 +45,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newExportCmd(io),
 		newSessionsCmd(io),
 		newDemoCmd(io),
+		newReplayServerCmd(io),
 	)
 	return root
 }

@@ -1,0 +1,190 @@
+package corpus
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/transcript"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// testBinary is the mcptrail binary built once by TestMain.
+var testBinary string
+
+const transcriptDir = "../../testdata/transcripts"
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "mcptrail-corpus-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testBinary = filepath.Join(dir, "mcptrail")
+	out, err := exec.Command("go", "build", "-o", testBinary, "github.com/mcptrail/mcptrail/cmd/mcptrail").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building mcptrail: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func TestCorpus(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join(transcriptDir, "*.transcript.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) < 14 {
+		t.Fatalf("found %d transcripts, want at least 14 (both fixtures and 12 of our own)", len(paths))
+	}
+	for _, path := range paths {
+		name := strings.TrimSuffix(filepath.Base(path), ".transcript.jsonl")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			tr, err := transcript.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			raw := filepath.Join(dir, "capture.jsonl")
+			runThroughTap(t, tr, path, raw, name)
+			recs := readCapture(t, raw)
+			checkLossless(t, tr, recs)
+			norm := filepath.Join(dir, "normalised.jsonl")
+			writeNormalised(t, tr, recs, name, norm)
+			for _, format := range []string{"json", "txt"} {
+				got := export(t, norm, format, dir)
+				compareGolden(t, filepath.Join(transcriptDir, name+"."+format+".golden"), got)
+			}
+		})
+	}
+}
+
+// runThroughTap plays tr's client side against
+// `mcptrail --capture raw -- mcptrail __replay-server path --scale 0`.
+func runThroughTap(t *testing.T, tr *transcript.Transcript, path, raw, label string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, testBinary, "--capture", raw, "--label", label, "--",
+		testBinary, "__replay-server", path, "--scale", "0")
+	cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+t.TempDir())
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	playErr := tr.Play(ctx, stdin, stdout, nil)
+	if playErr != nil {
+		_, _ = io.Copy(io.Discard, stdout)
+	}
+	waitErr := cmd.Wait()
+	if playErr != nil || waitErr != nil {
+		t.Fatalf("client: %v; proxy: %v; stderr:\n%s", playErr, waitErr, stderr.String())
+	}
+	// The server's stderr passes through the tap unchanged.
+	var wantErr strings.Builder
+	for _, f := range tr.Frames {
+		if f.Dir == transcript.Stderr {
+			wantErr.Write(f.Raw)
+			wantErr.WriteByte('\n')
+		}
+	}
+	if diff := cmp.Diff(wantErr.String(), stderr.String()); diff != "" {
+		t.Errorf("stderr through the proxy (-want +got):\n%s", diff)
+	}
+}
+
+func readCapture(t *testing.T, path string) []capture.Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := capture.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := []capture.Record{*r.Header()}
+	for {
+		var rec capture.Record
+		err := r.Next(&rec)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	if d := r.Damage(); d.Torn || d.Corrupt > 0 {
+		t.Fatalf("capture damaged: %+v", d)
+	}
+	return recs
+}
+
+// wireFrame is what crossed the tap, for comparing with the transcript.
+type wireFrame struct {
+	Dir   string
+	Bytes string
+	NoEOL bool
+}
+
+// checkLossless asserts that the capture holds exactly the transcript's
+// frames, in order, byte for byte, with seq 1..n, and its stderr lines.
+func checkLossless(t *testing.T, tr *transcript.Transcript, recs []capture.Record) {
+	t.Helper()
+	var want, got, wantErr, gotErr []wireFrame
+	for _, f := range tr.Frames {
+		wf := wireFrame{Dir: string(f.Dir), Bytes: string(f.Raw), NoEOL: f.NoEOL}
+		if f.Dir == transcript.Stderr {
+			wf.Dir = ""
+			wantErr = append(wantErr, wf)
+		} else {
+			want = append(want, wf)
+		}
+	}
+	for _, r := range recs {
+		switch r.Type {
+		case capture.TypeFrame:
+			if r.Seq != uint64(len(got)+1) {
+				t.Errorf("frame %d has seq %d", len(got)+1, r.Seq)
+			}
+			got = append(got, wireFrame{Dir: string(r.Dir), Bytes: string(r.Bytes()), NoEOL: r.NoEOL})
+		case capture.TypeStderr:
+			gotErr = append(gotErr, wireFrame{Bytes: string(r.Bytes()), NoEOL: r.NoEOL})
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("captured frames (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantErr, gotErr); diff != "" {
+		t.Errorf("captured stderr (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,126 @@
+package jsonexport
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/store"
+)
+
+// benchCapture returns a capture of n pipelined tools/call requests
+// followed by their n results (2n frames), as the tap writes it.
+func benchCapture(tb testing.TB, n int) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	w := capture.NewWriter(&buf)
+	start := time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)
+	must := func(err error) {
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	must(w.Write(&capture.Record{Type: capture.TypeSession, Time: start, Format: capture.FormatVersion,
+		SessionID: "bench", Transport: "stdio", Label: "bench", Command: []string{"bench-server"}}))
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	var seq uint64
+	for i := 1; i <= n; i++ {
+		seq++
+		line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello %d"},%s}}`, i, i, meta)
+		must(w.WriteLine(capture.TypeFrame, seq, start.Add(time.Duration(seq)*time.Microsecond), capture.C2S, []byte(line), false, "", nil))
+	}
+	for i := 1; i <= n; i++ {
+		seq++
+		line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"resultType":"complete","content":[{"type":"text","text":"hello %d"}]}}`, i, i)
+		must(w.WriteLine(capture.TypeFrame, seq, start.Add(time.Duration(seq)*time.Microsecond), capture.S2C, []byte(line), false, "", nil))
+	}
+	must(w.Write(&capture.Record{Type: capture.TypeEnd, Time: start.Add(time.Second)}))
+	must(w.Flush())
+	return buf.Bytes()
+}
+
+// exportJSON streams one capture through the store into a Writer.
+func exportJSON(data []byte, out io.Writer, spoolDir string) error {
+	r, err := capture.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	jw := New(out, &Options{SpoolDir: spoolDir})
+	defer jw.Close()
+	st := store.New(&store.Options{OnFrame: jw.Frame})
+	st.Ingest(r.Header())
+	var rec capture.Record
+	for {
+		err := r.Next(&rec)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		st.Ingest(&rec)
+	}
+	st.SetDamage(r.Damage())
+	return jw.Finish(st.Snapshot())
+}
+
+// BenchmarkExport200k measures the whole json export path (read, correlate,
+// encode) over a 200,000-frame capture. The issue's target for the binary
+// is ≤ 1 s and ≤ 100 MB peak RSS.
+func BenchmarkExport200k(b *testing.B) {
+	data := benchCapture(b, 100_000)
+	dir := b.TempDir()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := exportJSON(data, io.Discard, dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(200_000/(b.Elapsed().Seconds()/float64(b.N)), "frames/s")
+}
+
+// BenchmarkEncodeFrames measures only this package's share: encoding and
+// spooling frames that the store has already correlated.
+func BenchmarkEncodeFrames(b *testing.B) {
+	data := benchCapture(b, 10_000)
+	var frames []store.Frame
+	var recs []capture.Record
+	r, err := capture.NewReader(bytes.NewReader(data))
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := store.New(&store.Options{OnFrame: func(f *store.Frame) {
+		frames = append(frames, *f)
+		recs = append(recs, *f.Record)
+	}})
+	st.Ingest(r.Header())
+	for {
+		var rec capture.Record
+		if err := r.Next(&rec); err != nil {
+			break
+		}
+		st.Ingest(&rec)
+	}
+	for i := range frames {
+		frames[i].Record = &recs[i]
+	}
+	snap := st.Snapshot()
+	dir := b.TempDir()
+	b.ReportAllocs()
+	for b.Loop() {
+		jw := New(io.Discard, &Options{SpoolDir: dir})
+		for i := range frames {
+			jw.Frame(&frames[i])
+		}
+		if err := jw.Finish(snap); err != nil {
+			b.Fatal(err)
+		}
+		jw.Close()
+	}
+	b.ReportMetric(float64(len(frames))/(b.Elapsed().Seconds()/float64(b.N)), "frames/s")
+}

@@ -1,0 +1,154 @@
+// Package jsonexport renders a session as one JSON document (the shape is
+// documented in docs/export-json.md): session, frames, calls, operations,
+// summary and findings, in that order. It is a view: it reads store frames
+// and snapshots and never re-parses or correlates.
+//
+// A Writer streams: feed it every frame the store ingests (Frame is made to
+// be store.Options.OnFrame), then call Finish with the final snapshot.
+// Frames are encoded by hand as they arrive and spooled (in memory, then in
+// a temporary file) because the session object that precedes them is only
+// known at the end. A Writer is not safe for concurrent use.
+package jsonexport
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"github.com/mcptrail/mcptrail/internal/store"
+)
+
+// Options tune a Writer. A nil *Options means the zero value.
+type Options struct {
+	// SpoolDir is where frames spill once they pass SpoolMemory bytes; ""
+	// means os.TempDir().
+	SpoolDir string
+	// SpoolMemory is how many bytes of encoded frames are kept in memory
+	// before spilling; zero means 4 MiB.
+	SpoolMemory int
+}
+
+// Writer streams a JSON export to an io.Writer.
+type Writer struct {
+	out    io.Writer
+	spool  spool
+	frames *bufio.Writer
+	buf    []byte
+	n      int
+	err    error
+}
+
+// New returns a Writer that writes the export to w when Finish is called.
+func New(w io.Writer, opts *Options) *Writer {
+	if opts == nil {
+		opts = &Options{}
+	}
+	mem := opts.SpoolMemory
+	if mem <= 0 {
+		mem = 4 << 20
+	}
+	jw := &Writer{out: w, spool: spool{dir: opts.SpoolDir, memLimit: mem}}
+	jw.frames = bufio.NewWriterSize(&jw.spool, 64<<10)
+	return jw
+}
+
+// Frame encodes one frame. It matches store.Options.OnFrame; errors are
+// sticky and reported by Finish.
+func (w *Writer) Frame(f *store.Frame) {
+	if w.err != nil {
+		return
+	}
+	b := w.buf[:0]
+	if w.n > 0 {
+		b = append(b, ",\n"...)
+	}
+	w.n++
+	b = appendFrame(b, f)
+	w.buf = b
+	if _, err := w.frames.Write(b); err != nil {
+		w.err = err
+	}
+}
+
+// Finish writes the whole document: the session from s, the spooled frames,
+// then calls, operations, summary and findings from s. It does not close the
+// underlying writer; call Close to release the spool.
+func (w *Writer) Finish(s *store.Snapshot) error {
+	if w.err != nil {
+		return w.err
+	}
+	if err := w.frames.Flush(); err != nil {
+		return err
+	}
+	out := bufio.NewWriterSize(w.out, 256<<10)
+	b := append(w.buf[:0], `{"session":`...)
+	b = appendSession(b, &s.Session)
+	b = append(b, ",\n\"frames\":["...)
+	if w.n > 0 {
+		b = append(b, '\n')
+	}
+	if _, err := out.Write(b); err != nil {
+		return fmt.Errorf("writing export: %w", err)
+	}
+	if err := w.spool.copyTo(out); err != nil {
+		return fmt.Errorf("writing export: %w", err)
+	}
+	if err := writeTail(out, s, w.n > 0); err != nil {
+		return fmt.Errorf("writing export: %w", err)
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("writing export: %w", err)
+	}
+	return nil
+}
+
+// Close releases the spool. It is safe to call more than once.
+func (w *Writer) Close() error { return w.spool.remove() }
+
+// writeTail writes everything after the frames: one element per line.
+func writeTail(out *bufio.Writer, s *store.Snapshot, hadFrames bool) error {
+	b := make([]byte, 0, 4096)
+	if hadFrames {
+		b = append(b, '\n')
+	}
+	b = append(b, "],\n\"calls\":["...)
+	for i := range s.Calls {
+		b = appendSep(b, i)
+		b = appendCall(b, &s.Calls[i])
+		if len(b) > 32<<10 {
+			if _, err := out.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	b = appendEnd(b, len(s.Calls), "],\n\"operations\":[")
+	for i := range s.Operations {
+		b = appendSep(b, i)
+		b = appendOperation(b, &s.Operations[i])
+	}
+	b = appendEnd(b, len(s.Operations), "],\n\"summary\":")
+	b = appendSummary(b, &s.Summary, &s.Counts)
+	b = append(b, ",\n\"findings\":["...)
+	for i := range s.Findings {
+		b = appendSep(b, i)
+		b = appendFinding(b, &s.Findings[i])
+	}
+	b = appendEnd(b, len(s.Findings), "]}\n")
+	_, err := out.Write(b)
+	return err
+}
+
+func appendSep(b []byte, i int) []byte {
+	if i > 0 {
+		return append(b, ",\n"...)
+	}
+	return append(b, '\n')
+}
+
+func appendEnd(b []byte, n int, s string) []byte {
+	if n > 0 {
+		b = append(b, '\n')
+	}
+	return append(b, s...)
+}

@@ -1,0 +1,262 @@
+package textexport
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcptrail/mcptrail/internal/store"
+)
+
+func writeSession(w *bufio.Writer, s *store.Snapshot) {
+	ss := &s.Session
+	fmt.Fprintf(w, "\nsession\n")
+	tw := newTable(w)
+	row := func(k, v string) { fmt.Fprintf(tw, "  %s\t%s\n", k, v) }
+	row("id", ss.ID)
+	row("label", ss.Label)
+	row("transport", ss.Transport)
+	if len(ss.Command) > 0 {
+		row("command", strings.Join(ss.Command, " "))
+	}
+	if ss.Target != "" {
+		row("target", ss.Target)
+	}
+	if ss.ToolVersion != "" {
+		row("tool version", ss.ToolVersion)
+	}
+	row("format", strconv.Itoa(ss.Format))
+	row("start", formatTime(ss.Start))
+	end := formatTime(ss.End)
+	if !ss.Ended {
+		end += " (no end record)"
+	}
+	row("end", fmt.Sprintf("%s, after %s", end, formatMS(msBetween(ss.Start, ss.End))))
+	row("server exit", exitText(ss))
+	row("eras", listText(ss.Eras))
+	row("protocol versions", listText(ss.ProtocolVersions))
+	row("client", fmt.Sprintf("%s, elicitation form=%s url=%s", peerText(ss.Client), yesNo(ss.Client.ElicitForm), yesNo(ss.Client.ElicitURL)))
+	row("server", peerText(ss.Server))
+	row("damage", damageText(ss))
+	tw.flush()
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05.000000Z")
+}
+
+func exitText(s *store.Session) string {
+	switch {
+	case s.Signal != "":
+		return "killed by " + s.Signal
+	case s.Exit != nil:
+		return "status " + strconv.Itoa(*s.Exit)
+	}
+	return "unknown"
+}
+
+func listText(l []string) string {
+	if len(l) == 0 {
+		return "-"
+	}
+	return strings.Join(l, ", ")
+}
+
+func peerText(p store.Peer) string {
+	if p.Name == "" && p.Version == "" {
+		return "unknown"
+	}
+	return strings.TrimSpace(p.Name + " " + p.Version)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func damageText(s *store.Session) string {
+	var parts []string
+	if s.Damage.Torn {
+		parts = append(parts, fmt.Sprintf("torn last line (%d bytes)", s.Damage.TornBytes))
+	}
+	if s.Damage.Corrupt > 0 {
+		parts = append(parts, fmt.Sprintf("%d corrupt lines", s.Damage.Corrupt))
+	}
+	if s.LostFrames > 0 || s.LostBytes > 0 {
+		parts = append(parts, fmt.Sprintf("%d frames (%d bytes) lost", s.LostFrames, s.LostBytes))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func writeCalls(w *bufio.Writer, s *store.Snapshot) {
+	fmt.Fprintf(w, "\ncalls (%d)\n", len(s.Calls))
+	if len(s.Calls) == 0 {
+		return
+	}
+	tw := newTable(w)
+	fmt.Fprintln(tw, "  #\tDIR\tID\tMETHOD\tTARGET\tERA\tSTATUS\tDURATION\tSEQ\tNOTES")
+	for i := range s.Calls {
+		c := &s.Calls[i]
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Index, c.Dir, idText(c.ID), c.Method,
+			dash(c.Target), dash(c.Era), c.Status, callDuration(c), seqText(c), callNotes(c))
+	}
+	tw.flush()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func callDuration(c *store.Call) string {
+	if c.ResponseSeq == 0 {
+		return "-"
+	}
+	return formatMS(c.DurationMS)
+}
+
+func seqText(c *store.Call) string {
+	if c.ResponseSeq == 0 {
+		return fmt.Sprintf("#%d→", c.RequestSeq)
+	}
+	return fmt.Sprintf("#%d→#%d", c.RequestSeq, c.ResponseSeq)
+}
+
+func callNotes(c *store.Call) string {
+	var n []string
+	if c.Operation >= 0 {
+		n = append(n, fmt.Sprintf("op %d round %d", c.Operation, c.Round))
+	}
+	if c.Parent >= 0 {
+		n = append(n, fmt.Sprintf("inside call %d (%s)", c.Parent, c.Attribution))
+	} else if c.Attribution != "" {
+		n = append(n, c.Attribution)
+	}
+	if c.Error != nil {
+		n = append(n, fmt.Sprintf("error %d %s", c.Error.Code, strconv.Quote(c.Error.Message)))
+	}
+	if c.CancelSeq != 0 {
+		n = append(n, fmt.Sprintf("cancelled at #%d", c.CancelSeq))
+	}
+	if c.Late {
+		n = append(n, "late result")
+	}
+	if c.ResultType != "" && c.ResultType != "complete" && c.ResultType != "input_required" {
+		n = append(n, "resultType "+c.ResultType)
+	}
+	return strings.Join(n, "; ")
+}
+
+func writeOperations(w *bufio.Writer, s *store.Snapshot) {
+	fmt.Fprintf(w, "\noperations (%d)\n", len(s.Operations))
+	for i := range s.Operations {
+		op := &s.Operations[i]
+		fmt.Fprintf(w, "  op %d  %s %s  root call %d (id %s)  %s  %s  total %s, wait %s, tool %s\n",
+			op.Index, op.Method, dash(op.Target), op.Root, idText(op.RootID), op.Status, plural(len(op.Rounds), "round"),
+			formatMS(op.DurationMS), formatMS(op.WaitMS), formatMS(op.ToolMS))
+		tw := newTable(w)
+		for j := range op.Rounds {
+			r := &op.Rounds[j]
+			fmt.Fprintf(tw, "    round %d\tcall %d\tid %s\t%s\t%s\n", j+1, r.Call, idText(r.ID), r.Pairing, roundAsks(r))
+		}
+		tw.flush()
+	}
+}
+
+func roundAsks(r *store.Round) string {
+	var parts []string
+	for _, ir := range r.InputRequests {
+		parts = append(parts, ir.Key+"="+ir.Method)
+	}
+	var s string
+	if len(parts) > 0 {
+		s = "asks " + strings.Join(parts, ", ")
+	}
+	if r.HasState {
+		s = strings.TrimSpace(s + " +requestState")
+	}
+	return s
+}
+
+func writeSummary(w *bufio.Writer, s *store.Snapshot) {
+	c := &s.Counts
+	fmt.Fprintf(w, "\nsummary\n  %d records, %d frames (%d c2s, %d s2c, %d bytes), %d invalid, %d notifications, %d stderr lines, %d notes\n",
+		c.Records, c.Frames, c.C2S, c.S2C, c.Bytes, c.Invalid, c.Notifications, c.Stderr, c.Notes)
+	writeStats(w, "METHOD", s.Summary.Methods)
+	writeStats(w, "TOOL", s.Summary.Tools)
+}
+
+func writeStats(w *bufio.Writer, what string, stats []store.Stat) {
+	if len(stats) == 0 {
+		return
+	}
+	width := len(what)
+	for _, st := range stats {
+		width = max(width, len(st.Name))
+	}
+	fmt.Fprintf(w, "\n  %-*s %6s %6s %10s %10s %10s\n", width, what, "COUNT", "ERRORS", "P50", "P95", "P99")
+	for _, st := range stats {
+		fmt.Fprintf(w, "  %-*s %6d %6d %10s %10s %10s\n", width, st.Name, st.Count, st.Errors,
+			formatMS(st.P50MS), formatMS(st.P95MS), formatMS(st.P99MS))
+	}
+}
+
+func writeFindings(w *bufio.Writer, s *store.Snapshot) {
+	fmt.Fprintf(w, "\nfindings (%d)\n", len(s.Findings))
+	for _, f := range s.Findings {
+		at := "session"
+		if f.Seq != 0 {
+			at = fmt.Sprintf("#%d", f.Seq)
+		}
+		fmt.Fprintf(w, "  %-7s %-26s %-6s %s\n", f.Severity, f.Rule, at, f.Message)
+	}
+}
+
+// table aligns tab-separated cells like tabwriter and trims the padding
+// that an empty last cell would leave at the end of a line.
+type table struct {
+	out *bufio.Writer
+	buf bytes.Buffer
+	tw  *tabwriter.Writer
+}
+
+func newTable(w *bufio.Writer) *table {
+	t := &table{out: w}
+	t.tw = tabwriter.NewWriter(&t.buf, 0, 0, 2, ' ', 0)
+	return t
+}
+
+func (t *table) Write(p []byte) (int, error) { return t.tw.Write(p) }
+
+func (t *table) flush() {
+	t.tw.Flush()
+	for _, line := range bytes.SplitAfter(t.buf.Bytes(), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		t.out.Write(bytes.TrimRight(line, " \n"))
+		t.out.WriteByte('\n')
+	}
+	t.buf.Reset()
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
