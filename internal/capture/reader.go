@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Errors returned by Reader.
@@ -33,12 +34,11 @@ type Damage struct {
 // Reader streams records from a capture. Memory is bounded by the longest
 // line, not the file size.
 type Reader struct {
-	br      *bufio.Reader
-	header  Record
-	line    int
-	damage  Damage
-	err     error // sticky
-	started bool
+	br     *bufio.Reader
+	header Record
+	line   int
+	damage Damage
+	err    error // sticky
 }
 
 // NewReader reads and checks the session header. It returns ErrNotCapture
@@ -84,7 +84,9 @@ func (r *Reader) Next(rec *Record) error {
 			break
 		}
 		*rec = Record{}
-		if uerr := json.Unmarshal(line, rec); uerr != nil || rec.Type == "" {
+		// The writer embeds frames with duplicate member names as msg (they
+		// are valid JSON, and a finding for the store), so accept them here.
+		if uerr := json.Unmarshal(line, rec, jsontext.AllowDuplicateNames(true)); uerr != nil || rec.Type == "" {
 			if !complete {
 				r.damage.Torn, r.damage.TornBytes = true, int64(len(line))
 				continue

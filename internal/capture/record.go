@@ -72,10 +72,12 @@ type Record struct {
 	Conn string `json:"conn,omitempty"`
 	Size int    `json:"size,omitzero"`
 	// Msg is the frame exactly as received when it is valid UTF-8 JSON
-	// (surrounding whitespace trimmed); otherwise Text or B64 hold it.
+	// (surrounding whitespace trimmed, and compacted if it spans lines);
+	// otherwise Text or B64 hold it.
 	Msg jsontext.Value `json:"msg,omitzero"`
 	// Raw is the whole line, without its newline, when it differs from Msg
-	// (surrounding whitespace or a CR), so the capture stays lossless.
+	// (surrounding whitespace, a CR, or newlines inside the JSON), so the
+	// capture stays lossless.
 	Raw string `json:"raw,omitempty"`
 	// Text holds a frame that is not JSON, a stderr line or a note's text.
 	Text string `json:"text,omitempty"`

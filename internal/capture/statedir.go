@@ -82,8 +82,8 @@ func fileSafe(s string) string {
 	return s
 }
 
-// SessionFiles lists the capture files in dir, newest first (by name, which
-// starts with the UTC start time, then by modification time).
+// SessionFiles lists the capture files in dir, newest first by name, which
+// starts with the UTC start time to the second (ties order by label and id).
 func SessionFiles(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {

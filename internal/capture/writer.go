@@ -21,6 +21,10 @@ type Writer struct {
 	bw  *bufio.Writer
 	buf []byte
 	err error
+	// lastAt and lastAtText cache the formatted time: the lines of one
+	// chunk share it.
+	lastAt     time.Time
+	lastAtText []byte
 }
 
 // NewWriter returns a Writer that buffers into w. Call Flush to push
@@ -37,7 +41,9 @@ func (w *Writer) Write(r *Record) error {
 	if r.Type == TypeFrame || r.Type == TypeStderr {
 		return w.WriteLine(r.Type, r.Seq, r.Time, r.Dir, r.Bytes(), r.NoEOL, r.Conn, r.HTTP)
 	}
-	b, err := json.Marshal(r)
+	utc := *r
+	utc.Time = r.Time.UTC()
+	b, err := json.Marshal(&utc)
 	if err != nil {
 		return fmt.Errorf("encoding %s record: %w", r.Type, err)
 	}
@@ -59,7 +65,7 @@ func (w *Writer) WriteLine(t Type, seq uint64, at time.Time, dir Dir, line []byt
 		b = strconv.AppendUint(b, seq, 10)
 	}
 	b = append(b, `,"time":"`...)
-	b = at.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, w.timeText(at)...)
 	b = append(b, '"')
 	if dir != "" {
 		b = append(b, `,"dir":"`...)
@@ -89,6 +95,16 @@ func (w *Writer) WriteLine(t Type, seq uint64, at time.Time, dir Dir, line []byt
 	return w.put(b)
 }
 
+// timeText returns at formatted as RFC 3339 in UTC, reusing the last
+// result when at is the same instant.
+func (w *Writer) timeText(at time.Time) []byte {
+	if w.lastAtText == nil || !at.Equal(w.lastAt) {
+		w.lastAt = at
+		w.lastAtText = at.UTC().AppendFormat(w.lastAtText[:0], time.RFC3339Nano)
+	}
+	return w.lastAtText
+}
+
 // appendPayload embeds line as msg (+raw), text or b64.
 func appendPayload(b []byte, t Type, line []byte) []byte {
 	if !utf8.Valid(line) {
@@ -98,10 +114,17 @@ func appendPayload(b []byte, t Type, line []byte) []byte {
 	}
 	if t == TypeFrame {
 		trimmed := bytes.TrimSpace(line)
-		if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && jsontext.Value(trimmed).IsValid(jsontext.AllowDuplicateNames(true)) {
+		if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && validJSON(trimmed) {
+			msg := jsontext.Value(trimmed)
+			if bytes.IndexByte(trimmed, '\n') >= 0 {
+				// A record is one line: a body spanning lines (HTTP) is
+				// embedded compacted, and raw keeps the exact bytes.
+				msg = append(jsontext.Value(nil), trimmed...)
+				_ = msg.Compact()
+			}
 			b = append(b, `,"msg":`...)
-			b = append(b, trimmed...)
-			if len(trimmed) != len(line) {
+			b = append(b, msg...)
+			if len(msg) != len(line) {
 				b = append(b, `,"raw":`...)
 				b, _ = jsontext.AppendQuote(b, line)
 			}

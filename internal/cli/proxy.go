@@ -1,8 +1,156 @@
 package cli
 
-import "github.com/spf13/cobra"
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+	"time"
 
-// STUB: replaced by the helper that owns this command.
+	"github.com/spf13/cobra"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/tap/stdio"
+)
+
+const proxyLong = `mcptrail is a transparent proxy for MCP servers that speak over stdio.
+
+Put it in front of a server's command in your MCP client's configuration:
+
+  mcptrail [flags] -- npx -y @modelcontextprotocol/server-everything
+
+It starts the server and relays every byte between the client and the server
+unchanged: our stdin to the server's stdin, the server's stdout to our stdout,
+the server's stderr to our stderr. mcptrail writes nothing of its own to
+stdout, which carries the protocol.
+
+It also writes a lossless capture of the session, one JSONL file per run, in
+the sessions directory under $MCPTRAIL_HOME (else $XDG_STATE_HOME/mcptrail,
+else ~/.local/state/mcptrail), private to you. If the disk cannot keep up, the
+traffic is slowed down, never dropped.
+
+The server's exit status becomes mcptrail's (128+n when signal n killed it).
+SIGINT, SIGTERM and SIGHUP are passed on to the server. When the client closes
+its end, the server's stdin is closed and mcptrail waits for the server.`
+
+// proxyFlags are the root command's flags.
+type proxyFlags struct {
+	capture   string
+	label     string
+	noCapture bool
+}
+
 func newProxyCmd(io *IOStreams) *cobra.Command {
-	return &cobra.Command{Use: "proxy"}
+	var f proxyFlags
+	cmd := &cobra.Command{
+		Use:   "mcptrail [flags] -- SERVER-COMMAND [ARGS...]",
+		Short: "Transparent MCP proxy with a lossless session capture",
+		Long:  proxyLong,
+		Example: `  mcptrail -- node build/index.js
+  mcptrail --label github -- docker run -i --rm ghcr.io/github/github-mcp-server
+  mcptrail --capture session.jsonl -- uvx mcp-server-git`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runProxy(cmd, io, &f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.capture, "capture", "", "write the capture to `PATH` instead of the sessions directory")
+	fl.StringVar(&f.label, "label", "", "name the session `L` (default: the server's script or package name)")
+	fl.BoolVar(&f.noCapture, "no-capture", false, "relay only; write no capture")
+	return cmd
+}
+
+func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) error {
+	if len(args) == 0 {
+		// Help goes to stderr: when a client starts us, stdout is its protocol.
+		cmd.SetOut(io.ErrOut)
+		_ = cmd.Help()
+		return &exitError{int(ExitUsage)}
+	}
+	switch dash := cmd.ArgsLenAtDash(); {
+	case dash < 0:
+		return usagef("unknown command %q; to wrap a server, put its command after --: mcptrail -- %s", args[0], args[0])
+	case dash > 0:
+		return usagef("unexpected arguments before --: %q", args[:dash])
+	}
+	if f.noCapture && f.capture != "" {
+		return usagef("--capture and --no-capture cannot be used together")
+	}
+	label := f.label
+	if label == "" {
+		label = deriveLabel(args)
+	}
+	start := io.Now()
+	id := capture.NewSessionID()
+	file, err := openCapture(io, f, start, label, id)
+	if err != nil {
+		return err
+	}
+
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	// With SIGPIPE caught, a write to a client that went away fails with
+	// EPIPE (noted in the capture) instead of killing us mid-capture.
+	pipes := make(chan os.Signal, 1)
+	signal.Notify(pipes, syscall.SIGPIPE)
+	defer signal.Stop(pipes)
+
+	opts := &stdio.Options{
+		Command: args,
+		Stdin:   io.In, Stdout: io.Out, Stderr: io.ErrOut,
+		Header:  capture.Record{SessionID: id, Label: label, ToolVersion: Version},
+		Now:     io.Now,
+		Signals: sigs,
+	}
+	if file != nil {
+		opts.Capture = file
+	}
+	res, runErr := stdio.Run(cmd.Context(), opts)
+	if file != nil {
+		if err := file.Close(); err != nil && runErr == nil {
+			runErr = fmt.Errorf("closing capture: %w", err)
+		}
+	}
+	return proxyExit(io, res, runErr)
+}
+
+// openCapture creates the capture file the flags ask for; nil with
+// --no-capture.
+func openCapture(io *IOStreams, f *proxyFlags, start time.Time, label, id string) (*os.File, error) {
+	switch {
+	case f.noCapture:
+		return nil, nil
+	case f.capture != "":
+		return capture.CreateFile(f.capture)
+	}
+	state, err := capture.StateDir(io.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return capture.CreateSessionFile(capture.SessionsDir(state), start, label, id)
+}
+
+// proxyExit maps a session's outcome to our exit: the server's status
+// passes through; a capture problem is reported on stderr but does not
+// change it. A server that could not start exits 127 (not found) or 126.
+func proxyExit(io *IOStreams, res *stdio.Result, err error) error {
+	if res == nil {
+		fmt.Fprintf(io.ErrOut, "mcptrail: %v\n", err)
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+			return &exitError{127}
+		}
+		return &exitError{126}
+	}
+	if err != nil {
+		fmt.Fprintf(io.ErrOut, "mcptrail: %v\n", err)
+	}
+	if res.ExitCode != 0 {
+		return &exitError{res.ExitCode}
+	}
+	return nil
 }

@@ -1,0 +1,74 @@
+package capture
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestStateDir(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"mcptrail home wins", map[string]string{"MCPTRAIL_HOME": "/m", "XDG_STATE_HOME": "/x", "HOME": "/h"}, "/m"},
+		{"xdg state home", map[string]string{"XDG_STATE_HOME": "/x", "HOME": "/h"}, "/x/mcptrail"},
+		{"home", map[string]string{"HOME": "/h"}, "/h/.local/state/mcptrail"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := StateDir(func(k string) string { return tt.env[k] })
+			if err != nil || got != tt.want {
+				t.Errorf("StateDir = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+	if _, err := StateDir(func(string) string { return "" }); err == nil {
+		t.Error("StateDir with no environment: no error")
+	}
+}
+
+func TestCreateSessionFile(t *testing.T) {
+	t.Parallel()
+	state := filepath.Join(t.TempDir(), "state")
+	dir := SessionsDir(state)
+	start := time.Date(2026, 7, 28, 9, 30, 0, 0, time.FixedZone("CEST", 2*3600))
+	f, err := CreateSessionFile(dir, start, "my server/v2 ✓", "abc123")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if want := filepath.Join(state, "sessions", "20260728T073000Z-my_server_v2__-abc123.jsonl"); f.Name() != want {
+		t.Errorf("session file %s, want %s", f.Name(), want)
+	}
+	for path, mode := range map[string]os.FileMode{dir: 0o700 | os.ModeDir, state: 0o700 | os.ModeDir, f.Name(): 0o600} {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode() != mode {
+			t.Errorf("%s: mode %v, want %v", path, st.Mode(), mode)
+		}
+	}
+	g, err := CreateSessionFile(dir, start.Add(time.Hour), "", "def456")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Close()
+	files, err := SessionFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{g.Name(), f.Name()}, files); diff != "" {
+		t.Errorf("SessionFiles, newest first (-want +got):\n%s", diff)
+	}
+	if files, err := SessionFiles(filepath.Join(state, "missing")); err != nil || files != nil {
+		t.Errorf("SessionFiles of a missing dir = %v, %v; want none", files, err)
+	}
+}

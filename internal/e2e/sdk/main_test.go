@@ -1,0 +1,66 @@
+// Package sdk_test runs real MCP peers built on the official Go SDK
+// (github.com/modelcontextprotocol/go-sdk v1.8.0) through the real mcptrail
+// binary, then reads the capture back with `mcptrail export -T json` and
+// checks what the store made of it: calls, MRTR operations, legacy
+// server-initiated requests, durations and findings.
+//
+// TestMain builds mcptrail and the SDK server (./cmd/sdkserver) once into a
+// temporary directory; the tests run them as separate processes. Each test
+// runs twice: once launched by the SDK's CommandTransport, as a real stdio
+// client does, and once over teed pipes, so the bytes each peer wrote and
+// read can be compared with each other and with the capture. Under -race,
+// mcptrail itself is built with -race.
+package sdk_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// binaries are the programs TestMain built.
+type binaries struct {
+	mcptrail  string
+	sdkserver string
+}
+
+// bins is set once by TestMain before any test runs and never changed.
+var bins binaries
+
+func TestMain(m *testing.M) {
+	os.Exit(runMain(m))
+}
+
+func runMain(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "mcptrail-e2e-sdk-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	bins = binaries{
+		mcptrail:  filepath.Join(dir, "mcptrail"),
+		sdkserver: filepath.Join(dir, "sdkserver"),
+	}
+	for _, b := range []struct {
+		out, pkg string
+		race     bool
+	}{
+		{bins.mcptrail, "github.com/mcptrail/mcptrail/cmd/mcptrail", raceBuild},
+		{bins.sdkserver, "github.com/mcptrail/mcptrail/internal/e2e/sdk/cmd/sdkserver", false},
+	} {
+		args := []string{"build", "-o", b.out}
+		if b.race {
+			args = append(args, "-race")
+		}
+		cmd := exec.Command("go", append(args, b.pkg)...)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(os.Stderr, "building %s: %v\n", b.pkg, err)
+			return 1
+		}
+	}
+	return m.Run()
+}

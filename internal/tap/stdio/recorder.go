@@ -1,0 +1,244 @@
+package stdio
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+)
+
+// yieldEvery is how many lines the capture goroutine records between
+// yields to the relays.
+const yieldEvery = 128
+
+// maxKeptPartial is the largest partial-line buffer kept for reuse after a
+// long line completes.
+const maxKeptPartial = 1 << 20
+
+// recorder is the capture goroutine: it turns queued chunks into records.
+type recorder struct {
+	cw      *countingWriter
+	w       *capture.Writer
+	partial [numStreams][]byte
+
+	// marks holds the end offset and size of each frame record not yet
+	// known to be in the file, so a write failure can count exactly what
+	// was lost.
+	marks []mark
+	err   error // the first capture write error; recording stops after it
+	lines int   // lines recorded, for yieldEvery
+	lost  struct{ frames, bytes, other int64 }
+}
+
+type mark struct {
+	end  int64
+	size int
+}
+
+func newRecorder(w io.Writer) *recorder {
+	cw := &countingWriter{w: w}
+	return &recorder{cw: cw, w: capture.NewWriter(cw)}
+}
+
+// header writes and flushes the session record.
+func (r *recorder) header(h *capture.Record) {
+	r.record(h)
+	r.flush()
+}
+
+// run records t's queue in batches until the stop item; t.next flushes
+// whenever the queue is momentarily empty, so a crash loses little.
+func (r *recorder) run(t *tap) error {
+	var batch []item
+	done := 0
+	poll := time.NewTimer(time.Hour)
+	poll.Stop()
+	defer poll.Stop()
+	for {
+		batch = t.next(batch, done, poll)
+		done = 0
+		for i := range batch {
+			it := &batch[i]
+			switch it.kind {
+			case itemData:
+				r.data(it)
+			case itemEOF:
+				r.eof(it)
+			case itemNote:
+				r.record(it.rec)
+			case itemStop:
+				return r.finish(it.at)
+			}
+			done += len(it.data)
+		}
+		clear(batch)
+	}
+}
+
+// data writes a record for each line the chunk completes and keeps the
+// rest as the stream's partial line.
+func (r *recorder) data(it *item) {
+	p := &r.partial[it.stream]
+	b, seq := it.data, it.base
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			break
+		}
+		line := b[:i]
+		if len(*p) > 0 {
+			*p = append(*p, line...)
+			line = *p
+		}
+		seq++
+		r.line(it, seq, line, false)
+		if r.lines++; r.lines%yieldEvery == 0 {
+			// Let a relay back from a blocking read have this P now,
+			// not at the next preemption.
+			runtime.Gosched()
+		}
+		r.resetPartial(it.stream)
+		b = b[i+1:]
+	}
+	*p = append(*p, b...)
+}
+
+// eof writes the stream's partial line, if any, as a NoEOL record.
+func (r *recorder) eof(it *item) {
+	if len(r.partial[it.stream]) > 0 {
+		r.line(it, it.base+1, r.partial[it.stream], true)
+	}
+	r.resetPartial(it.stream)
+}
+
+func (r *recorder) resetPartial(s stream) {
+	if cap(r.partial[s]) > maxKeptPartial {
+		r.partial[s] = nil
+	} else {
+		r.partial[s] = r.partial[s][:0]
+	}
+}
+
+// line writes one frame or stderr record.
+func (r *recorder) line(it *item, seq uint64, line []byte, noEOL bool) {
+	t := capture.TypeFrame
+	if it.stream == streamStderr {
+		t, seq = capture.TypeStderr, 0
+	}
+	if r.err != nil {
+		r.countLost(t, len(line))
+		return
+	}
+	if err := r.w.WriteLine(t, seq, it.at, it.stream.dir(), line, noEOL, "", nil); err != nil {
+		r.fail(err)
+		r.countLost(t, len(line))
+		return
+	}
+	if t == capture.TypeFrame {
+		r.marks = append(r.marks, mark{end: r.cw.n + int64(r.w.Buffered()), size: len(line)})
+		if len(r.marks) >= 4096 {
+			r.pruneMarks()
+		}
+	}
+}
+
+// record writes a note or end record.
+func (r *recorder) record(rec *capture.Record) {
+	if r.err != nil {
+		r.lost.other++
+		return
+	}
+	if err := r.w.Write(rec); err != nil {
+		r.fail(err)
+		r.lost.other++
+	}
+}
+
+func (r *recorder) countLost(t capture.Type, size int) {
+	if t == capture.TypeFrame {
+		r.lost.frames++
+		r.lost.bytes += int64(size)
+	} else {
+		r.lost.other++
+	}
+}
+
+func (r *recorder) flush() {
+	if r.err != nil || r.w.Buffered() == 0 {
+		return
+	}
+	if err := r.w.Flush(); err != nil {
+		r.fail(err)
+		return
+	}
+	r.marks = r.marks[:0]
+}
+
+// pruneMarks drops the marks of records already in the file.
+func (r *recorder) pruneMarks() {
+	i := 0
+	for i < len(r.marks) && r.marks[i].end <= r.cw.n {
+		i++
+	}
+	r.marks = r.marks[:copy(r.marks, r.marks[i:])]
+}
+
+// fail stops recording after err and counts the frames whose records were
+// buffered but never reached the file.
+func (r *recorder) fail(err error) {
+	r.err = err
+	r.pruneMarks()
+	for _, m := range r.marks {
+		r.lost.frames++
+		r.lost.bytes += int64(m.size)
+	}
+	r.marks = nil
+}
+
+// finish writes the end record, or after a failure tries to account for
+// the loss with a capture-gap note on a fresh line.
+func (r *recorder) finish(at time.Time) error {
+	end := &capture.Record{Type: capture.TypeEnd, Time: at}
+	if r.err == nil {
+		r.record(end)
+		r.flush()
+		if r.err == nil {
+			return nil
+		}
+	}
+	gap := &capture.Record{
+		Type: capture.TypeNote, Time: at, Note: capture.NoteCaptureGap,
+		LostFrame: r.lost.frames, LostBytes: r.lost.bytes,
+		Text: fmt.Sprintf("capture write failed (%v); %d other records lost", r.err, r.lost.other),
+	}
+	lostErr := fmt.Errorf("capture incomplete: %d frames (%d bytes) not recorded: %w", r.lost.frames, r.lost.bytes, r.err)
+	if r.cw.n > 0 && r.cw.last != '\n' {
+		if _, err := r.cw.Write([]byte{'\n'}); err != nil {
+			return lostErr
+		}
+	}
+	w := capture.NewWriter(r.cw)
+	if w.Write(gap) == nil && w.Write(end) == nil && w.Flush() == nil {
+		return fmt.Errorf("%w (recorded in a capture-gap note)", lostErr)
+	}
+	return lostErr
+}
+
+// countingWriter counts the bytes that reached w and remembers the last.
+type countingWriter struct {
+	w    io.Writer
+	n    int64
+	last byte
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	if n > 0 {
+		c.last = p[n-1]
+	}
+	return n, err
+}
