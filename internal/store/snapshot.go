@@ -217,7 +217,9 @@ type Frame struct {
 	Size   int
 	// Problem is set for invalid or non-conforming frames.
 	Problem string
-	// Call is the index of the call the frame opened or answered, or -1.
+	// Call is the index of the call the frame opened or answered (for a
+	// notifications/cancelled, the call it cancelled), or -1; -1 for a
+	// batch, whose elements may touch several calls.
 	Call int
 	// Record is the capture record (valid only during the callback).
 	Record *capture.Record

@@ -48,7 +48,7 @@ func Decode(b []byte) Frame {
 }
 
 func decodeBatch(b []byte) Frame {
-	dec := jsontext.NewDecoder(bytes.NewReader(b))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(b))
 	if _, err := dec.ReadToken(); err != nil {
 		return Frame{Problem: ProblemJSON}
 	}
@@ -79,28 +79,29 @@ func decodeBatch(b []byte) Frame {
 // members collects the JSON-RPC members of one object.
 type members struct {
 	version, id, method, params, result, errv jsontext.Value
-	hasID, hasResult, hasError, dup            bool
+	hasID, hasResult, hasError, dup           bool
 }
 
 func readMembers(b []byte) (members, bool) {
 	var m members
-	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(b), jsontext.AllowDuplicateNames(true))
 	if _, err := dec.ReadToken(); err != nil {
 		return m, false
 	}
 	seen := 0
 	for dec.PeekKind() != '}' {
-		name, err := dec.ReadToken()
+		tok, err := dec.ReadToken()
 		if err != nil {
 			return m, false
 		}
+		name := tok.String() // a Token is voided by the next read
 		v, err := dec.ReadValue()
 		if err != nil {
 			return m, false
 		}
 		var slot *jsontext.Value
 		var bit int
-		switch name.String() {
+		switch name {
 		case "jsonrpc":
 			slot, bit = &m.version, 1
 		case "id":
@@ -191,21 +192,22 @@ func decodeError(v jsontext.Value) (data jsontext.Value, code int64, msg string,
 	if v.Kind() != '{' {
 		return nil, 0, "", false
 	}
-	dec := jsontext.NewDecoder(bytes.NewReader(v))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(v))
 	if _, err := dec.ReadToken(); err != nil {
 		return nil, 0, "", false
 	}
 	codeOK, msgOK := false, false
 	for dec.PeekKind() != '}' {
-		name, err := dec.ReadToken()
+		tok, err := dec.ReadToken()
 		if err != nil {
 			return nil, 0, "", false
 		}
+		name := tok.String() // a Token is voided by the next read
 		val, err := dec.ReadValue()
 		if err != nil {
 			return nil, 0, "", false
 		}
-		switch name.String() {
+		switch name {
 		case "code":
 			if val.Kind() == '0' && isInteger(val) {
 				n, err := strconv.ParseInt(string(val), 10, 64)
@@ -223,7 +225,7 @@ func decodeError(v jsontext.Value) (data jsontext.Value, code int64, msg string,
 }
 
 func isInteger(v jsontext.Value) bool {
-	return bytes.IndexAny(v, ".eE") < 0
+	return !bytes.ContainsAny(v, ".eE")
 }
 
 func unquote(v jsontext.Value) string {

@@ -1,0 +1,164 @@
+package store
+
+import (
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/wire"
+)
+
+// request opens a call, then runs the era, capability, MRTR and legacy
+// steps on it.
+func (s *Store) request(r *capture.Record, f *wire.Frame) int {
+	dir := dirOf(r)
+	if f.ID.IsNull() {
+		s.unreadable[dirIndex(dir)]++
+		s.add(finding.New(finding.NullID, r.Seq, "%s request %s has a null id", dir, f.Method))
+		return -1
+	}
+	req := mcp.ParseRequest(f.Method, f.Params)
+	idx := s.calls.len()
+	e := s.calls.add(Call{
+		Index: idx, Dir: dir, Conn: r.Conn, ID: f.ID, Method: f.Method,
+		Target: req.Target, RequestSeq: r.Seq, Start: r.Time,
+		Status: StatusPending, Operation: -1, Parent: -1,
+	})
+	c := &e.Call
+	s.openKey(c, r.Seq)
+	s.classify(c, &req)
+	if dir == capture.S2C {
+		s.attribute(c, r)
+		return idx
+	}
+	s.clientDeclared(&req)
+	s.inflight.add(idx)
+	if r.HTTP != nil && r.HTTP.Exchange != "" {
+		s.exchanges[r.HTTP.Exchange] = idx
+	}
+	s.trackRetryable(e, &req)
+	s.pairRetry(c, r, &req)
+	return idx
+}
+
+// openKey makes c the call its id refers to, flagging an id that is still
+// in flight. The earlier call stays pending, but no answer can reach it any
+// more, so it stops counting as in flight for legacy attribution.
+func (s *Store) openKey(c *Call, seq uint64) {
+	if prev, ok := s.byID.lookup(c.Dir, c.Conn, c.ID.Raw()); ok {
+		p := &s.calls.at(prev).Call
+		if p.ResponseSeq == 0 && p.CancelSeq == 0 {
+			s.add(finding.New(finding.IDReused, seq,
+				"%s request %s reuses id %s of %s (seq %d), which is still in flight",
+				c.Dir, c.Method, c.ID.Raw(), p.Method, p.RequestSeq))
+			if p.Dir == capture.C2S {
+				s.inflight.remove(prev)
+			}
+		}
+	}
+	s.byID.set(c.Dir, c.Conn, c.ID.Raw(), c.Index)
+}
+
+// response pairs a response or error with the request it answers.
+func (s *Store) response(r *capture.Record, f *wire.Frame) int {
+	dir := dirOf(r)
+	if f.ID.IsZero() || f.ID.IsNull() {
+		s.unpaired(r, f)
+		return -1
+	}
+	idx, ok := s.byID.lookup(opposite(dir), r.Conn, f.ID.Raw())
+	if !ok {
+		s.add(finding.New(finding.ResponseWithoutReq, r.Seq,
+			"%s %s answers no %s request seen in the capture", dir, describe(f), opposite(dir)))
+		return -1
+	}
+	c := &s.calls.at(idx).Call
+	if c.ResponseSeq != 0 {
+		s.add(finding.New(finding.DuplicateResponse, r.Seq,
+			"%s %s answers %s again (first answer at seq %d)", dir, describe(f), c.Method, c.ResponseSeq))
+		return idx
+	}
+	s.answer(c, r, f)
+	return idx
+}
+
+// unpaired handles an answer with a null or absent id. An error reply to a
+// frame nobody could read by id (JSON-RPC's parse error) is expected; any
+// other is unpaired.
+func (s *Store) unpaired(r *capture.Record, f *wire.Frame) {
+	other := dirIndex(opposite(dirOf(r)))
+	if f.Kind == wire.KindError && s.unreadable[other] > 0 {
+		s.unreadable[other]--
+		return
+	}
+	s.add(finding.New(finding.ResponseWithoutReq, r.Seq,
+		"%s %s has no usable id and answers no unreadable frame", dirOf(r), describe(f)))
+}
+
+// answer records a call's answer: status, timing, lateness, then the
+// capability and MRTR steps that read results.
+func (s *Store) answer(c *Call, r *capture.Record, f *wire.Frame) {
+	c.ResponseSeq = r.Seq
+	c.End = r.Time
+	c.DurationMS = ms(c.End.Sub(c.Start))
+	if c.Dir == capture.C2S && c.CancelSeq == 0 {
+		s.inflight.remove(c.Index)
+	}
+	s.forgetExchange(c, r)
+	var res mcp.Result
+	if f.Kind == wire.KindError {
+		c.Status = StatusError
+		c.Error = &CallError{Code: f.ErrorCode, Message: f.ErrorMessage}
+	} else {
+		res = mcp.ParseResult(f.Result)
+		c.ResultType = res.ResultType
+		switch {
+		case res.InputRequired():
+			c.Status = StatusInputRequired
+		case res.IsError:
+			c.Status = StatusToolError
+		default:
+			c.Status = StatusOK
+		}
+		s.serverDeclared(c, &res)
+	}
+	if c.CancelSeq != 0 {
+		c.Late = true
+		s.add(finding.New(finding.LateResult, r.Seq,
+			"%s id %s answered after it was cancelled at seq %d", c.Method, c.ID.Raw(), c.CancelSeq))
+	}
+	s.mrtrAnswered(c, &res)
+}
+
+// forgetExchange drops the HTTP exchange index entry of an answered call.
+func (s *Store) forgetExchange(c *Call, r *capture.Record) {
+	if r.HTTP == nil || r.HTTP.Exchange == "" {
+		return
+	}
+	if idx, ok := s.exchanges[r.HTTP.Exchange]; ok && idx == c.Index {
+		delete(s.exchanges, r.HTTP.Exchange)
+	}
+}
+
+// cancel handles notifications/cancelled: the requester names one of its
+// own requests, so the id is looked up in the cancel's own direction.
+func (s *Store) cancel(r *capture.Record, f *wire.Frame) int {
+	dir := dirOf(r)
+	id := mcp.CancelledRequestID(f.Params)
+	if id == "" {
+		s.add(finding.New(finding.CancelUnknown, r.Seq, "%s notifications/cancelled names no requestId", dir))
+		return -1
+	}
+	idx, ok := s.byID.lookup(dir, r.Conn, id)
+	if !ok || s.calls.at(idx).ResponseSeq != 0 || s.calls.at(idx).CancelSeq != 0 {
+		s.add(finding.New(finding.CancelUnknown, r.Seq,
+			"%s notifications/cancelled names request %s, which is not in flight", dir, id))
+		return -1
+	}
+	c := &s.calls.at(idx).Call
+	c.CancelSeq = r.Seq
+	c.Status = StatusCancelled
+	if c.Dir == capture.C2S {
+		s.inflight.remove(idx)
+	}
+	return idx
+}

@@ -1,0 +1,135 @@
+package store
+
+import (
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/wire"
+)
+
+// frame counts, decodes and correlates one frame record, then hands it to
+// Options.OnFrame.
+func (s *Store) frame(r *capture.Record) {
+	size := frameSize(r)
+	s.counts.Frames++
+	s.counts.Bytes += int64(size)
+	if r.Dir == capture.S2C {
+		s.counts.S2C++
+	} else {
+		s.counts.C2S++
+	}
+	data := []byte(r.Msg)
+	if len(data) == 0 {
+		data = r.Bytes()
+	}
+	f := wire.Decode(data)
+	call := s.message(r, &f)
+	if s.opts.OnFrame != nil {
+		s.opts.OnFrame(&Frame{
+			Seq: r.Seq, Time: r.Time, Dir: r.Dir, Conn: r.Conn,
+			Kind: f.Kind, ID: f.ID, Method: f.Method, Size: size,
+			Problem: f.Problem, Call: call, Record: r,
+		})
+	}
+}
+
+// frameSize is the frame's size as recorded, else the length of its bytes.
+func frameSize(r *capture.Record) int {
+	switch {
+	case r.Size > 0:
+		return r.Size
+	case r.Raw != "":
+		return len(r.Raw)
+	case len(r.Msg) > 0:
+		return len(r.Msg)
+	case r.B64 != nil:
+		return len(r.B64)
+	}
+	return len(r.Text)
+}
+
+// message correlates one decoded message (or a batch of them) and returns
+// the index of the call it opened, answered or cancelled, or -1.
+func (s *Store) message(r *capture.Record, f *wire.Frame) int {
+	switch f.Kind {
+	case wire.KindInvalid:
+		s.counts.Invalid++
+		s.unreadable[dirIndex(r.Dir)]++
+		s.add(finding.New(finding.InvalidFrame, r.Seq, "%s frame is not a JSON-RPC message: %s", r.Dir, f.Problem))
+		return -1
+	case wire.KindBatch:
+		s.batch(r, f)
+		return -1
+	}
+	if f.Problem != "" {
+		s.add(finding.New(finding.NonConformingFrame, r.Seq, "%s %s: %s", r.Dir, describe(f), f.Problem))
+	}
+	switch f.Kind {
+	case wire.KindRequest:
+		return s.request(r, f)
+	case wire.KindNotification:
+		return s.notification(r, f)
+	default:
+		return s.response(r, f)
+	}
+}
+
+// batch flags a JSON-RPC batch and correlates its elements one by one.
+func (s *Store) batch(r *capture.Record, f *wire.Frame) {
+	if len(f.Batch) == 0 {
+		s.unreadable[dirIndex(r.Dir)]++ // JSON-RPC answers it with one null-id error
+		s.add(finding.New(finding.BatchFrame, r.Seq, "%s frame is an empty JSON-RPC batch", r.Dir))
+		return
+	}
+	s.add(finding.New(finding.BatchFrame, r.Seq,
+		"%s frame is a JSON-RPC batch of %d messages (batches exist only in 2025-03-26)", r.Dir, len(f.Batch)))
+	for i := range f.Batch {
+		s.message(r, &f.Batch[i])
+	}
+}
+
+// notification handles a notification; only cancellations correlate.
+func (s *Store) notification(r *capture.Record, f *wire.Frame) int {
+	s.counts.Notifications++
+	if f.Method == mcp.MethodCancelled {
+		return s.cancel(r, f)
+	}
+	return -1
+}
+
+// describe names a message for finding texts: its kind, method and id.
+func describe(f *wire.Frame) string {
+	out := f.Kind.String()
+	if f.Method != "" {
+		out += " " + f.Method
+	}
+	if !f.ID.IsZero() {
+		out += " id " + f.ID.Raw()
+	}
+	return out
+}
+
+// dirIndex maps a direction to 0 (c2s) or 1 (s2c).
+func dirIndex(d capture.Dir) int {
+	if d == capture.S2C {
+		return 1
+	}
+	return 0
+}
+
+// dirOf is the record's direction; anything but s2c counts as c2s.
+func dirOf(r *capture.Record) capture.Dir {
+	if r.Dir == capture.S2C {
+		return capture.S2C
+	}
+	return capture.C2S
+}
+
+// opposite returns the other direction: the one a response to a request
+// sent in d travels.
+func opposite(d capture.Dir) capture.Dir {
+	if d == capture.S2C {
+		return capture.C2S
+	}
+	return capture.S2C
+}

@@ -1,0 +1,116 @@
+package store
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/mcptrail/mcptrail/internal/finding"
+)
+
+// Snapshot returns an immutable copy of the session's correlated state.
+// Later Ingest calls do not change it.
+func (s *Store) Snapshot() *Snapshot { return s.freeze(true) }
+
+// freeze builds a Snapshot. With copyState false it hands over the store's
+// operations, which Load may do because it drops the store afterwards; calls
+// are always copied out of the store's blocks.
+func (s *Store) freeze(copyState bool) *Snapshot {
+	calls, ops := s.calls.export(), s.ops
+	if copyState {
+		ops = slices.Clone(s.ops)
+		for i := range ops {
+			ops[i].Rounds = slices.Clone(ops[i].Rounds)
+		}
+	}
+	finishOperations(ops, calls)
+	return &Snapshot{
+		Session:    s.session(calls),
+		Calls:      calls,
+		Operations: ops,
+		Findings:   s.allFindings(calls),
+		Summary:    summarize(calls),
+		Counts:     s.counts,
+	}
+}
+
+// finishOperations derives each operation's status and times from its
+// calls: it starts with the root request and ends with the last round's
+// answer, whose status it takes.
+func finishOperations(ops []Operation, calls []Call) {
+	for i := range ops {
+		op := &ops[i]
+		last := &calls[op.Rounds[len(op.Rounds)-1].Call]
+		op.Start = calls[op.Root].Start
+		op.Status = last.Status
+		if last.ResponseSeq == 0 {
+			continue
+		}
+		op.End = last.End
+		op.DurationMS = ms(op.End.Sub(op.Start))
+		op.ToolMS = op.DurationMS - op.WaitMS
+	}
+}
+
+// session copies the session description and derives the eras and
+// protocol versions, in order of first use.
+func (s *Store) session(calls []Call) Session {
+	sess := s.sess
+	sess.Command = slices.Clone(s.sess.Command)
+	sess.Damage.CorruptLines = slices.Clone(s.sess.Damage.CorruptLines)
+	if s.sess.Exit != nil {
+		code := *s.sess.Exit
+		sess.Exit = &code
+	}
+	if !sess.Ended {
+		sess.End = s.last
+	}
+	for i := range calls {
+		c := &calls[i]
+		if c.Era != "" && !slices.Contains(sess.Eras, c.Era) {
+			sess.Eras = append(sess.Eras, c.Era)
+		}
+		if c.ProtocolVersion != "" && !slices.Contains(sess.ProtocolVersions, c.ProtocolVersion) {
+			sess.ProtocolVersions = append(sess.ProtocolVersions, c.ProtocolVersion)
+		}
+	}
+	return sess
+}
+
+// allFindings returns the findings raised while ingesting plus those only
+// the end of the capture decides, ordered by seq (session-wide findings,
+// seq 0, last).
+//
+// Unanswered requests are flagged only when the capture ended cleanly (an
+// end record): in a live or torn capture an unanswered call may simply
+// still be running. Cancelled calls are not flagged.
+func (s *Store) allFindings(calls []Call) []finding.Finding {
+	out := slices.Clone(s.findings)
+	if s.sess.Ended {
+		for i := range calls {
+			c := &calls[i]
+			if c.ResponseSeq == 0 && c.CancelSeq == 0 {
+				out = append(out, finding.New(finding.UnansweredRequest, c.RequestSeq,
+					"%s %s id %s was never answered", c.Dir, c.Method, c.ID.Raw()))
+			}
+		}
+	}
+	if d := s.sess.Damage; d.Torn {
+		out = append(out, finding.New(finding.CaptureTorn, 0, "the last line is torn (%d bytes skipped)", d.TornBytes))
+	}
+	if d := s.sess.Damage; d.Corrupt > 0 {
+		out = append(out, finding.New(finding.CaptureCorrupt, 0, "%d lines could not be decoded (first at lines %v)", d.Corrupt, d.CorruptLines))
+	}
+	slices.SortStableFunc(out, func(a, b finding.Finding) int {
+		return cmp.Compare(seqOrder(a.Seq), seqOrder(b.Seq))
+	})
+	return out
+}
+
+// seqOrder sorts seq 0 after every real seq.
+func seqOrder(seq uint64) uint64 {
+	if seq == 0 {
+		return math.MaxUint64
+	}
+	return seq
+}

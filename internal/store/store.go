@@ -1,0 +1,160 @@
+// Package store is mcptrail's only correlator. It ingests capture records in
+// file order and pairs what the two peers said: calls (a request and its
+// answer, one id space per direction), MRTR operations (2026-07-28 chains of
+// input_required rounds), legacy server-initiated requests attributed to the
+// client call they interrupted, eras, capabilities, durations and the
+// correlation findings. Views read immutable Snapshots and never re-parse
+// frames.
+//
+// Policies worth knowing when reading a snapshot:
+//   - unanswered-request is raised only for a capture that ended cleanly
+//     (an end record); in a live or torn capture a pending call may still
+//     be running, and a cancelled call is never flagged;
+//   - only a request carrying inputResponses or requestState is paired as
+//     an MRTR retry; a bare request with the same tool and arguments is a
+//     fresh call (a state-only interim result retried without its state is
+//     indistinguishable from one);
+//   - a request's era is modern (its _meta carries the protocol version),
+//     legacy (initialize, anything after it, every server-to-client
+//     request) or unknown ("");
+//   - a client call counts as in flight for legacy attribution until it is
+//     answered, cancelled, or its id is taken over by a newer request.
+//
+// It sits below the views (export, check, tui, events) and above capture,
+// wire and mcp. A Store is not safe for concurrent use: one goroutine
+// ingests; Snapshot returns a copy that any goroutine may read.
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/finding"
+)
+
+// Options are the store's knobs. A nil *Options means the defaults.
+type Options struct {
+	// OnFrame, when non-nil, is called once per frame record after it has
+	// been correlated, so views can stream frames without re-parsing. The
+	// Frame and its Record are valid only during the call.
+	OnFrame func(*Frame)
+}
+
+// Store correlates the records of one session.
+type Store struct {
+	opts     Options
+	sess     Session
+	counts   Counts
+	calls    callTable
+	ops      []Operation
+	findings []finding.Finding
+	last     time.Time // time of the latest record
+
+	// byID finds the latest call by (direction of the request, conn, id).
+	byID ids
+	// inflight holds the unanswered, uncancelled client calls, for legacy
+	// attribution; exchanges maps an HTTP exchange id to such a call.
+	inflight  inflight
+	exchanges map[string]int
+	// unreadable counts, per direction, frames nobody can answer by id
+	// (invalid frames, null-id requests), each of which excuses one error
+	// reply with a null or absent id travelling the other way.
+	unreadable [2]int
+	legacy     legacyState
+	peers      peerState
+	mrtr       mrtrState
+}
+
+// New returns an empty Store.
+func New(opts *Options) *Store {
+	s := &Store{
+		byID:      newIDs(),
+		exchanges: make(map[string]int),
+		mrtr:      newMRTRState(),
+	}
+	if opts != nil {
+		s.opts = *opts
+	}
+	return s
+}
+
+// Ingest adds one record of any type. Records must come in file order.
+func (s *Store) Ingest(r *capture.Record) {
+	s.counts.Records++
+	if !r.Time.IsZero() {
+		s.last = r.Time
+	}
+	switch r.Type {
+	case capture.TypeSession:
+		s.header(r)
+	case capture.TypeFrame:
+		s.frame(r)
+	case capture.TypeStderr:
+		s.counts.Stderr++
+	case capture.TypeNote:
+		s.note(r)
+	case capture.TypeEnd:
+		s.end(r)
+	}
+}
+
+// header records the session record's fields.
+func (s *Store) header(r *capture.Record) {
+	s.sess.ID = r.SessionID
+	s.sess.Label = r.Label
+	s.sess.Transport = r.Transport
+	s.sess.Command = append([]string(nil), r.Command...)
+	s.sess.Target = r.Target
+	s.sess.ToolVersion = r.ToolVersion
+	s.sess.Format = r.Format
+	s.sess.Start = r.Time
+}
+
+// SetDamage records what the capture reader skipped. The torn and corrupt
+// findings are derived from it in every Snapshot, so calling it again
+// replaces the earlier value.
+func (s *Store) SetDamage(d capture.Damage) {
+	d.CorruptLines = append([]int(nil), d.CorruptLines...)
+	s.sess.Damage = d
+}
+
+// Load reads a whole capture (its header, every record and the damage the
+// reader reports) into a Snapshot. On a read error it returns the snapshot
+// of what was read so far together with the error.
+func Load(r *capture.Reader, opts *Options) (*Snapshot, error) {
+	s := New(opts)
+	s.Ingest(r.Header())
+	var rec capture.Record
+	var err error
+	for {
+		if err = r.Next(&rec); err != nil {
+			break
+		}
+		s.Ingest(&rec)
+	}
+	s.SetDamage(r.Damage())
+	snap := s.freeze(false)
+	if !errors.Is(err, io.EOF) {
+		return snap, fmt.Errorf("loading capture: %w", err)
+	}
+	return snap, nil
+}
+
+// add appends a finding.
+func (s *Store) add(f finding.Finding) { s.findings = append(s.findings, f) }
+
+// clone copies a raw JSON value so that it outlives the record.
+func clone(v jsontext.Value) jsontext.Value {
+	if v == nil {
+		return nil
+	}
+	return append(jsontext.Value(nil), v...)
+}
+
+// ms converts a duration to fractional milliseconds.
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
