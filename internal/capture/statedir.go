@@ -48,7 +48,7 @@ func CreateSessionFile(dir string, start time.Time, label, id string) (*os.File,
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("creating sessions directory: %w", err)
 	}
-	name := start.UTC().Format("20060102T150405Z") + "-" + fileSafe(label) + "-" + id + Ext
+	name := start.UTC().Format("20060102T150405.000000Z") + "-" + fileSafe(label) + "-" + id + Ext
 	return CreateFile(filepath.Join(dir, name))
 }
 
@@ -83,7 +83,7 @@ func fileSafe(s string) string {
 }
 
 // SessionFiles lists the capture files in dir, newest first by name, which
-// starts with the UTC start time to the second (ties order by label and id).
+// starts with the UTC start time to the microsecond.
 func SessionFiles(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {

@@ -44,7 +44,7 @@ func TestCreateSessionFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	if want := filepath.Join(state, "sessions", "20260728T073000Z-my_server_v2__-abc123.jsonl"); f.Name() != want {
+	if want := filepath.Join(state, "sessions", "20260728T073000.000000Z-my_server_v2__-abc123.jsonl"); f.Name() != want {
 		t.Errorf("session file %s, want %s", f.Name(), want)
 	}
 	for path, mode := range map[string]os.FileMode{dir: 0o700 | os.ModeDir, state: 0o700 | os.ModeDir, f.Name(): 0o600} {
