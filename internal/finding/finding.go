@@ -60,6 +60,8 @@ const (
 	CaptureCorrupt     = "capture-corrupt"
 	UnansweredRequest  = "unanswered-request"
 	ServerExitAbnormal = "server-exit-abnormal"
+	ServerStartFailed  = "server-start-failed"
+	RelayError         = "relay-error"
 )
 
 var registry = map[string]Rule{}
@@ -87,6 +89,8 @@ func init() {
 		{CaptureCorrupt, Error, "lines in the middle of the capture could not be decoded"},
 		{UnansweredRequest, Warning, "a request was never answered before the session ended"},
 		{ServerExitAbnormal, Warning, "the server exited with a non-zero status or a signal"},
+		{ServerStartFailed, Error, "the server command could not be started"},
+		{RelayError, Warning, "an I/O error on one side of the relay (a peer vanished or stopped reading)"},
 	} {
 		registry[r.ID] = r
 	}

@@ -25,6 +25,10 @@ func (s *Store) note(r *capture.Record) {
 		case r.Exit != nil && *r.Exit != 0:
 			s.add(finding.New(finding.ServerExitAbnormal, r.Seq, "the server exited with status %d", *r.Exit))
 		}
+	case capture.NoteStartFailed:
+		s.add(finding.New(finding.ServerStartFailed, r.Seq, "the server could not be started: %s", r.Text))
+	case capture.NoteRelayError:
+		s.add(finding.New(finding.RelayError, r.Seq, "%s", r.Text))
 	}
 }
 
