@@ -39,6 +39,7 @@ type Reader struct {
 	line   int
 	damage Damage
 	err    error // sticky
+	fast   fastState
 }
 
 // NewReader reads and checks the session header. It returns ErrNotCapture
@@ -82,6 +83,10 @@ func (r *Reader) Next(rec *Record) error {
 		if err != nil && len(line) == 0 {
 			r.err = err
 			break
+		}
+		*rec = Record{}
+		if r.fast.decodeFast(line, rec) {
+			return nil
 		}
 		*rec = Record{}
 		// The writer embeds frames with duplicate member names as msg (they

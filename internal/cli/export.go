@@ -145,7 +145,7 @@ func ingest(r *capture.Reader, onFrame func(*store.Frame)) (*store.Snapshot, err
 		return nil, readErr
 	}
 	st.SetDamage(r.Damage())
-	return st.Snapshot(), nil
+	return st.Final(), nil
 }
 
 // writeOutput runs write against standard output, or against a private

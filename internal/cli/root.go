@@ -44,6 +44,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 	root.AddCommand(
 		newExportCmd(io),
 		newSessionsCmd(io),
+		newLedgerCmd(io),
 		newDemoCmd(io),
 		newReplayServerCmd(io),
 	)

@@ -19,8 +19,8 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 	req := mcp.ParseRequest(f.Method, f.Params)
 	idx := s.calls.len()
 	e := s.calls.add(Call{
-		Index: idx, Dir: dir, Conn: r.Conn, ID: f.ID, Method: f.Method,
-		Target: req.Target, RequestSeq: r.Seq, Start: r.Time,
+		Index: idx, Dir: dir, Conn: s.names.intern(r.Conn), ID: f.ID, Method: s.names.intern(f.Method),
+		Target: s.names.intern(req.Target), RequestSeq: r.Seq, Start: r.Time,
 		Status: StatusPending, Operation: -1, Parent: -1,
 	})
 	c := &e.Call
@@ -28,6 +28,7 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 	s.classify(c, &req)
 	if dir == capture.S2C {
 		s.attribute(c, r)
+		s.ledgerRequest(c, r, f.Params, &req)
 		return idx
 	}
 	s.clientDeclared(&req)
@@ -37,6 +38,7 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 	}
 	s.trackRetryable(e, &req)
 	s.pairRetry(c, r, &req)
+	s.ledgerRequest(c, r, f.Params, &req)
 	return idx
 }
 
@@ -127,6 +129,7 @@ func (s *Store) answer(c *Call, r *capture.Record, f *wire.Frame) {
 			"%s id %s answered after it was cancelled at seq %d", c.Method, c.ID.Raw(), c.CancelSeq))
 	}
 	s.mrtrAnswered(c, &res)
+	s.ledgerAnswer(c, r, f, &res)
 }
 
 // forgetExchange drops the HTTP exchange index entry of an answered call.

@@ -20,7 +20,7 @@ type legacyState struct {
 func (s *Store) classify(c *Call, req *mcp.Request) {
 	switch {
 	case req.Modern:
-		c.Era, c.ProtocolVersion = EraModern, req.ProtocolVersion
+		c.Era, c.ProtocolVersion = EraModern, s.names.intern(req.ProtocolVersion)
 	case c.Method == mcp.MethodInitialize && c.Dir == capture.C2S:
 		s.legacy.seen = true
 		s.legacy.version = req.InitVersion

@@ -25,11 +25,15 @@ func (s *Store) frame(r *capture.Record) {
 	f := wire.Decode(data)
 	call := s.message(r, &f)
 	if s.opts.OnFrame != nil {
-		s.opts.OnFrame(&Frame{
+		// One Frame is reused: it is valid only during the call, and a
+		// new one per frame would be most of the store's garbage.
+		s.view = Frame{
 			Seq: r.Seq, Time: r.Time, Dir: r.Dir, Conn: r.Conn,
 			Kind: f.Kind, ID: f.ID, Method: f.Method, Size: size,
 			Problem: f.Problem, Call: call, Record: r,
-		})
+		}
+		s.opts.OnFrame(&s.view)
+		s.view = Frame{}
 	}
 }
 
@@ -91,6 +95,7 @@ func (s *Store) batch(r *capture.Record, f *wire.Frame) {
 // notification handles a notification; only cancellations correlate.
 func (s *Store) notification(r *capture.Record, f *wire.Frame) int {
 	s.counts.Notifications++
+	s.ledgerNotification(r, f)
 	if f.Method == mcp.MethodCancelled {
 		return s.cancel(r, f)
 	}

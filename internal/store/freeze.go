@@ -12,11 +12,26 @@ import (
 // Later Ingest calls do not change it.
 func (s *Store) Snapshot() *Snapshot { return s.freeze(true) }
 
-// freeze builds a Snapshot. With copyState false it hands over the store's
-// operations, which Load may do because it drops the store afterwards; calls
-// are always copied out of the store's blocks.
+// Final returns the snapshot of a finished session. It hands the store's
+// operations over instead of copying them, and moves the calls out of the
+// store's blocks, freeing each as it goes: the store's copy does not stay
+// alive beside the snapshot's. The Store must not be used afterwards.
+func (s *Store) Final() *Snapshot { return s.freeze(false) }
+
+// freeze builds a Snapshot. With copyState false it hands over (or moves)
+// the store's calls and operations, which Load and Final may do because the
+// store is dropped afterwards.
 func (s *Store) freeze(copyState bool) *Snapshot {
-	calls, ops := s.calls.export(), s.ops
+	var calls []Call
+	if copyState {
+		calls = s.calls.export()
+	} else {
+		// What pairs later frames is dead now: let it go before the calls
+		// are moved, which is when memory peaks.
+		s.byID, s.exchanges, s.mrtr = ids{}, nil, mrtrState{}
+		calls = s.calls.finish()
+	}
+	ops := s.ops
 	if copyState {
 		ops = slices.Clone(s.ops)
 		for i := range ops {
@@ -29,6 +44,7 @@ func (s *Store) freeze(copyState bool) *Snapshot {
 		Calls:      calls,
 		Operations: ops,
 		Findings:   s.allFindings(calls),
+		Ledger:     s.ledgerRows(ops, copyState),
 		Summary:    summarize(calls),
 		Counts:     s.counts,
 	}

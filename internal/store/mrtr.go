@@ -11,7 +11,7 @@ import (
 
 // mrtrState is what MRTR pairing (spec 2.7) keeps between frames: the
 // interim results no retry has answered yet. (The arguments of pending
-// retryable calls live in their call entries.)
+// retryable calls live in the call table.)
 type mrtrState struct {
 	live map[int]*interim // call index → its unretried interim result
 	// byState and byTarget index live interims by requestState and by
@@ -48,7 +48,7 @@ func targetKey(method, target string) string { return method + "\x00" + target }
 // or resources/read until it is answered.
 func (s *Store) trackRetryable(e *entry, req *mcp.Request) {
 	if mcp.Retryable(e.Method) {
-		e.tracked, e.args = true, clone(req.Arguments)
+		s.calls.track(e.Index, req.Arguments)
 	}
 }
 
@@ -139,9 +139,7 @@ func (s *Store) extend(in *interim, c *Call, at time.Time, pairing string) {
 // retryable client call starts an operation (or adds the round's details to
 // the one the call belongs to) and becomes a live interim result.
 func (s *Store) mrtrAnswered(c *Call, res *mcp.Result) {
-	e := s.calls.at(c.Index)
-	args, tracked := e.args, e.tracked
-	e.args, e.tracked = nil, false
+	args, tracked := s.calls.untrack(c.Index)
 	if !res.InputRequired() {
 		return
 	}

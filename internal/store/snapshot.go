@@ -19,6 +19,10 @@ type Snapshot struct {
 	Findings   []finding.Finding
 	Summary    Summary
 	Counts     Counts
+
+	// Ledger is the elicitation ledger (ledger.go), ordered by the time
+	// each question was asked; nil when the session asked none.
+	Ledger []LedgerRow
 }
 
 // Session describes the captured session as a whole.

@@ -68,6 +68,9 @@ type Store struct {
 	legacy     legacyState
 	peers      peerState
 	mrtr       mrtrState
+	ledger     ledgerState
+	view       Frame // handed to OnFrame
+	names      interner
 }
 
 // New returns an empty Store.

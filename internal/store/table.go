@@ -5,20 +5,24 @@ import "github.com/go-json-experiment/json/jsontext"
 // blockSize is how many calls one block of a callTable holds.
 const blockSize = 4096
 
-// entry is a call plus what the store keeps about it only while it is
-// pending: the arguments of a retryable request, compared if its answer is
-// input_required (spec 2.7). Nothing else of the request is retained.
+// entry is one call as the table stores it.
 type entry struct {
 	Call
-	args    jsontext.Value
-	tracked bool // a pending client tools/call, prompts/get or resources/read
 }
 
 // callTable stores calls in fixed-size blocks, so that adding one never
-// copies the others and pointers to entries stay valid.
+// copies the others and pointers to entries stay valid. It also holds what
+// the store keeps about a call only while it is pending: the arguments of a
+// retryable request, compared if its answer is input_required (spec 2.7).
+// Nothing else of the request is retained, and the arguments go as soon as
+// the call is answered.
 type callTable struct {
 	blocks [][]entry
 	n      int
+	// args holds, by call index, the arguments of a pending client
+	// tools/call, prompts/get or resources/read: non-nil (empty when the
+	// request had none) while the call is tracked.
+	args []jsontext.Value
 }
 
 // add appends c and returns its entry.
@@ -27,7 +31,7 @@ func (t *callTable) add(c Call) *entry {
 		t.blocks = append(t.blocks, make([]entry, 0, blockSize))
 	}
 	b := &t.blocks[len(t.blocks)-1]
-	*b = append(*b, entry{Call: c})
+	*b = append(*b, entry{c})
 	t.n++
 	return &(*b)[len(*b)-1]
 }
@@ -38,6 +42,28 @@ func (t *callTable) at(i int) *entry { return &t.blocks[i/blockSize][i%blockSize
 // len returns the number of calls.
 func (t *callTable) len() int { return t.n }
 
+// track keeps a copy of the arguments of pending retryable call i.
+func (t *callTable) track(i int, args jsontext.Value) {
+	if len(t.args) <= i {
+		t.args = append(t.args, make([]jsontext.Value, i+1-len(t.args))...)
+	}
+	t.args[i] = append(jsontext.Value{}, args...)
+}
+
+// untrack forgets call i's arguments and returns them (nil when it had
+// none), reporting whether the call was tracked.
+func (t *callTable) untrack(i int) (jsontext.Value, bool) {
+	if i >= len(t.args) || t.args[i] == nil {
+		return nil, false
+	}
+	args := t.args[i]
+	t.args[i] = nil
+	if len(args) == 0 {
+		args = nil
+	}
+	return args, true
+}
+
 // export copies the calls into one slice.
 func (t *callTable) export() []Call {
 	out := make([]Call, 0, t.n)
@@ -46,5 +72,20 @@ func (t *callTable) export() []Call {
 			out = append(out, b[i].Call)
 		}
 	}
+	return out
+}
+
+// finish moves the calls into one slice and empties the table, releasing
+// each block once copied so that the collector can reuse it while the
+// snapshot is rendered. The store must not add to the table afterwards.
+func (t *callTable) finish() []Call {
+	out := make([]Call, 0, t.n)
+	for i, b := range t.blocks {
+		for j := range b {
+			out = append(out, b[j].Call)
+		}
+		t.blocks[i] = nil
+	}
+	t.blocks, t.n, t.args = nil, 0, nil
 	return out
 }

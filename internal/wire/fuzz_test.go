@@ -3,8 +3,10 @@ package wire
 import (
 	"bytes"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/google/go-cmp/cmp"
 )
 
 func FuzzDecode(f *testing.F) {
@@ -87,4 +89,37 @@ func checkFrame(t *testing.T, fr Frame, top bool) {
 	if fr.IsMessage() != (fr.Kind != KindInvalid && fr.Kind != KindBatch) {
 		t.Fatalf("IsMessage disagrees with kind %s", fr.Kind)
 	}
+}
+
+// FuzzDecodeDifferential checks Decode against the token-by-token decoder it
+// replaced (decode_ref_test.go). They agree on everything except input with
+// junk after the message: the old decoder only noticed trailing data that
+// formed a valid token, while Decode reports any as not valid JSON.
+func FuzzDecodeDifferential(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{}}}`,
+		`{"json\u0072pc":"2\u002e0","id":"x","result":{"a":"}\"]"},"result":1}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error","data":[1]}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":1,"code":2,"message":"m"}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":1e2,"message":"m","data":{"a":1,"a":2}}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"a"} , {"a":1,"a":2}, 3 ]`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}} }`,
+		` [ ] `, `{ }`, `{"a" : [ 1 , 2 ] , "method" : "x" }`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		got, want := viewOf(Decode(in)), viewOf(refDecode(in))
+		trimmed := bytes.TrimSpace(in)
+		if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && utf8.Valid(trimmed) &&
+			!jsontext.Value(trimmed).IsValid(jsontext.AllowDuplicateNames(true)) {
+			if got.Kind != "invalid" || got.Problem != ProblemJSON {
+				t.Fatalf("Decode(%q) = %+v, want not valid JSON", in, got)
+			}
+			return
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("Decode(%q) differs from the reference (-ref +new):\n%s", in, diff)
+		}
+	})
 }

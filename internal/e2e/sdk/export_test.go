@@ -20,6 +20,8 @@ type export struct {
 	Operations []exportOperation `json:"operations"`
 	Summary    exportSummary     `json:"summary"`
 	Findings   []exportFinding   `json:"findings"`
+	// Elicitations is the ledger (ledger_test.go); absent without one.
+	Elicitations []exportElicitation `json:"elicitations"`
 }
 
 type exportSession struct {
@@ -120,6 +122,12 @@ type exportSummary struct {
 	} `json:"counts"`
 	Methods []exportStat `json:"methods"`
 	Tools   []exportStat `json:"tools"`
+	// Elicitations counts the ledger's rows; absent without a ledger.
+	Elicitations *struct {
+		Mode   map[string]int `json:"mode"`
+		Action map[string]int `json:"action"`
+		Status map[string]int `json:"status"`
+	} `json:"elicitations"`
 }
 
 type exportStat struct {

@@ -69,6 +69,7 @@ func testLegacyElicitation(t *testing.T, l launch) {
 		t.Fatalf("calls (-want +got):\n%s", diff)
 	}
 	checkLegacyElicitation(t, x, x.Calls[1], x.Calls[2])
+	checkLegacyLedger(t, x, x.Calls[1], x.Calls[2])
 	// The SDK numbers its server-initiated requests from 1, like the
 	// client's initialize: the store must keep the two id spaces apart.
 	if string(x.Calls[2].ID) != string(x.Calls[0].ID) {

@@ -69,6 +69,7 @@ func testModernElicitation(t *testing.T, l launch) {
 	checkModernSession(t, x)
 	checkModernCalls(t, x)
 	checkModernOperations(t, x)
+	checkModernLedger(t, x)
 	x.checkCounts(t)
 	x.checkFindings(t)
 }

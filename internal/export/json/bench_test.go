@@ -65,7 +65,7 @@ func exportJSON(data []byte, out io.Writer, spoolDir string) error {
 		st.Ingest(&rec)
 	}
 	st.SetDamage(r.Damage())
-	return jw.Finish(st.Snapshot())
+	return jw.Finish(st.Final())
 }
 
 // BenchmarkExport200k measures the whole json export path (read, correlate,

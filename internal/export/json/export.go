@@ -1,7 +1,8 @@
 // Package jsonexport renders a session as one JSON document (the shape is
 // documented in docs/export-json.md): session, frames, calls, operations,
-// summary and findings, in that order. It is a view: it reads store frames
-// and snapshots and never re-parses or correlates.
+// elicitations (only when the session asked any), summary and findings, in
+// that order. It is a view: it reads store frames and snapshots and never
+// re-parses or correlates.
 //
 // A Writer streams: feed it every frame the store ingests (Frame is made to
 // be store.Options.OnFrame), then call Finish with the final snapshot.
@@ -127,8 +128,11 @@ func writeTail(out *bufio.Writer, s *store.Snapshot, hadFrames bool) error {
 		b = appendSep(b, i)
 		b = appendOperation(b, &s.Operations[i])
 	}
-	b = appendEnd(b, len(s.Operations), "],\n\"summary\":")
+	b = appendEnd(b, len(s.Operations), "]")
+	b = appendLedger(b, s.Ledger)
+	b = append(b, ",\n\"summary\":"...)
 	b = appendSummary(b, &s.Summary, &s.Counts)
+	b = appendLedgerSummary(b, s.Ledger)
 	b = append(b, ",\n\"findings\":["...)
 	for i := range s.Findings {
 		b = appendSep(b, i)

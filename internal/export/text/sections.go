@@ -102,13 +102,18 @@ func damageText(s *store.Session) string {
 
 func writeCalls(w *bufio.Writer, s *store.Snapshot) {
 	fmt.Fprintf(w, "\ncalls (%d)\n", len(s.Calls))
-	if len(s.Calls) == 0 {
-		return
+	if len(s.Calls) > 0 && !writeCallRows(w, s.Calls) {
+		writeCallTable(w, s.Calls)
 	}
+}
+
+// writeCallTable is writeCallRows through tabwriter, for cells that hold
+// characters tabwriter interprets.
+func writeCallTable(w *bufio.Writer, calls []store.Call) {
 	tw := newTable(w)
-	fmt.Fprintln(tw, "  #\tDIR\tID\tMETHOD\tTARGET\tERA\tSTATUS\tDURATION\tSEQ\tNOTES")
-	for i := range s.Calls {
-		c := &s.Calls[i]
+	fmt.Fprintln(tw, callHeader)
+	for i := range calls {
+		c := &calls[i]
 		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Index, c.Dir, idText(c.ID), c.Method,
 			dash(c.Target), dash(c.Era), c.Status, callDuration(c), seqText(c), callNotes(c))
 	}

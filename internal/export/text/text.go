@@ -132,6 +132,7 @@ func writeBody(w *bufio.Writer, s *store.Snapshot, callsFirst bool) {
 		writeOperations(w, s)
 		writeCalls(w, s)
 	}
+	writeLedger(w, s)
 	writeSummary(w, s)
 	writeFindings(w, s)
 }

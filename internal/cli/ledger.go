@@ -1,0 +1,192 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	jsonexport "github.com/mcptrail/mcptrail/internal/export/json"
+	textexport "github.com/mcptrail/mcptrail/internal/export/text"
+	"github.com/mcptrail/mcptrail/internal/store"
+)
+
+// ledgerOptions are the ledger command's flags and argument.
+type ledgerOptions struct {
+	asJSON bool
+	all    bool
+	input  string // "" newest session, "-" stdin, a session id or a path
+}
+
+func newLedgerCmd(io *IOStreams) *cobra.Command {
+	opts := ledgerOptions{}
+	cmd := &cobra.Command{
+		Use:   "ledger [--json] [--all | SESSION|PATH|-]",
+		Short: "List every question a server put to the user, and the answer it got",
+		Long: `Ledger prints a session's elicitation ledger: one row per elicitation/create,
+whether it travelled inside an MRTR input_required result (2026-07-28) or as a
+legacy server request, with the call it belongs to, its inputRequests key, its
+mode, the form's fields (name:type, * when required) or the url's host, the
+user's action, how long the user took, and the operation's wait and tool time.
+
+A row never carries a value the user submitted. SESSION, PATH and - pick the
+capture as for export; --all lists the rows of every session in the state
+directory with a session column. --json writes the rows as a JSON array, each
+shaped like an element of the export's "elicitations" (docs/export-json.md).`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usagef("ledger takes at most one SESSION, PATH or -, got %d arguments", len(args))
+			}
+			if opts.all && len(args) > 0 {
+				return usagef("ledger --all takes no SESSION, PATH or -")
+			}
+			return nil
+		},
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.input = args[0]
+			}
+			return runLedger(io, &opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "write the rows as a JSON array instead of a table")
+	cmd.Flags().BoolVar(&opts.all, "all", false, "list the rows of every session in the state directory")
+	return cmd
+}
+
+// sessionLedger is the ledger of one session.
+type sessionLedger struct {
+	id   string
+	name string // for messages
+	rows []store.LedgerRow
+}
+
+func runLedger(ios *IOStreams, opts *ledgerOptions) error {
+	var ledgers []sessionLedger
+	if opts.all {
+		var err error
+		if ledgers, err = loadAllLedgers(ios); err != nil {
+			return err
+		}
+	} else {
+		l, err := loadLedger(ios, opts.input)
+		if err != nil {
+			return err
+		}
+		ledgers = []sessionLedger{l}
+	}
+	if opts.asJSON {
+		return writeLedgerJSON(ios, ledgers, opts.all)
+	}
+	var lines []textexport.LedgerLine
+	for _, l := range ledgers {
+		for i := range l.rows {
+			line := textexport.LedgerLine{Row: &l.rows[i]}
+			if opts.all {
+				line.Session = l.id
+			}
+			lines = append(lines, line)
+		}
+	}
+	if len(lines) == 0 {
+		if opts.all {
+			fmt.Fprintf(ios.ErrOut, "no elicitations in %d sessions\n", len(ledgers))
+		} else {
+			fmt.Fprintf(ios.ErrOut, "no elicitations in %s\n", ledgers[0].name)
+		}
+		return nil
+	}
+	return textexport.WriteLedger(ios.Out, lines)
+}
+
+// loadLedger reads the capture the argument names (as export does).
+func loadLedger(ios *IOStreams, arg string) (sessionLedger, error) {
+	in, name, err := openExportInput(ios, arg)
+	if err != nil {
+		return sessionLedger{}, err
+	}
+	defer in.Close()
+	r, err := capture.NewReader(in)
+	if err != nil {
+		return sessionLedger{}, fmt.Errorf("reading %s: %w", name, err)
+	}
+	snap, err := store.Load(r, nil)
+	if err != nil {
+		return sessionLedger{}, fmt.Errorf("reading %s: %w", name, err)
+	}
+	return sessionLedger{id: snap.Session.ID, name: name, rows: snap.Ledger}, nil
+}
+
+// loadAllLedgers reads every session in the state directory, newest first;
+// a file that is not a readable capture is reported and skipped.
+func loadAllLedgers(ios *IOStreams) ([]sessionLedger, error) {
+	state, err := capture.StateDir(ios.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	files, err := capture.SessionFiles(capture.SessionsDir(state))
+	if err != nil {
+		return nil, err
+	}
+	var out []sessionLedger
+	for _, path := range files {
+		l, err := loadLedgerFile(path)
+		if err != nil {
+			fmt.Fprintf(ios.ErrOut, "mcptrail: skipping %s: %v\n", path, err)
+			continue
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+func loadLedgerFile(path string) (sessionLedger, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return sessionLedger{}, fmt.Errorf("opening capture: %w", err)
+	}
+	defer f.Close()
+	r, err := capture.NewReader(f)
+	if err != nil {
+		return sessionLedger{}, err
+	}
+	snap, err := store.Load(r, nil)
+	if err != nil {
+		return sessionLedger{}, err
+	}
+	id := snap.Session.ID
+	if id == "" {
+		id = sessionIDOf(path)
+	}
+	return sessionLedger{id: id, name: path, rows: snap.Ledger}, nil
+}
+
+// writeLedgerJSON writes the rows as one JSON array, one row per line;
+// with a session column, each row names its session first.
+func writeLedgerJSON(ios *IOStreams, ledgers []sessionLedger, withSession bool) error {
+	b := []byte{'['}
+	n := 0
+	for _, l := range ledgers {
+		session := ""
+		if withSession {
+			session = l.id
+		}
+		for i := range l.rows {
+			if n > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '\n')
+			b = jsonexport.AppendLedgerRow(b, session, &l.rows[i])
+			n++
+		}
+	}
+	if n > 0 {
+		b = append(b, '\n')
+	}
+	b = append(b, "]\n"...)
+	if _, err := ios.Out.Write(b); err != nil {
+		return fmt.Errorf("writing ledger: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,242 @@
+package store
+
+import (
+	"slices"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/wire"
+)
+
+// ledgerState is what the ledger keeps between frames. It reads both halves
+// of what the correlator pairs: the question when a call is answered with
+// it (or a legacy server request opens), the answer when the retry is
+// paired with that interim result (or the legacy request is answered). It
+// never changes the pairing.
+type ledgerState struct {
+	rows []LedgerRow
+	// waiting maps the call that carried questions (an interim result's
+	// call, a legacy server request) to its unanswered rows.
+	waiting map[int][]int
+	// byElicitationID finds the latest url-mode row with a legacy
+	// elicitationId, for notifications/elicitation/complete.
+	byElicitationID map[string]int
+	// declared holds, per client call index, the elicitation modes its
+	// request declared (spec 2.4 rule 5: that request's capabilities).
+	declared []modes
+}
+
+// ledgerRequest runs after a request is correlated: a legacy server
+// elicitation/create opens a row; a client request records what it
+// declared and, when it is a paired MRTR retry, answers the rows of the
+// interim result it retries.
+func (s *Store) ledgerRequest(c *Call, r *capture.Record, params jsontext.Value, req *mcp.Request) {
+	if c.Dir == capture.S2C {
+		if c.Method == mcp.MethodElicit {
+			s.ledgerServerAsked(c, r, params)
+		}
+		return
+	}
+	l := &s.ledger
+	for len(l.declared) <= c.Index {
+		l.declared = append(l.declared, 0)
+	}
+	l.declared[c.Index] = s.declaredModes(req)
+	if c.Operation >= 0 && c.Round > 1 {
+		s.ledgerRetried(c, r, params)
+	}
+}
+
+// declaredModes is what a client request declared: a modern request's own
+// _meta capabilities (none when absent), else the session's (initialize),
+// unknown when the capture holds no declaration.
+func (s *Store) declaredModes(req *mcp.Request) modes {
+	cl := &s.sess.Client
+	switch {
+	case req.Modern && req.ClientCapabilities == nil:
+		return modesKnown
+	case req.ClientCapabilities != nil:
+		// clientDeclared has just read this request's capabilities.
+		return modesOf(cl.ElicitForm, cl.ElicitURL)
+	case cl.Capabilities != nil:
+		return modesOf(cl.ElicitForm, cl.ElicitURL)
+	}
+	return 0
+}
+
+// ledgerAnswer runs after a call is answered: an interim result's
+// elicitations and a -32042 error's data.elicitations open rows; the
+// answer to a legacy elicitation/create closes its row.
+func (s *Store) ledgerAnswer(c *Call, r *capture.Record, f *wire.Frame, res *mcp.Result) {
+	switch {
+	case c.Dir == capture.S2C:
+		if c.Method == mcp.MethodElicit {
+			s.ledgerServerAnswered(c, r, f)
+		}
+	case f.Kind == wire.KindError:
+		if f.ErrorCode == mcp.CodeURLElicitationRequired {
+			s.ledgerRequired(c, r, f.ErrorData)
+		}
+	case res.InputRequired():
+		if slices.ContainsFunc(res.InputRequests, func(ir mcp.InputRequest) bool { return ir.Method == mcp.MethodElicit }) {
+			s.ledgerAsked(c, r, f.Result)
+		}
+	}
+}
+
+// ledgerNotification handles notifications/elicitation/complete: the
+// first one naming a url-mode row's elicitationId sets its CompletedAt.
+func (s *Store) ledgerNotification(r *capture.Record, f *wire.Frame) {
+	if f.Method != mcp.MethodElicitComplete {
+		return
+	}
+	if i, ok := s.ledger.byElicitationID[mcp.ElicitationID(f.Params)]; ok && s.ledger.rows[i].CompletedAt.IsZero() {
+		s.ledger.rows[i].CompletedAt = r.Time
+	}
+}
+
+// ledgerAsked opens a row per elicitation/create of an interim result
+// (sampling and roots siblings get none), attributed to the operation's
+// root, or to the call itself when it belongs to no operation.
+func (s *Store) ledgerAsked(c *Call, r *capture.Record, result jsontext.Value) {
+	declared := modes(0)
+	if c.Index < len(s.ledger.declared) {
+		declared = s.ledger.declared[c.Index]
+	}
+	root, round := c, 1
+	if c.Operation >= 0 {
+		root, round = &s.calls.at(s.ops[c.Operation].Root).Call, c.Round
+	}
+	for _, q := range mcp.InputElicitations(result) {
+		row := newRow(LedgerMRTR, &q.Request, r.Time, r.Seq, declared)
+		row.Key, row.Round, row.RequestID, row.Call = q.Key, round, c.ID, c.Index
+		s.addRow(row, root, true)
+	}
+}
+
+// ledgerRetried answers, per identical key, the rows of the interim result
+// a paired retry answers (the previous round of its operation). A row
+// whose key the retry does not carry stays pending.
+func (s *Store) ledgerRetried(c *Call, r *capture.Record, params jsontext.Value) {
+	prev := s.ops[c.Operation].Rounds[c.Round-2].Call
+	rows, ok := s.ledger.waiting[prev]
+	if !ok {
+		return
+	}
+	delete(s.ledger.waiting, prev)
+	actions := mcp.InputActions(params)
+	for _, i := range rows {
+		row := &s.ledger.rows[i]
+		if j := slices.IndexFunc(actions, func(a mcp.KeyedAction) bool { return a.Key == row.Key }); j >= 0 {
+			row.answered(actions[j].Action, r.Time, r.Seq)
+		}
+	}
+}
+
+// ledgerServerAsked opens the row of a legacy server-initiated
+// elicitation/create, attributed to the client call it interrupted.
+func (s *Store) ledgerServerAsked(c *Call, r *capture.Record, params jsontext.Value) {
+	declared := modes(0)
+	if cl := &s.sess.Client; cl.Capabilities != nil {
+		declared = modesOf(cl.ElicitForm, cl.ElicitURL)
+	}
+	q := mcp.ParseElicitRequest(params)
+	row := newRow(LedgerLegacy, &q, r.Time, r.Seq, declared)
+	row.RequestID, row.Call = c.ID, c.Index
+	var root *Call
+	if c.Parent >= 0 {
+		root = &s.calls.at(c.Parent).Call
+	}
+	s.addRow(row, root, true)
+}
+
+// ledgerServerAnswered closes a legacy row with the client's response.
+func (s *Store) ledgerServerAnswered(c *Call, r *capture.Record, f *wire.Frame) {
+	rows, ok := s.ledger.waiting[c.Index]
+	if !ok {
+		return
+	}
+	delete(s.ledger.waiting, c.Index)
+	for _, i := range rows {
+		row := &s.ledger.rows[i]
+		if f.Kind == wire.KindError {
+			row.answered("", r.Time, r.Seq)
+			row.Status = LedgerError
+			continue
+		}
+		row.answered(mcp.ElicitAction(f.Result), r.Time, r.Seq)
+	}
+}
+
+// ledgerRequired opens a row with status required per entry of a -32042
+// error's data.elicitations, attributed to the call it answered.
+func (s *Store) ledgerRequired(c *Call, r *capture.Record, data jsontext.Value) {
+	declared := modes(0)
+	if c.Index < len(s.ledger.declared) {
+		declared = s.ledger.declared[c.Index]
+	}
+	root := c
+	if c.Operation >= 0 {
+		root = &s.calls.at(s.ops[c.Operation].Root).Call
+	}
+	for _, q := range mcp.RequiredElicitations(data) {
+		row := newRow(LedgerLegacy, &q, r.Time, r.Seq, declared)
+		row.RequestID, row.Call, row.Status = c.ID, c.Index, LedgerRequired
+		s.addRow(row, root, false)
+	}
+}
+
+// addRow appends a row attributed to root (nil: unattributed); with wait
+// set the row waits for an answer to its call.
+func (s *Store) addRow(row LedgerRow, root *Call, wait bool) {
+	l := &s.ledger
+	row.Root = LedgerRoot{Call: -1}
+	if root != nil {
+		row.Root = LedgerRoot{Call: root.Index, ID: root.ID, Method: root.Method, Target: root.Target}
+		row.Operation = root.Operation
+	}
+	i := len(l.rows)
+	if wait {
+		if l.waiting == nil {
+			l.waiting = make(map[int][]int)
+		}
+		l.waiting[row.Call] = append(l.waiting[row.Call], i)
+	}
+	if row.ElicitationID != "" {
+		if l.byElicitationID == nil {
+			l.byElicitationID = make(map[string]int)
+		}
+		l.byElicitationID[row.ElicitationID] = i
+	}
+	l.rows = append(l.rows, row)
+}
+
+// ledgerRows returns the snapshot's rows, ordered by the time each question
+// was asked, with each operation's wait and tool times (final once ops are
+// finished). With copyState false the store's rows are handed over.
+func (s *Store) ledgerRows(ops []Operation, copyState bool) []LedgerRow {
+	if len(s.ledger.rows) == 0 {
+		return nil
+	}
+	rows := s.ledger.rows
+	if copyState {
+		rows = slices.Clone(rows)
+	}
+	for i := range rows {
+		if op := rows[i].Operation; op >= 0 && op < len(ops) {
+			rows[i].WaitMS, rows[i].ToolMS = ops[op].WaitMS, ops[op].ToolMS
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b LedgerRow) int {
+		switch {
+		case a.AskedSeq < b.AskedSeq:
+			return -1
+		case a.AskedSeq > b.AskedSeq:
+			return 1
+		}
+		return 0
+	})
+	return rows
+}
