@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/base64"
 	"fmt"
@@ -14,23 +13,32 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
+// bufSize is how many bytes a Writer gathers before it writes them out:
+// captures are written in blocks of at least this size, or at Flush.
+const bufSize = 256 << 10
+
 // Writer appends records to a capture. Frames are encoded by hand on the hot
 // path; other records go through the JSON encoder. Every Write either reaches
 // the underlying buffer or returns an error: nothing is dropped silently.
 type Writer struct {
-	bw  *bufio.Writer
-	buf []byte
+	w   io.Writer
+	buf []byte // encoded records not yet written to w
 	err error
-	// lastAt and lastAtText cache the formatted time: the lines of one
-	// chunk share it.
-	lastAt     time.Time
-	lastAtText []byte
+	// The lines of one chunk share a time and direction, and their seqs
+	// count up: the text between seq and size, and the seq's digits, are
+	// kept from the last record and reused.
+	lastAt   time.Time
+	lastDir  Dir
+	lastConn string
+	mid      []byte // `,"time":"…"` plus dir and conn, through `,"size":`
+	lastSeq  uint64
+	seqText  []byte
 }
 
 // NewWriter returns a Writer that buffers into w. Call Flush to push
 // buffered records to w.
 func NewWriter(w io.Writer) *Writer {
-	return &Writer{bw: bufio.NewWriterSize(w, 256<<10)}
+	return &Writer{w: w, buf: make([]byte, 0, bufSize+bufSize/4)}
 }
 
 // Write appends one record of any type.
@@ -47,7 +55,8 @@ func (w *Writer) Write(r *Record) error {
 	if err != nil {
 		return fmt.Errorf("encoding %s record: %w", r.Type, err)
 	}
-	return w.put(append(b, '\n'))
+	w.buf = append(append(w.buf, b...), '\n')
+	return w.spill()
 }
 
 // WriteLine appends a frame or stderr record for line (without its newline).
@@ -57,15 +66,92 @@ func (w *Writer) WriteLine(t Type, seq uint64, at time.Time, dir Dir, line []byt
 	if w.err != nil {
 		return w.err
 	}
-	b := append(w.buf[:0], `{"type":"`...)
-	b = append(b, t...)
-	b = append(b, '"')
-	if seq != 0 {
-		b = append(b, `,"seq":`...)
-		b = strconv.AppendUint(b, seq, 10)
+	b := w.buf
+	switch {
+	case t == TypeFrame && seq != 0:
+		b = append(b, `{"type":"frame","seq":`...)
+		b = append(b, w.seqDigits(seq)...)
+	default:
+		b = append(b, `{"type":"`...)
+		b = append(b, t...)
+		b = append(b, '"')
+		if seq != 0 {
+			b = append(b, `,"seq":`...)
+			b = strconv.AppendUint(b, seq, 10)
+		}
 	}
+	if env == nil {
+		b = append(b, w.midText(at, dir, conn)...)
+	} else {
+		b = appendMid(b, at, dir, conn)
+		e, err := json.Marshal(env)
+		if err != nil {
+			return fmt.Errorf("encoding http envelope: %w", err)
+		}
+		b = append(b, `,"http":`...)
+		b = append(b, e...)
+		b = append(b, `,"size":`...)
+	}
+	b = appendSize(b, len(line))
+	b = appendPayload(b, t, line)
+	if noEOL {
+		b = append(b, `,"noeol":true`...)
+	}
+	w.buf = append(b, "}\n"...)
+	return w.spill()
+}
+
+// seqDigits returns seq in decimal, counting up from the last seq in place
+// when seq follows it.
+func (w *Writer) seqDigits(seq uint64) []byte {
+	if seq != w.lastSeq+1 || len(w.seqText) == 0 {
+		w.lastSeq = seq
+		w.seqText = strconv.AppendUint(w.seqText[:0], seq, 10)
+		return w.seqText
+	}
+	w.lastSeq = seq
+	d := w.seqText
+	for i := len(d) - 1; i >= 0; i-- {
+		if d[i] != '9' {
+			d[i]++
+			return d
+		}
+		d[i] = '0'
+	}
+	w.seqText = append(append(d[:0:0], '1'), d...)
+	return w.seqText
+}
+
+// midText returns the fields between seq and the size value for a record
+// without an HTTP envelope, reusing the last result for the same instant,
+// direction and connection.
+func (w *Writer) midText(at time.Time, dir Dir, conn string) []byte {
+	if w.mid == nil || !at.Equal(w.lastAt) || dir != w.lastDir || conn != w.lastConn {
+		w.lastAt, w.lastDir, w.lastConn = at, dir, conn
+		w.mid = append(appendMid(w.mid[:0], at, dir, conn), `,"size":`...)
+	}
+	return w.mid
+}
+
+// appendSize appends n in decimal; frames are mostly under 10 kB.
+func appendSize(b []byte, n int) []byte {
+	switch {
+	case n < 10:
+		return append(b, byte('0'+n))
+	case n < 100:
+		return append(b, byte('0'+n/10), byte('0'+n%10))
+	case n < 1000:
+		return append(b, byte('0'+n/100), byte('0'+n/10%10), byte('0'+n%10))
+	case n < 10000:
+		return append(b, byte('0'+n/1000), byte('0'+n/100%10), byte('0'+n/10%10), byte('0'+n%10))
+	}
+	return strconv.AppendInt(b, int64(n), 10)
+}
+
+// appendMid appends the time, dir and conn fields.
+func appendMid(b []byte, at time.Time, dir Dir, conn string) []byte {
 	b = append(b, `,"time":"`...)
-	b = append(b, w.timeText(at)...)
+	b = at.UTC().AppendFormat(b, time.RFC3339Nano)
 	b = append(b, '"')
 	if dir != "" {
 		b = append(b, `,"dir":"`...)
@@ -76,47 +162,25 @@ func (w *Writer) WriteLine(t Type, seq uint64, at time.Time, dir Dir, line []byt
 		b = append(b, `,"conn":`...)
 		b, _ = jsontext.AppendQuote(b, conn)
 	}
-	if env != nil {
-		e, err := json.Marshal(env)
-		if err != nil {
-			return fmt.Errorf("encoding http envelope: %w", err)
-		}
-		b = append(b, `,"http":`...)
-		b = append(b, e...)
-	}
-	b = append(b, `,"size":`...)
-	b = strconv.AppendInt(b, int64(len(line)), 10)
-	b = appendPayload(b, t, line)
-	if noEOL {
-		b = append(b, `,"noeol":true`...)
-	}
-	b = append(b, "}\n"...)
-	w.buf = b
-	return w.put(b)
-}
-
-// timeText returns at formatted as RFC 3339 in UTC, reusing the last
-// result when at is the same instant.
-func (w *Writer) timeText(at time.Time) []byte {
-	if w.lastAtText == nil || !at.Equal(w.lastAt) {
-		w.lastAt = at
-		w.lastAtText = at.UTC().AppendFormat(w.lastAtText[:0], time.RFC3339Nano)
-	}
-	return w.lastAtText
+	return b
 }
 
 // appendPayload embeds line as msg (+raw), text or b64.
 func appendPayload(b []byte, t Type, line []byte) []byte {
-	if !utf8.Valid(line) {
-		b = append(b, `,"b64":"`...)
-		b = base64.StdEncoding.AppendEncode(b, line)
-		return append(b, '"')
-	}
-	if t == TypeFrame {
-		trimmed := bytes.TrimSpace(line)
-		if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && validJSON(trimmed) {
+	if t == TypeFrame && len(line) > 0 {
+		trimmed := line
+		if c, e := line[0], line[len(line)-1]; c <= ' ' || c >= utf8.RuneSelf || e <= ' ' || e >= utf8.RuneSelf {
+			trimmed = bytes.TrimSpace(line)
+		}
+		// validJSON checks UTF-8 too: a valid message is valid UTF-8, and
+		// so is what TrimSpace took from around it.
+		valid, spaced := false, false
+		if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+			valid, spaced = scanJSON(trimmed)
+		}
+		if valid {
 			msg := jsontext.Value(trimmed)
-			if bytes.IndexByte(trimmed, '\n') >= 0 {
+			if spaced && bytes.IndexByte(trimmed, '\n') >= 0 {
 				// A record is one line: a body spanning lines (HTTP) is
 				// embedded compacted, and raw keeps the exact bytes.
 				msg = append(jsontext.Value(nil), trimmed...)
@@ -131,16 +195,22 @@ func appendPayload(b []byte, t Type, line []byte) []byte {
 			return b
 		}
 	}
+	if !utf8.Valid(line) {
+		b = append(b, `,"b64":"`...)
+		b = base64.StdEncoding.AppendEncode(b, line)
+		return append(b, '"')
+	}
 	b = append(b, `,"text":`...)
 	b, _ = jsontext.AppendQuote(b, line)
 	return b
 }
 
-func (w *Writer) put(b []byte) error {
-	if _, err := w.bw.Write(b); err != nil {
-		w.err = fmt.Errorf("writing capture: %w", err)
+// spill writes the buffer out once it holds bufSize bytes.
+func (w *Writer) spill() error {
+	if len(w.buf) < bufSize {
+		return nil
 	}
-	return w.err
+	return w.Flush()
 }
 
 // Flush writes buffered records to the underlying writer.
@@ -148,11 +218,26 @@ func (w *Writer) Flush() error {
 	if w.err != nil {
 		return w.err
 	}
-	if err := w.bw.Flush(); err != nil {
-		w.err = fmt.Errorf("flushing capture: %w", err)
+	if len(w.buf) == 0 {
+		return nil
 	}
-	return w.err
+	n, err := w.w.Write(w.buf)
+	if err == nil && n < len(w.buf) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		w.buf = w.buf[:copy(w.buf, w.buf[n:])]
+		w.err = fmt.Errorf("writing capture: %w", err)
+		return w.err
+	}
+	if cap(w.buf) > 4*bufSize {
+		// A huge record grew the buffer: do not keep it.
+		w.buf = make([]byte, 0, bufSize+bufSize/4)
+	} else {
+		w.buf = w.buf[:0]
+	}
+	return nil
 }
 
 // Buffered returns the number of bytes waiting for Flush.
-func (w *Writer) Buffered() int { return w.bw.Buffered() }
+func (w *Writer) Buffered() int { return len(w.buf) }

@@ -107,6 +107,30 @@ type tap struct {
 
 	rec     *recorder
 	recDone chan error
+	// chunks recycles the copies of full reads (bufSize bytes), which
+	// bursts queue by the thousand; smaller copies are allocated exactly.
+	chunks sync.Pool
+}
+
+// pooledAbove is the smallest copy taken from (and returned to) chunks.
+const pooledAbove = bufSize / 8
+
+// chunk returns a buffer of n bytes for a copy of a chunk.
+func (t *tap) chunk(n int) []byte {
+	if n < pooledAbove {
+		return make([]byte, n)
+	}
+	if p, ok := t.chunks.Get().(*[]byte); ok {
+		return (*p)[:n]
+	}
+	return make([]byte, n, bufSize)
+}
+
+// release returns a chunk copy the capture goroutine is done with.
+func (t *tap) release(b []byte) {
+	if cap(b) == bufSize {
+		t.chunks.Put(&b)
+	}
 }
 
 func newTap(opts *Options) *tap {
@@ -169,7 +193,7 @@ func (t *tap) take(s stream, data []byte) (relay, wake bool) {
 	}
 	var cp []byte
 	if t.capture {
-		cp = make([]byte, len(data))
+		cp = t.chunk(len(data))
 		copy(cp, data)
 	}
 	t.mu.Lock()

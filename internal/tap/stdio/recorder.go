@@ -73,6 +73,7 @@ func (r *recorder) run(t *tap) error {
 				return r.finish(it.at)
 			}
 			done += len(it.data)
+			t.release(it.data)
 		}
 		clear(batch)
 	}
@@ -83,24 +84,30 @@ func (r *recorder) run(t *tap) error {
 func (r *recorder) data(it *item) {
 	p := &r.partial[it.stream]
 	b, seq := it.data, it.base
+	if len(*p) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			*p = append(*p, b...)
+			return
+		}
+		*p = append(*p, b[:i]...)
+		seq++
+		r.line(it, seq, *p, false)
+		r.resetPartial(it.stream)
+		b = b[i+1:]
+	}
 	for {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
 			break
 		}
-		line := b[:i]
-		if len(*p) > 0 {
-			*p = append(*p, line...)
-			line = *p
-		}
 		seq++
-		r.line(it, seq, line, false)
+		r.line(it, seq, b[:i], false)
 		if r.lines++; r.lines%yieldEvery == 0 {
 			// Let a relay back from a blocking read have this P now,
 			// not at the next preemption.
 			runtime.Gosched()
 		}
-		r.resetPartial(it.stream)
 		b = b[i+1:]
 	}
 	*p = append(*p, b...)
