@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -127,4 +128,40 @@ func (r *Reader) readLine() ([]byte, bool, error) {
 		return line, false, fmt.Errorf("reading capture line %d: %w", r.line, err)
 	}
 	return line[:len(line)-1], true, nil
+}
+
+// ReadFile reads a whole capture file with ReadAll.
+func ReadFile(path string) (*Record, []Record, Damage, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, Damage{}, fmt.Errorf("opening capture: %w", err)
+	}
+	defer f.Close()
+	h, recs, dmg, err := ReadAll(f)
+	if err != nil {
+		return nil, nil, Damage{}, fmt.Errorf("reading capture %s: %w", path, err)
+	}
+	return h, recs, dmg, nil
+}
+
+// ReadAll reads a whole capture: its header, every record after it, and
+// what the reader skipped. It is meant for tests and small captures; views
+// stream with a Reader instead.
+func ReadAll(in io.Reader) (*Record, []Record, Damage, error) {
+	r, err := NewReader(in)
+	if err != nil {
+		return nil, nil, Damage{}, err
+	}
+	var recs []Record
+	for {
+		var rec Record
+		err := r.Next(&rec)
+		if errors.Is(err, io.EOF) {
+			return r.Header(), recs, r.Damage(), nil
+		}
+		if err != nil {
+			return nil, nil, Damage{}, err
+		}
+		recs = append(recs, rec)
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 // TestScript runs the CLI scripts in testdata/script against a freshly
@@ -20,9 +22,8 @@ func TestScript(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "mcptrail"), "github.com/mcptrail/mcptrail/cmd/mcptrail")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building mcptrail: %v\n%s", err, out)
+	if _, err := testbin.Build(bin, testbin.Mcptrail, false); err != nil {
+		t.Fatal(err)
 	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",

@@ -3,7 +3,6 @@ package corpus
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 	"github.com/mcptrail/mcptrail/internal/transcript"
 )
 
@@ -34,10 +34,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	testBinary = filepath.Join(dir, "mcptrail")
-	out, err := exec.Command("go", "build", "-o", testBinary, "github.com/mcptrail/mcptrail/cmd/mcptrail").CombinedOutput()
+	testBinary, err = testbin.Build(dir, testbin.Mcptrail, false)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "building mcptrail: %v\n%s", err, out)
+		fmt.Fprintln(os.Stderr, err)
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
@@ -122,31 +121,14 @@ func runThroughTap(t *testing.T, tr *transcript.Transcript, path, raw, label str
 
 func readCapture(t *testing.T, path string) []capture.Record {
 	t.Helper()
-	f, err := os.Open(path)
+	h, recs, d, err := capture.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	r, err := capture.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs := []capture.Record{*r.Header()}
-	for {
-		var rec capture.Record
-		err := r.Next(&rec)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, rec)
-	}
-	if d := r.Damage(); d.Torn || d.Corrupt > 0 {
+	if d.Torn || d.Corrupt > 0 {
 		t.Fatalf("capture damaged: %+v", d)
 	}
-	return recs
+	return append([]capture.Record{*h}, recs...)
 }
 
 // wireFrame is what crossed the tap, for comparing with the transcript.

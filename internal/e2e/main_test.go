@@ -8,15 +8,12 @@
 package e2e_test
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 // binaries are the programs TestMain built.
@@ -39,18 +36,15 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	bins = binaries{
-		mcptrail:   filepath.Join(dir, "mcptrail"),
-		fastserver: filepath.Join(dir, "fastserver"),
-	}
-	for _, b := range []struct{ out, pkg string }{
-		{bins.mcptrail, "github.com/mcptrail/mcptrail/cmd/mcptrail"},
-		{bins.fastserver, "github.com/mcptrail/mcptrail/internal/e2e/fastserver"},
+	for _, b := range []struct {
+		out *string
+		pkg string
+	}{
+		{&bins.mcptrail, testbin.Mcptrail},
+		{&bins.fastserver, testbin.Module + "/internal/e2e/fastserver"},
 	} {
-		cmd := exec.Command("go", "build", "-o", b.out, b.pkg)
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintf(os.Stderr, "building %s: %v\n", b.pkg, err)
+		if *b.out, err = testbin.Build(dir, b.pkg, false); err != nil {
+			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
 	}
@@ -60,28 +54,11 @@ func runMain(m *testing.M) int {
 // readCapture decodes every record of the capture at path.
 func readCapture(t testing.TB, path string) (*capture.Record, []capture.Record, capture.Damage) {
 	t.Helper()
-	f, err := os.Open(path)
+	h, recs, dmg, err := capture.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	r, err := capture.NewReader(f)
-	if err != nil {
-		t.Fatalf("opening capture %s: %v", path, err)
-	}
-	var recs []capture.Record
-	for {
-		var rec capture.Record
-		err := r.Next(&rec)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("reading capture %s: %v", path, err)
-		}
-		recs = append(recs, rec)
-	}
-	return r.Header(), recs, r.Damage()
+	return h, recs, dmg
 }
 
 // framesByDir rebuilds each direction's byte stream from the capture's

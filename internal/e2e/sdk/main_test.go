@@ -15,9 +15,9 @@ package sdk_test
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
+
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 // binaries are the programs TestMain built.
@@ -40,25 +40,16 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	bins = binaries{
-		mcptrail:  filepath.Join(dir, "mcptrail"),
-		sdkserver: filepath.Join(dir, "sdkserver"),
-	}
 	for _, b := range []struct {
-		out, pkg string
-		race     bool
+		out  *string
+		pkg  string
+		race bool
 	}{
-		{bins.mcptrail, "github.com/mcptrail/mcptrail/cmd/mcptrail", raceBuild},
-		{bins.sdkserver, "github.com/mcptrail/mcptrail/internal/e2e/sdk/cmd/sdkserver", false},
+		{&bins.mcptrail, testbin.Mcptrail, raceBuild},
+		{&bins.sdkserver, testbin.Module + "/internal/e2e/sdk/cmd/sdkserver", false},
 	} {
-		args := []string{"build", "-o", b.out}
-		if b.race {
-			args = append(args, "-race")
-		}
-		cmd := exec.Command("go", append(args, b.pkg)...)
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintf(os.Stderr, "building %s: %v\n", b.pkg, err)
+		if *b.out, err = testbin.Build(dir, b.pkg, b.race); err != nil {
+			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
 	}

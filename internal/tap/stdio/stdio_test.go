@@ -20,23 +20,11 @@ import (
 // readCapture decodes every record of a capture.
 func readCapture(t *testing.T, b []byte) (capture.Record, []capture.Record, capture.Damage) {
 	t.Helper()
-	r, err := capture.NewReader(bytes.NewReader(b))
+	h, recs, dmg, err := capture.ReadAll(bytes.NewReader(b))
 	if err != nil {
-		t.Fatalf("NewReader: %v\n%s", err, b)
+		t.Fatalf("reading capture: %v\n%s", err, b)
 	}
-	var recs []capture.Record
-	for {
-		var rec capture.Record
-		err := r.Next(&rec)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("Next: %v", err)
-		}
-		recs = append(recs, rec)
-	}
-	return *r.Header(), recs, r.Damage()
+	return *h, recs, dmg
 }
 
 // summary is the comparable shape of a record.
