@@ -1,170 +1,26 @@
 package mcp
 
 import (
-	"bytes"
-
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
-// This file holds a small allocation-free scanner for the members of a JSON
-// object. Its input is a value wire.Decode already validated, so it checks
-// only what it needs to stay in bounds: on malformed input it stops and
-// reports false, it never panics. Parsing whole messages with reflection
-// would cost more than the rest of the store together (see BenchmarkLoad200k).
+// The store reads only the members it needs, with wire's allocation-free
+// scanner: parsing whole messages with reflection would cost more than the
+// rest of the store together (see BenchmarkLoad200k).
 
 // eachMember calls fn with the name (unquoted) and raw value of each member of
 // the JSON object v, in order, until fn returns false. It reports whether v
 // was an object that could be scanned to its end.
-func eachMember(v []byte, fn func(name []byte, val []byte) bool) bool {
-	i := skipSpace(v, 0)
-	if i >= len(v) || v[i] != '{' {
-		return false
-	}
-	i = skipSpace(v, i+1)
-	if i < len(v) && v[i] == '}' {
-		return true
-	}
-	for i < len(v) {
-		end := skipString(v, i)
-		if end < 0 {
-			return false
-		}
-		name := unquoteBytes(v[i:end])
-		i = skipSpace(v, end)
-		if i >= len(v) || v[i] != ':' {
-			return false
-		}
-		i = skipSpace(v, i+1)
-		vend := skipValue(v, i)
-		if vend < 0 {
-			return false
-		}
-		if !fn(name, v[i:vend]) {
-			return true
-		}
-		i = skipSpace(v, vend)
-		if i >= len(v) {
-			return false
-		}
-		switch v[i] {
-		case ',':
-			i = skipSpace(v, i+1)
-		case '}':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
+func eachMember(v []byte, fn func(name, val []byte) bool) bool {
+	return wire.EachMember(v, func(name, val []byte) bool {
+		return fn(unquoteBytes(name), val)
+	})
 }
 
-// eachElement calls fn with each element of the JSON array v. It reports
-// whether v was an array that could be scanned to its end.
-func eachElement(v []byte, fn func(val []byte)) bool {
-	i := skipSpace(v, 0)
-	if i >= len(v) || v[i] != '[' {
-		return false
-	}
-	i = skipSpace(v, i+1)
-	if i < len(v) && v[i] == ']' {
-		return true
-	}
-	for i < len(v) {
-		end := skipValue(v, i)
-		if end < 0 {
-			return false
-		}
-		fn(v[i:end])
-		i = skipSpace(v, end)
-		if i >= len(v) {
-			return false
-		}
-		switch v[i] {
-		case ',':
-			i = skipSpace(v, i+1)
-		case ']':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
-}
-
-func skipSpace(v []byte, i int) int {
-	for i < len(v) && (v[i] == ' ' || v[i] == '\t' || v[i] == '\n' || v[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index just past the string starting at v[i], or -1.
-func skipString(v []byte, i int) int {
-	if i >= len(v) || v[i] != '"' {
-		return -1
-	}
-	for i++; i < len(v); {
-		q := bytes.IndexByte(v[i:], '"')
-		if q < 0 {
-			return -1
-		}
-		i += q
-		// The quote ends the string unless an odd run of backslashes
-		// escapes it.
-		bs := 0
-		for j := i - 1; j >= 0 && v[j] == '\\'; j-- {
-			bs++
-		}
-		i++
-		if bs%2 == 0 {
-			return i
-		}
-	}
-	return -1
-}
-
-// skipValue returns the index just past the value starting at v[i], or -1.
-// Containers are skipped by counting brackets outside strings; their
-// contents are trusted to be valid (wire.Decode checked them).
-func skipValue(v []byte, i int) int {
-	if i >= len(v) {
-		return -1
-	}
-	switch v[i] {
-	case '"':
-		return skipString(v, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(v); i++ {
-			switch v[i] {
-			case '"':
-				end := skipString(v, i)
-				if end < 0 {
-					return -1
-				}
-				i = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return -1
-	}
-	// A number or a literal: runs until a delimiter.
-	start := i
-	for i < len(v) && v[i] != ',' && v[i] != '}' && v[i] != ']' && v[i] != ' ' &&
-		v[i] != '\t' && v[i] != '\n' && v[i] != '\r' && v[i] != ':' {
-		i++
-	}
-	if i == start {
-		return -1
-	}
-	return i
-}
+// eachElement calls fn with each element of the JSON array v.
+func eachElement(v []byte, fn func(val []byte)) bool { return wire.EachElement(v, fn) }
 
 // unquoteBytes returns the contents of the JSON string s (quotes included),
 // decoding escapes only when there are some. It returns nil when s is not a

@@ -61,7 +61,7 @@ func Decode(b []byte) Frame {
 // decodeBatch decodes the elements of a validated array.
 func decodeBatch(b []byte) Frame {
 	f := Frame{Kind: KindBatch}
-	ok := eachElement(b, func(v []byte) {
+	ok := EachElement(b, func(v []byte) {
 		if v[0] == '{' {
 			f.Batch = append(f.Batch, decodeObject(v))
 		} else {
@@ -89,7 +89,7 @@ func readMembers(b []byte) (members, bool) {
 	var m members
 	var buf [16]byte
 	seen := 0
-	ok := eachMember(b, func(name, v []byte) {
+	ok := EachMember(b, func(name, v []byte) bool {
 		var slot *jsontext.Value
 		var bit int
 		switch string(memberName(buf[:0], name)) {
@@ -106,13 +106,14 @@ func readMembers(b []byte) (members, bool) {
 		case "error":
 			slot, bit, m.hasError = &m.errv, 32, true
 		default:
-			return
+			return true
 		}
 		if seen&bit != 0 {
 			m.dup = true
 		}
 		seen |= bit
 		*slot = v
+		return true
 	})
 	return m, ok
 }
@@ -218,7 +219,7 @@ func decodeError(v jsontext.Value) (data jsontext.Value, code int64, msg string,
 	}
 	codeOK, msgOK := false, false
 	var buf [16]byte
-	eachMember(v, func(name, val []byte) {
+	EachMember(v, func(name, val []byte) bool {
 		switch string(memberName(buf[:0], name)) {
 		case "code":
 			if jsontext.Value(val).Kind() == '0' && isInteger(val) {
@@ -232,6 +233,7 @@ func decodeError(v jsontext.Value) (data jsontext.Value, code int64, msg string,
 		case "data":
 			data = val
 		}
+		return true
 	})
 	return data, code, msg, codeOK && msgOK
 }

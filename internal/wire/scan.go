@@ -3,15 +3,21 @@ package wire
 import "bytes"
 
 // This file holds an allocation-free scanner for the members of a JSON
-// object or the elements of an array, like internal/mcp's. Decode runs it
-// only on input jsontext has already validated, so it checks just enough to
-// stay in bounds: on anything unexpected it stops and reports false.
+// object and the elements of an array, shared by Decode and internal/mcp.
+// Its input is a value that was already validated (Decode checks the whole
+// frame first), so it checks only what it needs to stay in bounds: on
+// malformed input it stops and reports false; it never panics.
 
-// eachMember calls fn with the raw name (quotes included) and raw value of
-// each member of the object v, in order. It reports whether v was scanned
-// to its end.
-func eachMember(v []byte, fn func(name, val []byte)) bool {
-	i := skipSpace(v, 1)
+// EachMember calls fn with the raw name (quotes and escapes as written) and
+// the raw value of each member of the JSON object v, in order, until fn
+// returns false. It reports whether v was an object that could be scanned
+// to its end (or to where fn stopped).
+func EachMember(v []byte, fn func(name, val []byte) bool) bool {
+	i := skipSpace(v, 0)
+	if i >= len(v) || v[i] != '{' {
+		return false
+	}
+	i = skipSpace(v, i+1)
 	if i < len(v) && v[i] == '}' {
 		return true
 	}
@@ -30,8 +36,11 @@ func eachMember(v []byte, fn func(name, val []byte)) bool {
 		if vend < 0 {
 			return false
 		}
-		fn(name, v[i:vend])
-		if i = skipSpace(v, vend); i >= len(v) {
+		if !fn(name, v[i:vend]) {
+			return true
+		}
+		i = skipSpace(v, vend)
+		if i >= len(v) {
 			return false
 		}
 		switch v[i] {
@@ -46,10 +55,14 @@ func eachMember(v []byte, fn func(name, val []byte)) bool {
 	return false
 }
 
-// eachElement calls fn with each raw element of the array v. It reports
-// whether v was scanned to its end.
-func eachElement(v []byte, fn func(val []byte)) bool {
-	i := skipSpace(v, 1)
+// EachElement calls fn with each raw element of the JSON array v. It
+// reports whether v was an array that could be scanned to its end.
+func EachElement(v []byte, fn func(val []byte)) bool {
+	i := skipSpace(v, 0)
+	if i >= len(v) || v[i] != '[' {
+		return false
+	}
+	i = skipSpace(v, i+1)
 	if i < len(v) && v[i] == ']' {
 		return true
 	}
@@ -59,7 +72,8 @@ func eachElement(v []byte, fn func(val []byte)) bool {
 			return false
 		}
 		fn(v[i:end])
-		if i = skipSpace(v, end); i >= len(v) {
+		i = skipSpace(v, end)
+		if i >= len(v) {
 			return false
 		}
 		switch v[i] {
@@ -95,7 +109,7 @@ func skipString(v []byte, i int) int {
 		// The quote ends the string unless an odd run of backslashes
 		// escapes it.
 		bs := 0
-		for j := i - 1; v[j] == '\\'; j-- {
+		for j := i - 1; j >= 0 && v[j] == '\\'; j-- {
 			bs++
 		}
 		i++
@@ -107,6 +121,8 @@ func skipString(v []byte, i int) int {
 }
 
 // skipValue returns the index just past the value starting at v[i], or -1.
+// Containers are skipped by counting brackets outside strings; their
+// contents are trusted to be valid (wire.Decode checked them).
 func skipValue(v []byte, i int) int {
 	if i >= len(v) {
 		return -1
@@ -127,17 +143,18 @@ func skipValue(v []byte, i int) int {
 			case '{', '[':
 				depth++
 			case '}', ']':
-				if depth--; depth == 0 {
+				depth--
+				if depth == 0 {
 					return i + 1
 				}
 			}
 		}
 		return -1
 	}
-	// A number or a literal runs until a delimiter.
+	// A number or a literal: runs until a delimiter.
 	start := i
 	for i < len(v) && v[i] != ',' && v[i] != '}' && v[i] != ']' && v[i] != ' ' &&
-		v[i] != '\t' && v[i] != '\n' && v[i] != '\r' {
+		v[i] != '\t' && v[i] != '\n' && v[i] != '\r' && v[i] != ':' {
 		i++
 	}
 	if i == start {
