@@ -38,6 +38,7 @@ const (
 	fRaw
 	fText
 	fNoEOL
+	fRedacted
 )
 
 // decodeFast decodes line into rec (already reset) if it is a frame or
@@ -103,18 +104,26 @@ func (st *fastState) member(line []byte, i int, name string, rec *Record) (int, 
 	case "msg":
 		return st.msgMember(line, i, rec)
 	case "noeol":
-		switch {
-		case bytes.HasPrefix(line[i:], []byte("true")):
-			rec.NoEOL = true
-			return fNoEOL, i + 4
-		case bytes.HasPrefix(line[i:], []byte("false")):
-			return fNoEOL, i + 5
-		}
+		return boolMember(line, i, &rec.NoEOL, fNoEOL)
+	case "redacted":
+		return boolMember(line, i, &rec.Redacted, fRedacted)
 	}
 	return 0, -1
 }
 
 const maxInt = int(^uint(0) >> 1)
+
+// boolMember decodes a true or false member value into *v.
+func boolMember(line []byte, i int, v *bool, bit int) (int, int) {
+	switch {
+	case bytes.HasPrefix(line[i:], []byte("true")):
+		*v = true
+		return bit, i + 4
+	case bytes.HasPrefix(line[i:], []byte("false")):
+		return bit, i + 5
+	}
+	return 0, -1
+}
 
 // stringEnd passes end through when s was a string, else -1.
 func stringEnd(s []byte, end int) int {

@@ -127,6 +127,7 @@ func FuzzFastLine(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"type":"frame","seq":3,"time":"2026-07-28T12:00:00.5Z","dir":"s2c","conn":"c","size":9,"msg":{"a":[1,{"b":"\"}"}]},"raw":" {\"a\":1}","noeol":true}`))
+	f.Add([]byte(`{"type":"frame","seq":5,"time":"2026-07-28T12:00:00Z","dir":"c2s","size":40,"msg":{"token":"[REDACTED]"},"redacted":true}`))
 	f.Add([]byte(`{"type":"stderr","seq":4,"time":"2026-07-28T12:00:00Z","size":3,"text":"a\u00e9\n"}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		checkFastLine(t, line)

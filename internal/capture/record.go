@@ -41,6 +41,10 @@ const (
 	NoteSignal       = "signal"        // a signal reached the tap and was passed on
 )
 
+// RedactedValue is the string that replaces every value redaction removes
+// (see Record.Redacted).
+const RedactedValue = "[REDACTED]"
+
 // HTTP is the envelope of a frame that crossed an HTTP transport. Zero
 // fields were absent.
 type HTTP struct {
@@ -93,6 +97,12 @@ type Record struct {
 	Signal    string `json:"signal,omitempty"`
 	LostFrame int64  `json:"lost_frames,omitzero"`
 	LostBytes int64  `json:"lost_bytes,omitzero"`
+
+	// Redacted is set on a record whose values redaction replaced with the
+	// placeholder "[REDACTED]" (internal/redact), and on the session
+	// header of a capture written with redaction on. Size stays the size
+	// of the frame as received.
+	Redacted bool `json:"redacted,omitzero"`
 }
 
 // Bytes returns a frame's or stderr line's bytes as received, without the

@@ -47,6 +47,9 @@ func (w *Writer) Write(r *Record) error {
 		return w.err
 	}
 	if r.Type == TypeFrame || r.Type == TypeStderr {
+		if r.Redacted {
+			return w.WriteRedactedLine(r.Type, r.Seq, r.Time, r.Dir, r.Bytes(), r.Size, r.NoEOL, r.Conn, r.HTTP)
+		}
 		return w.WriteLine(r.Type, r.Seq, r.Time, r.Dir, r.Bytes(), r.NoEOL, r.Conn, r.HTTP)
 	}
 	utc := *r

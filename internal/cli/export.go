@@ -13,6 +13,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	jsonexport "github.com/mcptrail/mcptrail/internal/export/json"
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
+	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -21,6 +22,7 @@ type exportOptions struct {
 	format string // "json" or "text"
 	output string // "" or "-" means stdout
 	input  string // "" newest session, "-" stdin, a session id or a path
+	redact redactFlags
 }
 
 func newExportCmd(io *IOStreams) *cobra.Command {
@@ -34,7 +36,10 @@ MRTR operations, per-method and per-tool summary and findings.
 With no argument it exports the newest session in the state directory. SESSION
 is a session id (or a unique prefix of one) found there, PATH a capture file,
 and - reads the capture from standard input. The JSON shape is documented in
-docs/export-json.md.`,
+docs/export-json.md.
+
+The --redact-* flags (and the [redact] table of .mcptrail.toml) scrub the
+export; the capture file itself is only read.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("export takes at most one SESSION, PATH or -, got %d arguments", len(args))
@@ -45,11 +50,16 @@ docs/export-json.md.`,
 			if len(args) == 1 {
 				opts.input = args[0]
 			}
-			return runExport(cmd.Context(), io, &opts)
+			red, err := opts.redact.readRedactor(cmd.Flags())
+			if err != nil {
+				return err
+			}
+			return runExport(cmd.Context(), io, &opts, red)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.format, "format", "T", "json", "output format: json or text")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the export to `FILE` (default standard output)")
+	opts.redact.add(cmd.Flags(), "in the export")
 	return cmd
 }
 
@@ -60,7 +70,7 @@ type exportView interface {
 	Finish(*store.Snapshot) error
 }
 
-func runExport(_ context.Context, ios *IOStreams, opts *exportOptions) error {
+func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *redact.Redactor) error {
 	if opts.format != "json" && opts.format != "text" {
 		return usagef("unknown export format %q (want json or text)", opts.format)
 	}
@@ -76,16 +86,17 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions) error {
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", name, err)
 	}
+	hdr := redactedHeader(r, red)
 	return writeOutput(ios, opts.output, func(w io.Writer, spoolDir string) error {
 		var view exportView
 		if opts.format == "text" {
-			view = textexport.New(w, r.Header())
+			view = textexport.New(w, hdr)
 		} else {
 			jw := jsonexport.New(w, &jsonexport.Options{SpoolDir: spoolDir})
 			defer jw.Close()
 			view = jw
 		}
-		snap, err := ingest(r, view.Frame)
+		snap, err := ingest(r, hdr, red, view.Frame)
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", name, err)
 		}
@@ -93,12 +104,13 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions) error {
 	})
 }
 
-// ingest streams every record of r through a store, calling onFrame for
-// each frame as it is correlated, and returns the final snapshot. Decoding
-// records and correlating them take about the same time, so the reader runs
-// one batch ahead in its own goroutine; batches are recycled, keeping
-// memory bounded.
-func ingest(r *capture.Reader, onFrame func(*store.Frame)) (*store.Snapshot, error) {
+// ingest streams the header hdr and every record of r through a store,
+// calling onFrame for each frame as it is correlated, and returns the final
+// snapshot. Decoding records and correlating them take about the same time,
+// so the reader runs one batch ahead in its own goroutine (which also
+// redacts each record with red, when it is not nil); batches are recycled,
+// keeping memory bounded.
+func ingest(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, onFrame func(*store.Frame)) (*store.Snapshot, error) {
 	const batchSize, depth = 256, 4
 	full := make(chan []capture.Record, depth)
 	free := make(chan []capture.Record, depth+2)
@@ -127,13 +139,16 @@ func ingest(r *capture.Reader, onFrame func(*store.Frame)) (*store.Snapshot, err
 					full <- batch[:n]
 					return
 				}
+				if red != nil {
+					red.Record(&batch[n])
+				}
 				n++
 			}
 			full <- batch[:n]
 		}
 	}()
 	st := store.New(&store.Options{OnFrame: onFrame})
-	st.Ingest(r.Header())
+	st.Ingest(hdr)
 	for batch := range full {
 		for i := range batch {
 			st.Ingest(&batch[i])

@@ -9,6 +9,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	jsonexport "github.com/mcptrail/mcptrail/internal/export/json"
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
+	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -17,6 +18,7 @@ type ledgerOptions struct {
 	asJSON bool
 	all    bool
 	input  string // "" newest session, "-" stdin, a session id or a path
+	redact redactFlags
 }
 
 func newLedgerCmd(io *IOStreams) *cobra.Command {
@@ -33,7 +35,9 @@ user's action, how long the user took, and the operation's wait and tool time.
 A row never carries a value the user submitted. SESSION, PATH and - pick the
 capture as for export; --all lists the rows of every session in the state
 directory with a session column. --json writes the rows as a JSON array, each
-shaped like an element of the export's "elicitations" (docs/export-json.md).`,
+shaped like an element of the export's "elicitations" (docs/export-json.md).
+The --redact-* flags (and the [redact] table of .mcptrail.toml) apply to the
+frames before the rows are built; the capture file itself is only read.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("ledger takes at most one SESSION, PATH or -, got %d arguments", len(args))
@@ -43,15 +47,20 @@ shaped like an element of the export's "elicitations" (docs/export-json.md).`,
 			}
 			return nil
 		},
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.input = args[0]
 			}
-			return runLedger(io, &opts)
+			red, err := opts.redact.readRedactor(cmd.Flags())
+			if err != nil {
+				return err
+			}
+			return runLedger(io, &opts, red)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "write the rows as a JSON array instead of a table")
 	cmd.Flags().BoolVar(&opts.all, "all", false, "list the rows of every session in the state directory")
+	opts.redact.add(cmd.Flags(), "before the rows are built")
 	return cmd
 }
 
@@ -62,15 +71,15 @@ type sessionLedger struct {
 	rows []store.LedgerRow
 }
 
-func runLedger(ios *IOStreams, opts *ledgerOptions) error {
+func runLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) error {
 	var ledgers []sessionLedger
 	if opts.all {
 		var err error
-		if ledgers, err = loadAllLedgers(ios); err != nil {
+		if ledgers, err = loadAllLedgers(ios, red); err != nil {
 			return err
 		}
 	} else {
-		l, err := loadLedger(ios, opts.input)
+		l, err := loadLedger(ios, opts.input, red)
 		if err != nil {
 			return err
 		}
@@ -101,7 +110,7 @@ func runLedger(ios *IOStreams, opts *ledgerOptions) error {
 }
 
 // loadLedger reads the capture the argument names (as export does).
-func loadLedger(ios *IOStreams, arg string) (sessionLedger, error) {
+func loadLedger(ios *IOStreams, arg string, red *redact.Redactor) (sessionLedger, error) {
 	in, name, err := openExportInput(ios, arg)
 	if err != nil {
 		return sessionLedger{}, err
@@ -111,7 +120,7 @@ func loadLedger(ios *IOStreams, arg string) (sessionLedger, error) {
 	if err != nil {
 		return sessionLedger{}, fmt.Errorf("reading %s: %w", name, err)
 	}
-	snap, err := store.Load(r, nil)
+	snap, err := loadSnapshot(r, red)
 	if err != nil {
 		return sessionLedger{}, fmt.Errorf("reading %s: %w", name, err)
 	}
@@ -120,7 +129,7 @@ func loadLedger(ios *IOStreams, arg string) (sessionLedger, error) {
 
 // loadAllLedgers reads every session in the state directory, newest first;
 // a file that is not a readable capture is reported and skipped.
-func loadAllLedgers(ios *IOStreams) ([]sessionLedger, error) {
+func loadAllLedgers(ios *IOStreams, red *redact.Redactor) ([]sessionLedger, error) {
 	state, err := capture.StateDir(ios.Getenv)
 	if err != nil {
 		return nil, err
@@ -131,7 +140,7 @@ func loadAllLedgers(ios *IOStreams) ([]sessionLedger, error) {
 	}
 	var out []sessionLedger
 	for _, path := range files {
-		l, err := loadLedgerFile(path)
+		l, err := loadLedgerFile(path, red)
 		if err != nil {
 			fmt.Fprintf(ios.ErrOut, "mcptrail: skipping %s: %v\n", path, err)
 			continue
@@ -141,7 +150,7 @@ func loadAllLedgers(ios *IOStreams) ([]sessionLedger, error) {
 	return out, nil
 }
 
-func loadLedgerFile(path string) (sessionLedger, error) {
+func loadLedgerFile(path string, red *redact.Redactor) (sessionLedger, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return sessionLedger{}, fmt.Errorf("opening capture: %w", err)
@@ -151,7 +160,7 @@ func loadLedgerFile(path string) (sessionLedger, error) {
 	if err != nil {
 		return sessionLedger{}, err
 	}
-	snap, err := store.Load(r, nil)
+	snap, err := loadSnapshot(r, red)
 	if err != nil {
 		return sessionLedger{}, err
 	}

@@ -32,6 +32,11 @@ the sessions directory under $MCPTRAIL_HOME (else $XDG_STATE_HOME/mcptrail,
 else ~/.local/state/mcptrail), private to you. If the disk cannot keep up, the
 traffic is slowed down, never dropped.
 
+The --redact-* flags scrub what the capture records (never the bytes that are
+relayed): values of secret keys, JSONPath selections, regex matches, and
+what users typed into elicitation forms. .mcptrail.toml in the working
+directory may set label, capture and a [redact] table; flags override it.
+
 The server's exit status becomes mcptrail's (128+n when signal n killed it).
 SIGINT, SIGTERM and SIGHUP are passed on to the server. When the client closes
 its end, the server's stdin is closed and mcptrail waits for the server.`
@@ -41,6 +46,7 @@ type proxyFlags struct {
 	capture   string
 	label     string
 	noCapture bool
+	redact    redactFlags
 }
 
 func newProxyCmd(io *IOStreams) *cobra.Command {
@@ -61,6 +67,7 @@ func newProxyCmd(io *IOStreams) *cobra.Command {
 	fl.StringVar(&f.capture, "capture", "", "write the capture to `PATH` instead of the sessions directory")
 	fl.StringVar(&f.label, "label", "", "name the session `L` (default: the server's script or package name)")
 	fl.BoolVar(&f.noCapture, "no-capture", false, "relay only; write no capture")
+	f.redact.add(fl, "in the capture")
 	return cmd
 }
 
@@ -79,6 +86,20 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	}
 	if f.noCapture && f.capture != "" {
 		return usagef("--capture and --no-capture cannot be used together")
+	}
+	cfg, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	red, err := f.redact.redactor(cmd.Flags(), &cfg.Redact)
+	if err != nil {
+		return err
+	}
+	if f.label == "" {
+		f.label = cfg.Label
+	}
+	if f.capture == "" && !f.noCapture {
+		f.capture = cfg.Capture
 	}
 	label := f.label
 	if label == "" {
@@ -109,6 +130,9 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	}
 	if file != nil {
 		opts.Capture = file
+	}
+	if red != nil {
+		opts.Redact = red
 	}
 	res, runErr := stdio.Run(cmd.Context(), opts)
 	if file != nil {

@@ -47,6 +47,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newLedgerCmd(io),
 		newDemoCmd(io),
 		newReplayServerCmd(io),
+		newHTTPCmd(io),
 	)
 	return root
 }

@@ -64,6 +64,18 @@ const (
 	RelayError         = "relay-error"
 )
 
+// Rule ids raised for Streamable HTTP captures (spec section 6, rules
+// 54-61).
+const (
+	HTTPBatch              = "http-batch"
+	HTTPVersionHeader      = "http-protocol-version-header"
+	HTTPMethodHeader       = "http-method-header"
+	HTTPNameHeader         = "http-name-header"
+	HTTPRequestNoBody      = "http-request-without-response"
+	HTTPContentType        = "http-response-content-type"
+	HTTPNotificationStatus = "http-notification-status"
+)
+
 var registry = map[string]Rule{}
 
 func init() {
@@ -91,6 +103,13 @@ func init() {
 		{ServerExitAbnormal, Warning, "the server exited with a non-zero status or a signal"},
 		{ServerStartFailed, Error, "the server command could not be started"},
 		{RelayError, Warning, "an I/O error on one side of the relay (a peer vanished or stopped reading)"},
+		{HTTPBatch, Error, "a Streamable HTTP POST body is a JSON-RPC batch (rule 54)"},
+		{HTTPVersionHeader, Error, "MCP-Protocol-Version is missing or differs from the body's _meta version (rule 56)"},
+		{HTTPMethodHeader, Error, "a modern request's Mcp-Method header is missing or differs from its method (rule 56)"},
+		{HTTPNameHeader, Error, "a modern tools/call, prompts/get or resources/read lacks Mcp-Name or it differs from the body (rule 56)"},
+		{HTTPRequestNoBody, Error, "a request was answered with a success status but no JSON-RPC response (rule 60)"},
+		{HTTPContentType, Error, "a request's response is neither application/json nor text/event-stream (rule 60)"},
+		{HTTPNotificationStatus, Warning, "an accepted notification POST got a status other than 202 or a body (rule 59)"},
 	} {
 		registry[r.ID] = r
 	}

@@ -128,7 +128,7 @@ func (s *Store) answer(c *Call, r *capture.Record, f *wire.Frame) {
 		s.add(finding.New(finding.LateResult, r.Seq,
 			"%s id %s answered after it was cancelled at seq %d", c.Method, c.ID.Raw(), c.CancelSeq))
 	}
-	s.mrtrAnswered(c, &res)
+	s.mrtrAnswered(c, &res, r.Redacted)
 	s.ledgerAnswer(c, r, f, &res)
 }
 

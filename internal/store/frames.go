@@ -23,7 +23,10 @@ func (s *Store) frame(r *capture.Record) {
 		data = r.Bytes()
 	}
 	f := wire.Decode(data)
-	call := s.message(r, &f)
+	var call int
+	if r.HTTP == nil || !s.httpFrame(r, &f, &call) {
+		call = s.message(r, &f)
+	}
 	if s.opts.OnFrame != nil {
 		// One Frame is reused: it is valid only during the call, and a
 		// new one per frame would be most of the store's garbage.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
@@ -38,8 +39,11 @@ type interim struct {
 	args     string // canonical arguments
 	state    string
 	hasState bool
-	requests []mcp.InputRequest
-	at       time.Time // when the interim result crossed the tap
+	// stateRedacted is set when redaction replaced (part of) the state:
+	// an echo of it can no longer be checked.
+	stateRedacted bool
+	requests      []mcp.InputRequest
+	at            time.Time // when the interim result crossed the tap
 }
 
 func targetKey(method, target string) string { return method + "\x00" + target }
@@ -118,7 +122,7 @@ func (s *Store) checkRetry(c *Call, r *capture.Record, req *mcp.Request, in *int
 		s.add(finding.New(finding.MRTRStateInvented, r.Seq,
 			"%s id %s retries id %s with a requestState its interim result never had",
 			c.Method, c.ID.Raw(), orig.ID.Raw()))
-	case in.hasState && req.RequestState != in.state:
+	case in.hasState && req.RequestState != in.state && !in.stateRedacted && !redactedState(req.RequestState, r.Redacted):
 		s.add(finding.New(finding.MRTRStateChanged, r.Seq,
 			"%s id %s retries id %s with a requestState different from the interim result's",
 			c.Method, c.ID.Raw(), orig.ID.Raw()))
@@ -138,7 +142,7 @@ func (s *Store) extend(in *interim, c *Call, at time.Time, pairing string) {
 // mrtrAnswered runs when a call is answered: an input_required result on a
 // retryable client call starts an operation (or adds the round's details to
 // the one the call belongs to) and becomes a live interim result.
-func (s *Store) mrtrAnswered(c *Call, res *mcp.Result) {
+func (s *Store) mrtrAnswered(c *Call, res *mcp.Result, redacted bool) {
 	args, tracked := s.calls.untrack(c.Index)
 	if !res.InputRequired() {
 		return
@@ -165,8 +169,15 @@ func (s *Store) mrtrAnswered(c *Call, res *mcp.Result) {
 	s.register(&interim{
 		call: c.Index, op: c.Operation, method: c.Method, target: c.Target,
 		args: mcp.CanonicalArguments(args), state: res.RequestState, hasState: res.HasRequestState,
-		requests: res.InputRequests, at: c.End,
+		stateRedacted: redactedState(res.RequestState, redacted),
+		requests:      res.InputRequests, at: c.End,
 	})
+}
+
+// redactedState reports whether a requestState of a redacted record holds
+// the redaction placeholder, so that comparing it proves nothing.
+func redactedState(state string, redacted bool) bool {
+	return redacted && strings.Contains(state, capture.RedactedValue)
 }
 
 // register adds a live interim result to the indexes.

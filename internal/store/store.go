@@ -69,6 +69,7 @@ type Store struct {
 	peers      peerState
 	mrtr       mrtrState
 	ledger     ledgerState
+	http       httpState
 	view       Frame // handed to OnFrame
 	names      interner
 }

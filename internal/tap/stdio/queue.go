@@ -152,6 +152,7 @@ func newTap(opts *Options) *tap {
 		t.capture = true
 		t.wake = make(chan struct{}, 1)
 		t.rec = newRecorder(opts.Capture)
+		t.rec.redact = opts.Redact
 		t.recDone = make(chan error, 1)
 	}
 	return t

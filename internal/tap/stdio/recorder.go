@@ -31,6 +31,8 @@ type recorder struct {
 	err   error // the first capture write error; recording stops after it
 	lines int   // lines recorded, for yieldEvery
 	lost  struct{ frames, bytes, other int64 }
+	// redact, when not nil, rewrites records before they are written.
+	redact Redactor
 }
 
 type mark struct {
@@ -139,7 +141,7 @@ func (r *recorder) line(it *item, seq uint64, line []byte, noEOL bool) {
 		r.countLost(t, len(line))
 		return
 	}
-	if err := r.w.WriteLine(t, seq, it.at, it.stream.dir(), line, noEOL, "", nil); err != nil {
+	if err := r.writeLine(t, seq, it, line, noEOL); err != nil {
 		r.fail(err)
 		r.countLost(t, len(line))
 		return
@@ -152,11 +154,14 @@ func (r *recorder) line(it *item, seq uint64, line []byte, noEOL bool) {
 	}
 }
 
-// record writes a note or end record.
+// record writes a session, note or end record.
 func (r *recorder) record(rec *capture.Record) {
 	if r.err != nil {
 		r.lost.other++
 		return
+	}
+	if r.redact != nil {
+		r.redact.Record(rec)
 	}
 	if err := r.w.Write(rec); err != nil {
 		r.fail(err)

@@ -44,6 +44,10 @@ type Options struct {
 	Signals <-chan os.Signal
 	// Env is the server's environment; nil inherits ours.
 	Env []string
+	// Redact, when non-nil, rewrites what the capture records, on the
+	// capture goroutine; the bytes relayed between the peers are never
+	// touched. Nil records everything as received.
+	Redact Redactor
 }
 
 // Result says how a session ended.

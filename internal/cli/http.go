@@ -1,0 +1,188 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/tap/httpproxy"
+)
+
+const httpLong = `Wrap a remote MCP server that speaks Streamable HTTP.
+
+mcptrail listens on --listen (loopback, 127.0.0.1:7000, unless told
+otherwise) and forwards every request to --target, byte for byte: POST with
+JSON or text/event-stream answers, GET (the legacy standalone stream,
+Last-Event-ID resumption) and DELETE. Events are passed on the moment they
+arrive. Point your MCP client at http://127.0.0.1:7000/ (or at the target's
+path on that address) instead of the server.
+
+Requests whose Host header is not an address mcptrail listens on (or one
+named with --allow-host) are refused with 403, against DNS rebinding. Origin
+and Authorization are forwarded unchanged; the capture records only whether
+Authorization and cookies were present, and the auth scheme.
+
+Every exchange is captured, like the stdio shim does: each JSON-RPC message
+in a request body or an SSE event is a frame with its HTTP envelope, and an
+answer without a message (202, 401, 404, a 502 when the target is down) is a
+frame too. SIGINT or SIGTERM stops the listener and ends the capture.`
+
+// httpFlags are the http command's flags.
+type httpFlags struct {
+	target    string
+	listen    string
+	capture   string
+	label     string
+	noCapture bool
+	allow     []string
+}
+
+func newHTTPCmd(io *IOStreams) *cobra.Command {
+	var f httpFlags
+	cmd := &cobra.Command{
+		Use:   "http --target URL [flags]",
+		Short: "Wrap a Streamable HTTP MCP server (reverse proxy with capture)",
+		Long:  httpLong,
+		Example: `  mcptrail http --target https://mcp.example.com/mcp
+  mcptrail http --target http://127.0.0.1:8080/mcp --listen 127.0.0.1:7001 --label local`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runHTTP(cmd.Context(), io, &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.target, "target", "", "the server's MCP endpoint `URL` (required)")
+	fl.StringVar(&f.listen, "listen", "127.0.0.1:7000", "listen on `ADDR` (host:port; port 0 picks one)")
+	fl.StringVar(&f.capture, "capture", "", "write the capture to `PATH` instead of the sessions directory")
+	fl.StringVar(&f.label, "label", "", "name the session `L` (default: the target's host)")
+	fl.BoolVar(&f.noCapture, "no-capture", false, "relay only; write no capture")
+	fl.StringSliceVar(&f.allow, "allow-host", nil, "also accept requests whose Host is `HOST[:PORT]` (repeatable)")
+	return cmd
+}
+
+// shutdownGrace is how long a stop waits for open exchanges (a long SSE
+// stream) before closing them.
+const shutdownGrace = 2 * time.Second
+
+func runHTTP(ctx context.Context, io *IOStreams, f *httpFlags) error {
+	target, err := parseTarget(f.target)
+	if err != nil {
+		return err
+	}
+	if f.noCapture && f.capture != "" {
+		return usagef("--capture and --no-capture cannot be used together")
+	}
+	ln, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		return fmt.Errorf("listening: %w", err)
+	}
+	label := f.label
+	if label == "" {
+		label = target.Hostname()
+	}
+	start := io.Now()
+	id := capture.NewSessionID()
+	file, err := openCapture(io, &proxyFlags{capture: f.capture, noCapture: f.noCapture}, start, label, id)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+	opts := &httpproxy.Options{
+		Target:       target,
+		Header:       capture.Record{SessionID: id, Label: label, ToolVersion: Version},
+		Now:          io.Now,
+		AllowedHosts: allowedHosts(ln.Addr(), f.allow),
+	}
+	if file != nil {
+		opts.Capture = file
+	}
+	p, err := httpproxy.New(opts)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+	fmt.Fprintf(io.ErrOut, "mcptrail: listening on http://%s/ → %s\n", ln.Addr(), target.Redacted())
+	serveErr := serveUntilSignal(ctx, ln, p)
+	err = p.Close()
+	if file != nil {
+		if cerr := file.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("closing capture: %w", cerr)
+		}
+	}
+	return errors.Join(serveErr, err)
+}
+
+// parseTarget checks --target.
+func parseTarget(s string) (*url.URL, error) {
+	if s == "" {
+		return nil, usagef("--target URL is required")
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, usagef("--target must be an http or https URL, got %q", s)
+	}
+	return u, nil
+}
+
+// serveUntilSignal serves until SIGINT, SIGTERM or ctx, then shuts down.
+func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("serving: %w", err)
+	case <-sigs:
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		_ = srv.Close()
+	}
+	<-done
+	return nil
+}
+
+// allowedHosts lists the Host values that name the listener: its address,
+// and localhost forms when it is loopback or unspecified, plus extra.
+func allowedHosts(addr net.Addr, extra []string) []string {
+	ta, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return append([]string{addr.String()}, extra...)
+	}
+	port := fmt.Sprint(ta.Port)
+	out := []string{net.JoinHostPort(ta.IP.String(), port)}
+	if ta.IP.IsLoopback() || ta.IP.IsUnspecified() {
+		for _, h := range []string{"localhost", "127.0.0.1", "::1"} {
+			out = append(out, net.JoinHostPort(h, port))
+		}
+	}
+	if ta.IP.IsUnspecified() {
+		if addrs, err := net.InterfaceAddrs(); err == nil {
+			for _, a := range addrs {
+				if n, ok := a.(*net.IPNet); ok {
+					out = append(out, net.JoinHostPort(n.IP.String(), port))
+				}
+			}
+		}
+	}
+	for _, e := range extra {
+		out = append(out, strings.ToLower(e))
+	}
+	return out
+}

@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/redact"
+	"github.com/mcptrail/mcptrail/internal/store"
+)
+
+// redactFlags are the redaction flags every command that writes or reads a
+// capture accepts.
+type redactFlags struct {
+	keys    []string
+	secrets bool
+	paths   []string
+	values  []string
+	answers bool
+}
+
+// add registers the flags on fs; what says where they apply.
+func (f *redactFlags) add(fs *pflag.FlagSet, what string) {
+	fs.StringSliceVar(&f.keys, "redact-key", nil, "replace the values of members named `K` (any case, any depth) "+what+"; repeatable, comma-separated")
+	fs.BoolVar(&f.secrets, "redact-secrets", false, "replace the values of common secret keys (token, api_key, password, authorization, cookie, ...) "+what)
+	fs.StringArrayVar(&f.paths, "redact-path", nil, "replace the values the JSONPath `EXPR` selects "+what+"; repeatable")
+	fs.StringArrayVar(&f.values, "redact-value", nil, "replace matches of the RE2 `REGEX` inside strings, stderr and text frames "+what+"; repeatable")
+	fs.BoolVar(&f.answers, "redact-answers", false, "replace every value users submitted in elicitation answers "+what)
+}
+
+// redactor builds the Redactor the flags and the configuration file ask
+// for: a flag that was set replaces the file's setting. It returns nil when
+// nothing is to be redacted.
+func (f *redactFlags) redactor(fs *pflag.FlagSet, cfg *redactConfig) (*redact.Redactor, error) {
+	opts := redact.Options{Keys: cfg.Keys, Secrets: cfg.Secrets, Paths: cfg.Paths, Answers: cfg.Answers}
+	values, valuesFrom := cfg.Values, "redact.values in "+configFile
+	if fs.Changed("redact-key") {
+		opts.Keys = f.keys
+	}
+	if fs.Changed("redact-secrets") {
+		opts.Secrets = f.secrets
+	}
+	if fs.Changed("redact-answers") {
+		opts.Answers = f.answers
+	}
+	pathsFrom := "redact.paths in " + configFile
+	if fs.Changed("redact-path") {
+		opts.Paths, pathsFrom = f.paths, "--redact-path"
+	}
+	if fs.Changed("redact-value") {
+		values, valuesFrom = f.values, "--redact-value"
+	}
+	for _, v := range values {
+		re, err := regexp.Compile(v)
+		if err != nil {
+			return nil, usagef("invalid %s %q: %v", valuesFrom, v, err)
+		}
+		opts.Values = append(opts.Values, re)
+	}
+	if opts.Empty() {
+		return nil, nil
+	}
+	for _, p := range opts.Paths {
+		if _, err := redact.New(&redact.Options{Paths: []string{p}}); err != nil {
+			return nil, usagef("invalid %s %q: %v", pathsFrom, p, errors.Unwrap(err))
+		}
+	}
+	return redact.New(&opts)
+}
+
+// readRedactor loads the configuration file and builds the Redactor of a
+// command that reads captures.
+func (f *redactFlags) readRedactor(fs *pflag.FlagSet) (*redact.Redactor, error) {
+	cfg, err := loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	return f.redactor(fs, &cfg.Redact)
+}
+
+// redactedHeader returns a copy of the capture's header, redacted by red
+// when it is not nil.
+func redactedHeader(r *capture.Reader, red *redact.Redactor) *capture.Record {
+	h := *r.Header()
+	if red != nil {
+		red.Reset()
+		red.Record(&h)
+	}
+	return &h
+}
+
+// loadSnapshot is store.Load with each record redacted by red (nil: none)
+// before the store sees it. The file is only read.
+func loadSnapshot(r *capture.Reader, red *redact.Redactor) (*store.Snapshot, error) {
+	if red == nil {
+		return store.Load(r, nil)
+	}
+	s := store.New(nil)
+	s.Ingest(redactedHeader(r, red))
+	var rec capture.Record
+	for {
+		err := r.Next(&rec)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("loading capture: %w", err)
+		}
+		red.Record(&rec)
+		s.Ingest(&rec)
+		rec = capture.Record{}
+	}
+	s.SetDamage(r.Damage())
+	return s.Final(), nil
+}

@@ -1,0 +1,156 @@
+package http_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+)
+
+// tap is a running `mcptrail http` process.
+type tap struct {
+	cmd     *exec.Cmd
+	addr    string // host:port it listens on
+	capture string
+	stderr  *syncBuffer
+	done    chan error
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// listening matches the line mcptrail http prints once it listens.
+var listening = regexp.MustCompile(`listening on http://(\S+)/`)
+
+// startTap runs `mcptrail http --listen 127.0.0.1:0 --target target
+// --capture DIR/session.jsonl extra...` and waits until it listens.
+func startTap(t *testing.T, target string, extra ...string) *tap {
+	t.Helper()
+	dir := t.TempDir()
+	tp := &tap{capture: filepath.Join(dir, "session.jsonl"), stderr: new(syncBuffer), done: make(chan error, 1)}
+	args := append([]string{"http", "--listen", "127.0.0.1:0", "--target", target, "--capture", tp.capture}, extra...)
+	tp.cmd = exec.Command(bins.mcptrail, args...)
+	tp.cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+dir)
+	pr, pw := io.Pipe()
+	tp.cmd.Stderr = pw
+	if err := tp.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { tp.done <- tp.cmd.Wait(); pw.Close() }()
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			tp.stderr.Write(append(sc.Bytes(), '\n'))
+			if m := listening.FindSubmatch(sc.Bytes()); m != nil {
+				select {
+				case found <- string(m[1]):
+				default:
+				}
+			}
+		}
+		_, _ = io.Copy(io.Discard, pr)
+	}()
+	select {
+	case tp.addr = <-found:
+	case <-time.After(20 * time.Second):
+		_ = tp.cmd.Process.Kill()
+		t.Fatalf("mcptrail http did not start listening; stderr:\n%s", tp.stderr.String())
+	}
+	t.Cleanup(func() {
+		if tp.cmd.ProcessState == nil {
+			_ = tp.cmd.Process.Kill()
+			<-tp.done
+		}
+	})
+	return tp
+}
+
+// url returns the proxy's URL for path.
+func (tp *tap) url(path string) string { return "http://" + tp.addr + path }
+
+// stop sends SIGINT and waits for a clean exit.
+func (tp *tap) stop(t *testing.T) {
+	t.Helper()
+	_ = tp.cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case err := <-tp.done:
+		if err != nil {
+			t.Errorf("mcptrail http exited with %v; stderr:\n%s", err, tp.stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		_ = tp.cmd.Process.Kill()
+		<-tp.done
+		t.Fatalf("mcptrail http did not exit after SIGINT; stderr:\n%s", tp.stderr.String())
+	}
+}
+
+// records reads the capture.
+func (tp *tap) records(t *testing.T) []capture.Record {
+	t.Helper()
+	f, err := os.Open(tp.capture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := capture.NewReader(f)
+	if err != nil {
+		t.Fatalf("opening the capture: %v", err)
+	}
+	out := []capture.Record{*r.Header()}
+	for {
+		var rec capture.Record
+		err := r.Next(&rec)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("reading the capture: %v", err)
+		}
+		out = append(out, rec)
+	}
+	if d := r.Damage(); d.Torn || d.Corrupt != 0 {
+		t.Errorf("capture damage %+v after a clean exit", d)
+	}
+	return out
+}
+
+// runExport runs `mcptrail export -T json capture` and returns its output.
+func runExport(t *testing.T, path string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, bins.mcptrail, "export", "-T", "json", path)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("mcptrail export -T json %s: %v\nstderr:\n%s", path, err, stderr.Bytes())
+	}
+	return stdout.Bytes()
+}

@@ -1,0 +1,57 @@
+// Package http_test runs real MCP peers built on the official Go SDK
+// (github.com/modelcontextprotocol/go-sdk v1.8.0) over Streamable HTTP
+// through the real `mcptrail http` binary, and compares what the store
+// made of the capture (`mcptrail export -T json`) with what it makes of the
+// same conversation over stdio. It also checks the HTTP-only behaviour:
+// status frames (401, 403, 202, 405, 502), Host validation, SSE latency and
+// that no Authorization value reaches the capture.
+//
+// The MCP servers run in the test process (go-sdk's StreamableHTTPHandler
+// behind httptest); mcptrail and, for the stdio comparison, the SDK stdio
+// server of ../sdk run as separate processes; under -race, mcptrail is
+// built with -race too.
+package http_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/mcptrail/mcptrail/internal/testbin"
+)
+
+// binaries are the programs TestMain built.
+type binaries struct {
+	mcptrail  string
+	sdkserver string
+}
+
+// bins is set once by TestMain before any test runs and never changed.
+var bins binaries
+
+func TestMain(m *testing.M) {
+	os.Exit(runMain(m))
+}
+
+func runMain(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "mcptrail-e2e-http-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	for _, b := range []struct {
+		out  *string
+		pkg  string
+		race bool
+	}{
+		{&bins.mcptrail, testbin.Mcptrail, raceBuild},
+		{&bins.sdkserver, testbin.Module + "/internal/e2e/sdk/cmd/sdkserver", false},
+	} {
+		if *b.out, err = testbin.Build(dir, b.pkg, b.race); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	return m.Run()
+}

@@ -1,0 +1,52 @@
+// Package redact scrubs capture records: it replaces the values that key,
+// preset, JSONPath, value-regex and elicitation-answer rules select with
+// the placeholder "[REDACTED]". It sits between the tap and the capture
+// file (redaction on write: the tap hands each line to a Redactor before
+// it is written, never the bytes it forwards) and between the capture
+// reader and the store (redaction on read: commands redact records in
+// memory and leave the file as it is).
+//
+// # Rules
+//
+//   - Keys: an object member whose name equals a key, ignoring case, at any
+//     depth, has its whole value replaced.
+//   - Secrets: the keys of the Secrets preset (see [SecretKeys]).
+//   - Paths: JSONPath expressions (RFC 9535 syntax as ohler55/ojg parses
+//     it: $, .name, ['name'], [n], [*], .., [start:end], filters); every
+//     value they select in a message is replaced. A path rule reaches
+//     anywhere, schema positions included.
+//   - Values: RE2 expressions; every match inside a string value (not a
+//     member name), inside a stderr line, a note, a non-JSON text frame
+//     and the bytes of a frame that is not UTF-8 is replaced.
+//   - Answers: every value of an elicitation answer's content is replaced,
+//     keeping its member names: params.inputResponses.*.content of a
+//     2026-07-28 retry, and result.content of a client response to a
+//     server's elicitation/create (the Redactor remembers the ids of the
+//     elicitation/create requests it saw; a response carrying an action
+//     member is treated as an ElicitResult too).
+//
+// Schema positions hold structure, not values: key and value rules skip
+// result.tools[].inputSchema and outputSchema (an inputSchema or
+// outputSchema member of an element of an array named tools) and an
+// elicitation's requestedSchema (a requestedSchema member of an object
+// named params), so a property called password keeps its declared type.
+// Inside a schema, default, const, examples and enum are data: rules apply
+// to them as anywhere else, and under a property a key rule selects they
+// are replaced whole.
+//
+// The session header's command line is scrubbed with the key set
+// (--api-key=X, --token X, API_KEY=X, "Authorization: X"; a name matches
+// when, lower-cased with - read as _, it equals a key or ends in _key), and
+// with the value rules. A non-JSON text frame or stderr line also has the
+// value of any "key": value pair whose key a key rule selects replaced
+// (a torn JSON frame is text).
+//
+// Redaction works on the raw bytes: untouched spans are copied verbatim,
+// so keys keep their order and values their spelling, and a redacted
+// capture diffs cleanly against the original. It is idempotent. A record
+// it changed is marked Redacted; a session header it saw is always marked.
+//
+// A Redactor keeps per-session state (the elicitation/create ids) and is
+// not safe for concurrent use: one goroutine per session, Reset between
+// sessions.
+package redact

@@ -1,0 +1,103 @@
+package store
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/wire"
+)
+
+// StatusHTTPError is the status of a call that its HTTP exchange answered
+// with an error status and no JSON-RPC answer (401, 403, 404, 405, 502,
+// ...). Its Error holds the HTTP status as Code and the status text (with
+// WWW-Authenticate, when present) as Message.
+const StatusHTTPError = "http-error"
+
+// problemStatusFrame is the Problem given to an HTTP status frame (a frame without a JSON-RPC
+// message) in the Frame view.
+const problemStatusFrame = "no JSON-RPC message (HTTP status frame)"
+
+// httpFrame handles what only frames of the HTTP tap carry, after the frame
+// was decoded and before it is correlated as a message. It reports whether
+// it correlated the frame itself (then *call is set and message must not
+// run):
+//   - a status frame (a request or response without a JSON-RPC body, or an
+//     error status whose body is not JSON-RPC) is not an invalid frame; an
+//     s2c one ends its exchange's pending client call with StatusHTTPError
+//     when the status is not a success;
+//   - an id-less JSON-RPC error in the response to a request answers that
+//     request: the exchange says which one it is;
+//   - a client POST is checked against the header rules (httprules.go).
+func (s *Store) httpFrame(r *capture.Record, f *wire.Frame, call *int) bool {
+	env := r.HTTP
+	*call = -1
+	if isStatusFrame(r, f) {
+		f.Problem = problemStatusFrame
+		if r.Dir == capture.S2C {
+			s.httpNotificationAnswered(r)
+			*call = s.httpStatus(r)
+		}
+		return true
+	}
+	if r.Dir == capture.C2S {
+		s.httpRequestRules(r, f)
+		return false
+	}
+	s.httpResponseRules(r, f)
+	if f.Kind == wire.KindError && (f.ID.IsZero() || f.ID.IsNull()) && env.Exchange != "" {
+		if idx, ok := s.exchanges[env.Exchange]; ok {
+			s.answer(&s.calls.at(idx).Call, r, f)
+			*call = idx
+			return true
+		}
+	}
+	return false
+}
+
+// isStatusFrame reports whether r is an HTTP frame that carries no
+// JSON-RPC message: an empty body, or a non-JSON body on a non-2xx answer.
+func isStatusFrame(r *capture.Record, f *wire.Frame) bool {
+	if f.Kind != wire.KindInvalid {
+		return false
+	}
+	if len(r.Msg) == 0 && r.Text == "" && r.Raw == "" && r.B64 == nil {
+		return true
+	}
+	return r.Dir == capture.S2C && len(r.Msg) == 0 && (r.HTTP.Status < 200 || r.HTTP.Status > 299)
+}
+
+// httpStatus ends the exchange's pending client call when the status is
+// not a success, and returns the call's index or -1.
+func (s *Store) httpStatus(r *capture.Record) int {
+	env := r.HTTP
+	idx, ok := s.exchanges[env.Exchange]
+	if !ok || env.Exchange == "" {
+		return -1
+	}
+	if env.Status >= 200 && env.Status <= 299 {
+		// A success without a body answers nothing (a request answered
+		// 202 breaks rule 60; httpResponseRules says so).
+		s.add(finding.New(finding.HTTPRequestNoBody, r.Seq,
+			"%s %s answered HTTP %d without a JSON-RPC response", s.calls.at(idx).Method, s.calls.at(idx).ID.Raw(), env.Status))
+		return idx
+	}
+	c := &s.calls.at(idx).Call
+	c.ResponseSeq = r.Seq
+	c.End = r.Time
+	c.DurationMS = ms(c.End.Sub(c.Start))
+	c.Status = StatusHTTPError
+	msg := fmt.Sprintf("HTTP %d %s", env.Status, http.StatusText(env.Status))
+	if a := env.Headers["WWW-Authenticate"]; a != "" {
+		msg += "; WWW-Authenticate: " + a
+	}
+	c.Error = &CallError{Code: int64(env.Status), Message: msg}
+	if c.CancelSeq == 0 {
+		s.inflight.remove(idx)
+	}
+	delete(s.exchanges, env.Exchange)
+	s.mrtrAnswered(c, &mcp.Result{}, false)
+	return idx
+}

@@ -1,0 +1,92 @@
+package store
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+)
+
+// post and answer put a frame on an HTTP exchange.
+func post(ex, raw string, headers map[string]string) step {
+	st := c2s(1, raw)
+	st.http = &capture.HTTP{Exchange: ex, Method: "POST", Path: "/mcp", Headers: headers}
+	return st
+}
+
+func answer(ex string, status int, raw string, headers map[string]string) step {
+	st := s2c(1, raw)
+	st.http = &capture.HTTP{Exchange: ex, Method: "POST", Path: "/mcp", Status: status, Headers: headers}
+	return st
+}
+
+// modernHeaders are the headers a modern tools/call of name must carry.
+func modernHeaders(name string) map[string]string {
+	return map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name}
+}
+
+var jsonCT = map[string]string{"Content-Type": "application/json"}
+
+func TestHTTPStatusFrames(t *testing.T) {
+	snap := load(t, []step{
+		post("x1", tool("1", "a", "{}", ""), modernHeaders("a")),
+		answer("x1", 401, "", map[string]string{"WWW-Authenticate": `Bearer resource_metadata="m"`}),
+		post("x2", tool("2", "a", "{}", ""), modernHeaders("a")),
+		answer("x2", 502, "", nil),
+		post("x3", tool("3", "a", "{}", ""), modernHeaders("a")),
+		answer("x3", 400, `{"jsonrpc":"2.0","error":{"code":-32020,"message":"header mismatch"}}`, jsonCT),
+		post("x4", tool("4", "a", "{}", ""), modernHeaders("a")),
+		answer("x4", 403, "Forbidden origin", map[string]string{"Content-Type": "text/plain"}),
+		post("x5", notif("notifications/progress", "{}"), map[string]string{"MCP-Protocol-Version": "2026-07-28"}),
+		answer("x5", 202, "", nil),
+		endRec(),
+	})
+	want := []string{
+		"c2s 1 tools/call[a] http-error modern",
+		"c2s 2 tools/call[a] http-error modern",
+		"c2s 3 tools/call[a] error modern",
+		"c2s 4 tools/call[a] http-error modern",
+	}
+	if diff := cmp.Diff(want, callLines(snap.Calls)); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+	if e := snap.Calls[0].Error; e == nil || e.Code != 401 || e.Message != `HTTP 401 Unauthorized; WWW-Authenticate: Bearer resource_metadata="m"` {
+		t.Errorf("401 call error %+v", e)
+	}
+	if diff := cmp.Diff([]string(nil), findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	if snap.Counts.Invalid != 0 {
+		t.Errorf("%d invalid frames; status frames are not invalid", snap.Counts.Invalid)
+	}
+}
+
+func TestHTTPHeaderRules(t *testing.T) {
+	b64 := "=?base64?" + "w6k=" + "?=" // "é"
+	tests := []struct {
+		name    string
+		steps   []step
+		finding []string
+	}{
+		{"all present", []step{post("x1", tool("1", "a", "{}", ""), modernHeaders("a")), answer("x1", 200, res("1", `{"resultType":"complete"}`), jsonCT)}, nil},
+		{"base64 name", []step{post("x1", tool("1", "é", "{}", ""), modernHeaders(b64)), answer("x1", 200, res("1", `{"resultType":"complete"}`), jsonCT)}, nil},
+		{"no version", []step{post("x1", tool("1", "a", "{}", ""), map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "a"})}, []string{"http-protocol-version-header@1"}},
+		{"version differs", []step{post("x1", tool("1", "a", "{}", ""), map[string]string{"MCP-Protocol-Version": "2025-11-25", "Mcp-Method": "tools/call", "Mcp-Name": "a"})}, []string{"http-protocol-version-header@1"}},
+		{"no method", []step{post("x1", tool("1", "a", "{}", ""), map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Name": "a"})}, []string{"http-method-header@1"}},
+		{"name differs", []step{post("x1", tool("1", "a", "{}", ""), modernHeaders("b"))}, []string{"http-name-header@1"}},
+		{"batch", []step{post("x1", "["+tool("1", "a", "{}", "")+"]", nil)}, []string{"http-batch@1", "batch-frame@1"}},
+		{"wrong content type", []step{post("x1", tool("1", "a", "{}", ""), modernHeaders("a")), answer("x1", 200, res("1", `{"resultType":"complete"}`), map[string]string{"Content-Type": "text/plain"})}, []string{"http-response-content-type@2"}},
+		{"request answered 202", []step{post("x1", tool("1", "a", "{}", ""), modernHeaders("a")), answer("x1", 202, "", nil)}, []string{"http-request-without-response@2"}},
+		{"notification answered 200", []step{post("x1", notif("notifications/x", "{}"), map[string]string{"MCP-Protocol-Version": "2026-07-28"}), answer("x1", 200, "", nil)}, []string{"http-notification-status@2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			snap := load(t, tt.steps)
+			if diff := cmp.Diff(tt.finding, findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,190 @@
+package httpproxy
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+)
+
+// bodyTap wraps a request body or a non-SSE response body. The bytes pass
+// through unchanged while a copy accumulates for the body's one frame
+// record. The frame's seq is reserved as soon as the body's JSON value is
+// complete (before those bytes are handed on) or, for anything else, when
+// the body ends; it is filled when the body ends or is closed.
+type bodyTap struct {
+	rc  io.ReadCloser
+	p   *Proxy
+	ex  *exchange
+	dir capture.Dir
+	env *capture.HTTP
+
+	mu   sync.Mutex
+	buf  []byte
+	scan jsonScan
+	slot *slot
+	done bool
+}
+
+func (b *bodyTap) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n > 0 && !b.done {
+		b.buf = append(b.buf, p[:n]...)
+		if b.slot == nil && b.scan.feed(p[:n]) {
+			b.slot = b.p.q.reserve(true)
+		}
+	}
+	if err != nil {
+		b.finishLocked(err)
+	}
+	return n, err
+}
+
+func (b *bodyTap) Close() error {
+	err := b.rc.Close()
+	b.mu.Lock()
+	b.finishLocked(nil)
+	b.mu.Unlock()
+	return err
+}
+
+// maxDrain is how much of a request body the target left unread the tap
+// still reads from the client, so the request frame holds the whole
+// message.
+const maxDrain = 1 << 20
+
+// finishRequest runs when the exchange's handler returns: ReverseProxy
+// never closes the inbound body, and the target may not have read it all
+// (it answered early, or could not be reached). The rest, up to maxDrain,
+// is read from the client for the capture only.
+func (b *bodyTap) finishRequest() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.done {
+		return
+	}
+	n, err := io.Copy(bufAppender{&b.buf}, io.LimitReader(b.rc, maxDrain))
+	if err == nil && n < maxDrain {
+		err = io.EOF
+	}
+	b.finishLocked(err)
+	if n > 0 {
+		b.ex.note(NoteBodyUnread, fmt.Sprintf("the target left %d bytes of the request body unread; they are in the capture, not forwarded", n))
+	}
+}
+
+// bufAppender appends to a byte slice.
+type bufAppender struct{ b *[]byte }
+
+func (a bufAppender) Write(p []byte) (int, error) {
+	*a.b = append(*a.b, p...)
+	return len(p), nil
+}
+
+// reserve makes sure the frame has its seq; the response to a request
+// must get a higher one even when the server answered before reading the
+// whole body.
+func (b *bodyTap) reserve() {
+	b.mu.Lock()
+	if b.slot == nil {
+		b.slot = b.p.q.reserve(true)
+	}
+	b.mu.Unlock()
+}
+
+// finishLocked records the frame once. err is the read error that ended
+// the body (io.EOF for a clean end) or nil when it was closed unread.
+func (b *bodyTap) finishLocked(err error) {
+	if b.done {
+		return
+	}
+	b.done = true
+	if b.slot == nil {
+		b.slot = b.p.q.reserve(true)
+	}
+	b.p.q.fill(b.slot, b.ex.frame(b.dir, b.env, b.buf))
+	b.buf = nil
+	switch {
+	case err == nil:
+		b.ex.note(NoteStreamAborted, bodyName(b.dir)+" body closed before its end")
+	case !errors.Is(err, io.EOF):
+		b.ex.note(NoteStreamAborted, fmt.Sprintf("%s body cut short: %v", bodyName(b.dir), err))
+	}
+}
+
+func bodyName(d capture.Dir) string {
+	if d == capture.C2S {
+		return "request"
+	}
+	return "response"
+}
+
+// sseTap wraps a text/event-stream response body: each event with data
+// becomes a frame record whose seq is reserved, and whose record is
+// filled, before the chunk that completed the event is handed on to the
+// client. A stream that carried no message still gets one frame without a
+// payload, so its status is visible.
+type sseTap struct {
+	rc  io.ReadCloser
+	p   *Proxy
+	ex  *exchange
+	env *capture.HTTP
+
+	mu     sync.Mutex
+	parser sseParser
+	frames int
+	done   bool
+}
+
+func (s *sseTap) Read(p []byte) (int, error) {
+	n, err := s.rc.Read(p)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n > 0 && !s.done {
+		s.parser.feed(p[:n], s.event)
+	}
+	if err != nil {
+		s.finishLocked(err)
+	}
+	return n, err
+}
+
+// event records one dispatched event's data as a frame.
+func (s *sseTap) event(data []byte, _ string) {
+	s.frames++
+	sl := s.p.q.reserve(true)
+	s.p.q.fill(sl, s.ex.frame(capture.S2C, s.env, data))
+}
+
+func (s *sseTap) Close() error {
+	err := s.rc.Close()
+	s.mu.Lock()
+	s.finishLocked(nil)
+	s.mu.Unlock()
+	return err
+}
+
+func (s *sseTap) finishLocked(err error) {
+	if s.done {
+		return
+	}
+	s.done = true
+	if s.frames == 0 {
+		sl := s.p.q.reserve(true)
+		s.p.q.fill(sl, s.ex.frame(capture.S2C, s.env, nil))
+	}
+	if err == nil || !errors.Is(err, io.EOF) {
+		text := "event stream closed before its end"
+		if err != nil {
+			text = fmt.Sprintf("event stream cut short: %v", err)
+		}
+		if n := s.parser.pending(); n > 0 {
+			text += fmt.Sprintf(" (%d bytes of an unfinished event)", n)
+		}
+		s.ex.note(NoteStreamAborted, text)
+	}
+}

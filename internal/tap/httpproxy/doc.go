@@ -1,0 +1,37 @@
+// Package httpproxy is mcptrail's Streamable HTTP tap: a reverse proxy
+// (net/http/httputil.ReverseProxy) in front of one MCP endpoint that
+// forwards every request and response unchanged and emits capture records
+// for what crossed. It sits between the peers and the capture package; it
+// never correlates (the store does, by exchange and legacy session).
+//
+// # Relay
+//
+// POST, GET and DELETE are proxied; event streams are flushed to the
+// client after every read (FlushInterval -1), and bodies are streamed: the
+// tap wraps each body in a reader that passes bytes on as they come and
+// keeps a copy of the current message for its record. Requests whose Host
+// header names no allowed host are refused with 403 before they reach the
+// target (DNS-rebinding protection). Authorization and cookies are
+// forwarded but only their presence (and the auth scheme) is recorded.
+//
+// # Ordering
+//
+// One queue under one mutex holds the seq counter and the pending records.
+// A frame's seq is reserved before the bytes that complete it are handed
+// on: when a request body's JSON value closes (or the body ends, or the
+// response arrives), when an SSE event is dispatched. Its record is filled
+// in when the body ends. The capture goroutine writes records in
+// reservation order, so the file is in seq order and a response's seq is
+// above its request's.
+//
+// # Capture policy: backpressure, never drop
+//
+// The queue is bounded (32 MiB, 16,384 records); a tap that cannot reserve
+// waits, which slows the peers down. A failed capture write stops
+// recording; Close reports what was lost.
+//
+// # Lifetime
+//
+// A Proxy is an http.Handler. Serve it with an http.Server, shut the
+// server down, then call Close to write the end record.
+package httpproxy

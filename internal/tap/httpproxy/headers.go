@@ -1,0 +1,95 @@
+package httpproxy
+
+import (
+	"net/http"
+	"strings"
+)
+
+// keptRequest and keptResponse name the headers a frame's envelope keeps,
+// in the spelling the capture uses. Mcp-Param-* request headers are kept
+// too. Authorization and Cookie are kept only as presence (see redactAuth).
+func keptRequest() []string {
+	return []string{
+		"Content-Type", "Accept", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name",
+		"Mcp-Session-Id", "Last-Event-ID", "Origin",
+	}
+}
+
+func keptResponse() []string {
+	return []string{"Content-Type", "MCP-Protocol-Version", "Mcp-Session-Id", "WWW-Authenticate"}
+}
+
+// paramPrefix starts the Mcp-Param-{Name} headers (canonical form).
+const paramPrefix = "Mcp-Param-"
+
+// requestHeaders returns the envelope headers of a request.
+func requestHeaders(h http.Header) map[string]string {
+	out := pick(h, keptRequest())
+	for k, v := range h {
+		if strings.HasPrefix(http.CanonicalHeaderKey(k), paramPrefix) {
+			out = put(out, http.CanonicalHeaderKey(k), strings.Join(v, ", "))
+		}
+	}
+	if v := h.Values("Authorization"); len(v) > 0 {
+		out = put(out, "Authorization", redactAuth(v[0]))
+	}
+	if len(h.Values("Cookie")) > 0 {
+		out = put(out, "Cookie", present)
+	}
+	return out
+}
+
+// responseHeaders returns the envelope headers of a response.
+func responseHeaders(h http.Header) map[string]string {
+	out := pick(h, keptResponse())
+	if len(h.Values("Set-Cookie")) > 0 {
+		out = put(out, "Set-Cookie", present)
+	}
+	return out
+}
+
+// present stands in for a secret header's value.
+const present = "[present]"
+
+// redactAuth keeps an Authorization header's scheme only: "Bearer
+// [present]". A value without a scheme becomes "[present]".
+func redactAuth(v string) string {
+	v = strings.TrimSpace(v)
+	scheme, _, found := strings.Cut(v, " ")
+	if !found || !isToken(scheme) {
+		return present
+	}
+	return scheme + " " + present
+}
+
+// isToken reports whether s is a short RFC 9110 token (an auth scheme).
+func isToken(s string) bool {
+	if s == "" || len(s) > 32 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func pick(h http.Header, names []string) map[string]string {
+	var out map[string]string
+	for _, n := range names {
+		if v := h.Values(n); len(v) > 0 {
+			out = put(out, n, strings.Join(v, ", "))
+		}
+	}
+	return out
+}
+
+func put(m map[string]string, k, v string) map[string]string {
+	if m == nil {
+		m = make(map[string]string, 4)
+	}
+	m[k] = v
+	return m
+}

@@ -1,0 +1,286 @@
+package httpproxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+)
+
+// Note kinds the HTTP tap writes (capture.Record.Note), besides the
+// capture's own.
+const (
+	// NoteHostRejected: a request whose Host header names none of the
+	// allowed hosts was refused with 403 (DNS-rebinding protection). It
+	// never reached the target.
+	NoteHostRejected = "host-rejected"
+	// NoteUpstreamError: the target could not be reached or failed
+	// mid-response; the client got a 502 when nothing was sent yet.
+	NoteUpstreamError = "upstream-error"
+	// NoteStreamAborted: a request or response body ended early (the
+	// client went away mid-stream, the target closed the connection).
+	NoteStreamAborted = "stream-aborted"
+	// NoteClientGone: the client went away before the response began.
+	NoteClientGone = "client-gone"
+	// NoteBodyUnread: the target answered (or failed) without reading the
+	// whole request body; the tap read the rest for the capture only.
+	NoteBodyUnread = "body-unread"
+)
+
+// ErrNoTarget is returned by New when Options.Target is missing.
+var ErrNoTarget = errors.New("no target URL")
+
+// Options configures a Proxy.
+type Options struct {
+	// Target is the upstream MCP endpoint (http or https URL); required.
+	Target *url.URL
+	// Capture receives the capture records; nil means no capture.
+	Capture io.Writer
+	// Header holds the session fields the caller knows (SessionID, Label,
+	// ToolVersion); New fills in type, format, transport, target and time.
+	Header capture.Record
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Transport sends requests upstream; nil means a clone of
+	// http.DefaultTransport.
+	Transport http.RoundTripper
+	// AllowedHosts lists the Host header values accepted ("host:port" or
+	// "host" for any port, case-insensitive). Empty accepts any Host.
+	AllowedHosts []string
+}
+
+// Proxy is a Streamable HTTP reverse proxy that captures every exchange.
+// It is an http.Handler; call Close once the server using it has stopped
+// handling requests, to end the capture.
+type Proxy struct {
+	target  *url.URL
+	q       *queue
+	rp      *httputil.ReverseProxy
+	allowed map[string]bool
+	next    atomic.Uint64
+	capture bool
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// New returns a Proxy for opts and, when it captures, starts the capture
+// goroutine after writing the session header.
+func New(opts *Options) (*Proxy, error) {
+	if opts == nil || opts.Target == nil || opts.Target.Host == "" {
+		return nil, ErrNoTarget
+	}
+	if s := opts.Target.Scheme; s != "http" && s != "https" {
+		return nil, fmt.Errorf("target %s: scheme must be http or https", opts.Target.Redacted())
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	p := &Proxy{target: opts.Target, q: newQueue(now), capture: opts.Capture != nil}
+	p.q.off = !p.capture
+	if len(opts.AllowedHosts) > 0 {
+		p.allowed = make(map[string]bool, len(opts.AllowedHosts))
+		for _, h := range opts.AllowedHosts {
+			p.allowed[strings.ToLower(h)] = true
+		}
+	}
+	tr := opts.Transport
+	if tr == nil {
+		tr = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	p.rp = &httputil.ReverseProxy{
+		Rewrite:        p.rewrite,
+		Transport:      tr,
+		FlushInterval:  -1,
+		ModifyResponse: p.modifyResponse,
+		ErrorHandler:   p.errorHandler,
+		// Errors become capture notes; nothing is logged.
+		ErrorLog: log.New(io.Discard, "", 0),
+	}
+	if p.capture {
+		h := opts.Header
+		h.Type = capture.TypeSession
+		h.Format = capture.FormatVersion
+		h.Transport = "http"
+		h.Target = opts.Target.Redacted()
+		h.Time = now()
+		go p.q.run(opts.Capture, &h)
+	}
+	return p, nil
+}
+
+// Close ends the capture: it waits for the queued records and writes the
+// end record. Call it after the server stopped (http.Server.Shutdown).
+func (p *Proxy) Close() error {
+	p.closeOnce.Do(func() {
+		if p.capture {
+			p.closeErr = p.q.close()
+		}
+	})
+	return p.closeErr
+}
+
+// Counts returns the frames recorded so far and their bytes.
+func (p *Proxy) Counts() (frames, n int64) { return p.q.counts() }
+
+// exchange is one HTTP request and its response.
+type exchange struct {
+	p      *Proxy
+	id     string
+	conn   string // the legacy session (Mcp-Session-Id on the request), or ""
+	method string
+	path   string
+	req    *bodyTap // nil when the request had no body
+}
+
+type exchangeKey struct{}
+
+// ServeHTTP proxies one exchange and records it.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ex := &exchange{
+		p: p, id: "x" + strconv.FormatUint(p.next.Add(1), 10),
+		conn: r.Header.Get("Mcp-Session-Id"), method: r.Method, path: r.URL.Path,
+	}
+	if !p.hostOK(r.Host) {
+		ex.note(NoteHostRejected, fmt.Sprintf("refused with 403: Host %q is not an allowed host", r.Host))
+		http.Error(w, "mcptrail: Host not allowed", http.StatusForbidden)
+		return
+	}
+	env := ex.envelope(0, requestHeaders(r.Header))
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+		p.record(ex.frame(capture.C2S, env, nil))
+	} else {
+		ex.req = &bodyTap{rc: r.Body, p: p, ex: ex, dir: capture.C2S, env: env}
+		r.Body = ex.req
+	}
+	r = r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex))
+	if ex.req != nil {
+		defer ex.req.finishRequest()
+	}
+	p.rp.ServeHTTP(w, r)
+}
+
+// record reserves and fills one frame at once.
+func (p *Proxy) record(set func(*capture.Record)) {
+	p.q.fill(p.q.reserve(true), set)
+}
+
+// hostOK reports whether the Host header names an allowed host.
+func (p *Proxy) hostOK(host string) bool {
+	if p.allowed == nil {
+		return true
+	}
+	host = strings.ToLower(host)
+	if p.allowed[host] {
+		return true
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		return p.allowed[h]
+	}
+	return false
+}
+
+// rewrite points the request at the target. The target's path is the MCP
+// endpoint: a request for "/" or for that path goes to it; any other path
+// (OAuth metadata under /.well-known, say) is kept. Origin and every other
+// header pass unchanged; no X-Forwarded-* headers are added.
+func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
+	out := pr.Out
+	t := p.target
+	out.URL.Scheme, out.URL.Host = t.Scheme, t.Host
+	if t.Path != "" && t.Path != "/" && (pr.In.URL.Path == "/" || pr.In.URL.Path == t.Path) {
+		out.URL.Path, out.URL.RawPath = t.Path, t.RawPath
+	}
+	if t.RawQuery != "" {
+		if out.URL.RawQuery == "" {
+			out.URL.RawQuery = t.RawQuery
+		} else {
+			out.URL.RawQuery = t.RawQuery + "&" + out.URL.RawQuery
+		}
+	}
+	out.Host = ""
+}
+
+func exchangeOf(r *http.Request) *exchange {
+	ex, _ := r.Context().Value(exchangeKey{}).(*exchange)
+	return ex
+}
+
+// modifyResponse wraps the response body so each message in it is
+// recorded as it passes.
+func (p *Proxy) modifyResponse(resp *http.Response) error {
+	ex := exchangeOf(resp.Request)
+	if ex == nil {
+		return nil
+	}
+	if ex.req != nil {
+		ex.req.reserve()
+	}
+	env := ex.envelope(resp.StatusCode, responseHeaders(resp.Header))
+	if isEventStream(resp.Header.Get("Content-Type")) {
+		resp.Body = &sseTap{rc: resp.Body, p: p, ex: ex, env: env}
+	} else {
+		resp.Body = &bodyTap{rc: resp.Body, p: p, ex: ex, dir: capture.S2C, env: env}
+	}
+	return nil
+}
+
+func isEventStream(ct string) bool {
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.EqualFold(strings.TrimSpace(mt), "text/event-stream")
+}
+
+// errorHandler answers 502 when the target failed before a response, and
+// records it; a client that went away gets a note instead.
+func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) {
+	ex := exchangeOf(r)
+	if ex == nil {
+		w.WriteHeader(http.StatusBadGateway)
+		return
+	}
+	if ex.req != nil {
+		ex.req.reserve()
+	}
+	if r.Context().Err() != nil {
+		ex.note(NoteClientGone, fmt.Sprintf("the client went away before the response: %v", err))
+		return
+	}
+	p.record(ex.frame(capture.S2C, ex.envelope(http.StatusBadGateway, nil), nil))
+	ex.note(NoteUpstreamError, fmt.Sprintf("answered 502: %v", err))
+	w.WriteHeader(http.StatusBadGateway)
+}
+
+// envelope returns the exchange's HTTP envelope with a status and headers.
+func (ex *exchange) envelope(status int, headers map[string]string) *capture.HTTP {
+	return &capture.HTTP{Exchange: ex.id, Method: ex.method, Path: ex.path, Status: status, Headers: headers}
+}
+
+// frame returns the setter of a frame record for data (copied).
+func (ex *exchange) frame(dir capture.Dir, env *capture.HTTP, data []byte) func(*capture.Record) {
+	raw := string(data)
+	return func(r *capture.Record) {
+		r.Dir, r.Conn, r.HTTP, r.Raw, r.Size = dir, ex.conn, env, raw, len(raw)
+	}
+}
+
+// note queues a note about the exchange; its envelope names the exchange.
+func (ex *exchange) note(kind, text string) {
+	s := ex.p.q.reserve(false)
+	ex.p.q.fill(s, func(r *capture.Record) {
+		r.Type, r.Note, r.Text, r.Conn = capture.TypeNote, kind, text, ex.conn
+		r.HTTP = &capture.HTTP{Exchange: ex.id, Method: ex.method, Path: ex.path}
+	})
+}
