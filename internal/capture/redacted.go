@@ -33,10 +33,21 @@ func (w *Writer) WriteRedactedLine(t Type, seq uint64, at time.Time, dir Dir, li
 	}
 	b = append(b, `,"size":`...)
 	b = appendSize(b, size)
-	b = appendPayload(b, t, line)
+	p := scanPayload(t, line, nil)
+	b = appendPayload(b, line, &p)
 	if noEOL {
 		b = append(b, `,"noeol":true`...)
 	}
 	w.buf = append(b, `,"redacted":true}`+"\n"...)
 	return w.spill()
+}
+
+// WriteLineUnselected is WriteLine for a redacting tap, found out in the
+// one pass that validates the frame: it writes the record and reports true
+// when line is a frame holding one JSON value none of whose member names f
+// selects, and otherwise writes nothing and reports false, for the caller
+// to redact the line and write what results. A nil f selects nothing: the
+// line is written as WriteLine writes it.
+func (w *Writer) WriteLineUnselected(t Type, seq uint64, at time.Time, dir Dir, line []byte, noEOL bool, f *NameFilter) (bool, error) {
+	return w.writeLine(t, seq, at, dir, line, noEOL, "", nil, f)
 }

@@ -21,7 +21,7 @@ const maxDepth = 10000
 // third of their cost: no tokens, string contents skipped eight bytes at a
 // time (BenchmarkValid). FuzzValidJSON holds it to jsontext's answers.
 func validJSON(b []byte) bool {
-	ok, _ := scanJSON(b)
+	ok, _, _ := scanJSON(b, nil)
 	return ok
 }
 
@@ -33,8 +33,10 @@ const (
 )
 
 // scanJSON is validJSON that also reports whether b holds any whitespace
-// outside strings, where alone a valid value can hold a newline.
-func scanJSON(b []byte) (valid, spaced bool) {
+// outside strings, where alone a valid value can hold a newline, and
+// whether f selects one of its member names (see NameFilter; false when f
+// is nil). hit means nothing when b is not valid.
+func scanJSON(b []byte, f *NameFilter) (valid, spaced, hit bool) {
 	var buf [64]byte
 	stack := buf[:0] // the open containers below top
 	var top byte     // the innermost open container, '{' or '[', or 0
@@ -42,15 +44,17 @@ func scanJSON(b []byte) (valid, spaced bool) {
 	i := 0
 	var c byte
 	var ok, name bool
+	start, odd := 0, false // where the member name being read starts; whether it holds an escape or a byte beyond ASCII
 	if n >= len(rpcPrefix) && binary.LittleEndian.Uint64(b) == rpcPrefix0 && binary.LittleEndian.Uint64(b[8:]) == rpcPrefix1 {
 		// Nearly every frame opens so: skip to just after "2.0".
 		i, top = len(rpcPrefix), '{'
+		hit = f != nil && f.jsonrpc
 		goto next
 	}
 
 value: // a value starts at i, after optional whitespace
 	if i >= n {
-		return false, false
+		return false, false, false
 	}
 	switch c = b[i]; c {
 	case '"':
@@ -59,7 +63,7 @@ value: // a value starts at i, after optional whitespace
 		goto str
 	case '{', '[':
 		if len(stack) >= maxDepth-1 && top != 0 {
-			return false, false
+			return false, false, false
 		}
 		i++
 		if i < n && b[i] <= ' ' {
@@ -79,17 +83,17 @@ value: // a value starts at i, after optional whitespace
 		goto member
 	case 't':
 		if i+4 > n || binary.LittleEndian.Uint32(b[i:]) != 't'|'r'<<8|'u'<<16|'e'<<24 {
-			return false, false
+			return false, false, false
 		}
 		i += 4
 	case 'f':
 		if i+5 > n || binary.LittleEndian.Uint32(b[i+1:]) != 'a'|'l'<<8|'s'<<16|'e'<<24 {
-			return false, false
+			return false, false, false
 		}
 		i += 5
 	case 'n':
 		if i+4 > n || binary.LittleEndian.Uint32(b[i:]) != 'n'|'u'<<8|'l'<<16|'l'<<24 {
-			return false, false
+			return false, false, false
 		}
 		i += 4
 	case ' ', '\t', '\n', '\r':
@@ -97,7 +101,7 @@ value: // a value starts at i, after optional whitespace
 		goto value
 	default:
 		if i, ok = number(b, i); !ok {
-			return false, false
+			return false, false, false
 		}
 	}
 
@@ -122,19 +126,19 @@ next: // a value ended at i: a comma, a close, or the end
 			i, spaced = skipSpace(b, i), true
 			goto next
 		}
-		return false, false
+		return false, false, false
 	}
-	return top == 0, spaced
+	return top == 0, spaced, hit
 
 member: // an object member's name starts at i, after optional whitespace
 	if i < n && b[i] <= ' ' {
 		i, spaced = skipSpace(b, i), true
 	}
 	if i >= n || b[i] != '"' {
-		return false, false
+		return false, false, false
 	}
 	i++
-	name = true
+	name, start, odd = true, i, false
 	goto str
 
 colon: // a member name ended at i
@@ -146,7 +150,7 @@ colon: // a member name ended at i
 		i, spaced = skipSpace(b, i), true
 	}
 	if i >= n || b[i] != ':' {
-		return false, false
+		return false, false, false
 	}
 	i++
 	goto value
@@ -161,17 +165,21 @@ str: // a string's contents start at i; it is a member name if name is set
 			}
 			i += bits.TrailingZeros64(m) >> 3
 		} else if i = plainTail(b, i); i >= n {
-			return false, false
+			return false, false, false
 		}
 		if b[i] == '"' {
 			i++
 			break
 		}
+		odd = odd || name
 		if i, ok = strSpecial(b, i); !ok {
-			return false, false
+			return false, false, false
 		}
 	}
 	if name {
+		if f != nil && !hit {
+			hit = odd || f.passes(b, start, i-1) && f.match(b[start:i-1])
+		}
 		goto colon
 	}
 	goto next
@@ -317,4 +325,60 @@ func digits(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// A NameFilter is a set of object member names that the capture writer
+// looks for while it validates a frame (WriteLineUnselected), so that a
+// redactor need not scan the frames that hold none of them. It folds ASCII
+// case as a first cut and leaves the last word to its match function; a
+// name spelled with an escape or holding a byte beyond ASCII is always
+// selected, since only decoding could tell what it says.
+type NameFilter struct {
+	maxLen int
+	// firsts and lasts hold, per name length, a bit per first and last
+	// byte of the names of that length (folded: c|0x20, 6 bits); a name
+	// of maxMasked bytes or more passes them whatever its bytes.
+	firsts, lasts [maxMasked]uint64
+	match         func(name []byte) bool
+	jsonrpc       bool // the filter selects "jsonrpc", which scanJSON may skip
+}
+
+// maxMasked bounds the name lengths NameFilter keeps masks for.
+const maxMasked = 64
+
+// NewNameFilter returns a filter for names, which must be ASCII. A member
+// name passes when it has the length and the first and last bytes of one
+// of names, ignoring ASCII case; it is selected when match (which must
+// accept every name in names, in any ASCII case) accepts it too.
+func NewNameFilter(names []string, match func(name []byte) bool) *NameFilter {
+	f := &NameFilter{match: match}
+	for _, s := range names {
+		n := len(s)
+		if n == 0 {
+			continue
+		}
+		f.maxLen = max(f.maxLen, n)
+		if n >= maxMasked {
+			continue
+		}
+		f.firsts[n] |= 1 << ((s[0] | 0x20) & 63)
+		f.lasts[n] |= 1 << ((s[n-1] | 0x20) & 63)
+	}
+	f.jsonrpc = f.selects([]byte("jsonrpc"))
+	return f
+}
+
+// passes reports whether the plainly spelled ASCII name b[start:end]
+// passes f's first cut. Masks of lengths no name has are empty.
+func (f *NameFilter) passes(b []byte, start, end int) bool {
+	n := end - start
+	if n >= maxMasked {
+		return n <= f.maxLen
+	}
+	return f.firsts[n]&(1<<((b[start]|0x20)&63)) != 0 && f.lasts[n]&(1<<((b[end-1]|0x20)&63)) != 0
+}
+
+// selects reports whether f selects a plainly spelled ASCII name.
+func (f *NameFilter) selects(name []byte) bool {
+	return f.passes(name, 0, len(name)) && f.match(name)
 }

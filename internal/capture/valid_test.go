@@ -66,11 +66,129 @@ func FuzzValidJSON(f *testing.F) {
 		if got && !utf8.Valid(b) {
 			t.Errorf("validJSON(%q) accepted invalid UTF-8", b)
 		}
-		if ok, spaced := scanJSON(b); ok != got || ok && !spaced && bytes.ContainsAny(b, " \t\r\n") && !bytes.ContainsRune(b, '"') {
+		if ok, spaced, _ := scanJSON(b, nil); ok != got || ok && !spaced && bytes.ContainsAny(b, " \t\r\n") && !bytes.ContainsRune(b, '"') {
 			t.Errorf("scanJSON(%q) = %v, %v", b, ok, spaced)
 		}
-		if ok, spaced := scanJSON(b); ok && !spaced && bytes.IndexByte(b, '\n') >= 0 {
+		if ok, spaced, _ := scanJSON(b, nil); ok && !spaced && bytes.IndexByte(b, '\n') >= 0 {
 			t.Errorf("scanJSON(%q) missed a newline", b)
 		}
+		if got {
+			f := testFilter()
+			_, _, hit := scanJSON(b, f)
+			if want := filterHit(t, b); hit != want {
+				t.Errorf("scanJSON(%q) selected a name = %v, want %v", b, hit, want)
+			}
+		}
 	})
+}
+
+// testNames are the names of testFilter: of lengths the filter masks and
+// not, the name the rpcPrefix skip passes over, one of one byte.
+func testNames() []string {
+	return []string{"a", "token", "api_key", "jsonrpc", "content", strings.Repeat("k", maxMasked+3)}
+}
+
+// testFilter selects testNames, ignoring ASCII case.
+func testFilter() *NameFilter {
+	return NewNameFilter(testNames(), func(name []byte) bool {
+		for _, n := range testNames() {
+			if strings.EqualFold(n, string(name)) && isASCII(name) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// filterHit is what scanJSON(b, testFilter()) should report for valid b:
+// whether a member name is spelled with an escape or a byte beyond ASCII,
+// or is one of testNames ignoring ASCII case.
+func filterHit(t *testing.T, b []byte) bool {
+	t.Helper()
+	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true))
+	hit, err := namesHit(dec)
+	if err != nil {
+		t.Fatalf("decoding %q: %v", b, err)
+	}
+	return hit
+}
+
+// namesHit walks the next value of dec for filterHit.
+func namesHit(dec *jsontext.Decoder) (bool, error) {
+	hit := false
+	switch dec.PeekKind() {
+	case '{', '[':
+		open, err := dec.ReadToken()
+		if err != nil {
+			return false, err
+		}
+		for dec.PeekKind() != open.Kind()+2 {
+			if open.Kind() == '{' {
+				raw, err := dec.ReadValue()
+				if err != nil {
+					return false, err
+				}
+				name := raw[1 : len(raw)-1]
+				hit = hit || bytes.IndexByte(name, '\\') >= 0 || !isASCII(name) || testFilter().match(name)
+			}
+			h, err := namesHit(dec)
+			if err != nil {
+				return false, err
+			}
+			hit = hit || h
+		}
+		_, err = dec.ReadToken()
+		return hit, err
+	}
+	_, err := dec.ReadValue()
+	return false, err
+}
+
+func TestNameFilter(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("K", maxMasked+3)
+	for _, tt := range []struct {
+		json string
+		want bool
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"x","params":{"name":"y"}}`, true}, // jsonrpc is a test name
+		{`{"id":1,"method":"x","params":{"name":"y","arguments":{"text":"hi"}}}`, false},
+		{`{"id":1,"params":{"arguments":{"TOKEN":"s"}}}`, true},
+		{`{"id":1,"params":{"arguments":{"tokens":"s","toke":"s","Api_Key":1}}}`, true},
+		{`{"x":["token","api_key",{"A":1}]}`, true},
+		{`{"x":["token","api_key",{"b":1}]}`, false},
+		{`{"tok\u0065n":1}`, true},
+		{`{"tok\u00e9n":1}`, true},
+		{`{"t\u00e9":1}`, true},
+		{`{"é":1}`, true},
+		{`{"` + long + `":1}`, true},
+		{`{"` + long + `x":1}`, false},
+		{`{"":1,"ab":2,"tokem":3,"aoken":4}`, false},
+		{`{"a" : 1}`, true},
+		{` [ {"a":1} ] `, true},
+	} {
+		t.Run(tt.json, func(t *testing.T) {
+			t.Parallel()
+			b := bytes.TrimSpace([]byte(tt.json))
+			ok, _, hit := scanJSON(b, testFilter())
+			if !ok {
+				t.Fatalf("scanJSON(%s) says invalid", b)
+			}
+			if hit != tt.want {
+				t.Errorf("hit = %v, want %v", hit, tt.want)
+			}
+			if ref := filterHit(t, b); ref != tt.want {
+				t.Errorf("reference hit = %v, want %v", ref, tt.want)
+			}
+		})
+	}
 }

@@ -66,8 +66,21 @@ func (w *Writer) Write(r *Record) error {
 // The line is embedded as JSON when it is valid UTF-8 JSON, as text when it
 // is other UTF-8, and as base64 otherwise.
 func (w *Writer) WriteLine(t Type, seq uint64, at time.Time, dir Dir, line []byte, noEOL bool, conn string, env *HTTP) error {
+	_, err := w.writeLine(t, seq, at, dir, line, noEOL, conn, env, nil)
+	return err
+}
+
+// writeLine is WriteLine that, given a NameFilter, writes nothing and
+// returns false when line is not a frame holding one JSON value or when f
+// selects one of its member names (see WriteLineUnselected); it returns
+// true when it wrote the record.
+func (w *Writer) writeLine(t Type, seq uint64, at time.Time, dir Dir, line []byte, noEOL bool, conn string, env *HTTP, f *NameFilter) (bool, error) {
 	if w.err != nil {
-		return w.err
+		return false, w.err
+	}
+	p := scanPayload(t, line, f)
+	if f != nil && (!p.valid || p.hit) {
+		return false, nil
 	}
 	b := w.buf
 	switch {
@@ -89,19 +102,19 @@ func (w *Writer) WriteLine(t Type, seq uint64, at time.Time, dir Dir, line []byt
 		b = appendMid(b, at, dir, conn)
 		e, err := json.Marshal(env)
 		if err != nil {
-			return fmt.Errorf("encoding http envelope: %w", err)
+			return false, fmt.Errorf("encoding http envelope: %w", err)
 		}
 		b = append(b, `,"http":`...)
 		b = append(b, e...)
 		b = append(b, `,"size":`...)
 	}
 	b = appendSize(b, len(line))
-	b = appendPayload(b, t, line)
+	b = appendPayload(b, line, &p)
 	if noEOL {
 		b = append(b, `,"noeol":true`...)
 	}
 	w.buf = append(b, "}\n"...)
-	return w.spill()
+	return true, w.spill()
 }
 
 // seqDigits returns seq in decimal, counting up from the last seq in place
@@ -168,8 +181,17 @@ func appendMid(b []byte, at time.Time, dir Dir, conn string) []byte {
 	return b
 }
 
-// appendPayload embeds line as msg (+raw), text or b64.
-func appendPayload(b []byte, t Type, line []byte) []byte {
+// linePayload is what scanPayload found out about a line.
+type linePayload struct {
+	msg    []byte // the line trimmed of white space, when valid
+	valid  bool   // a frame holding one JSON object or array
+	spaced bool   // msg holds white space outside strings
+	hit    bool   // the NameFilter selects one of msg's member names
+}
+
+// scanPayload classifies a frame or stderr line for appendPayload.
+func scanPayload(t Type, line []byte, f *NameFilter) linePayload {
+	var p linePayload
 	if t == TypeFrame && len(line) > 0 {
 		trimmed := line
 		if c, e := line[0], line[len(line)-1]; c <= ' ' || c >= utf8.RuneSelf || e <= ' ' || e >= utf8.RuneSelf {
@@ -177,26 +199,31 @@ func appendPayload(b []byte, t Type, line []byte) []byte {
 		}
 		// validJSON checks UTF-8 too: a valid message is valid UTF-8, and
 		// so is what TrimSpace took from around it.
-		valid, spaced := false, false
 		if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
-			valid, spaced = scanJSON(trimmed)
+			p.valid, p.spaced, p.hit = scanJSON(trimmed, f)
+			p.msg = trimmed
 		}
-		if valid {
-			msg := jsontext.Value(trimmed)
-			if spaced && bytes.IndexByte(trimmed, '\n') >= 0 {
-				// A record is one line: a body spanning lines (HTTP) is
-				// embedded compacted, and raw keeps the exact bytes.
-				msg = append(jsontext.Value(nil), trimmed...)
-				_ = msg.Compact()
-			}
-			b = append(b, `,"msg":`...)
-			b = append(b, msg...)
-			if len(msg) != len(line) {
-				b = append(b, `,"raw":`...)
-				b, _ = jsontext.AppendQuote(b, line)
-			}
-			return b
+	}
+	return p
+}
+
+// appendPayload embeds line as msg (+raw), text or b64.
+func appendPayload(b []byte, line []byte, p *linePayload) []byte {
+	if p.valid {
+		msg := jsontext.Value(p.msg)
+		if p.spaced && bytes.IndexByte(msg, '\n') >= 0 {
+			// A record is one line: a body spanning lines (HTTP) is
+			// embedded compacted, and raw keeps the exact bytes.
+			msg = append(jsontext.Value(nil), msg...)
+			_ = msg.Compact()
 		}
+		b = append(b, `,"msg":`...)
+		b = append(b, msg...)
+		if len(msg) != len(line) {
+			b = append(b, `,"raw":`...)
+			b, _ = jsontext.AppendQuote(b, line)
+		}
+		return b
 	}
 	if !utf8.Valid(line) {
 		b = append(b, `,"b64":"`...)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
+	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/tap/stdio"
 	"github.com/mcptrail/mcptrail/internal/transcript"
@@ -34,12 +35,15 @@ const demoScale = 0.35
 
 func newDemoCmd(ios *IOStreams) *cobra.Command {
 	var scale float64
+	var red redactFlags
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Run a scripted MCP session through the tap and show what mcptrail sees",
 		Long: `Demo runs a scripted MCP client and a scripted MCP server through the real
 stdio tap, with no network and no setup. It writes a capture to the state
-directory, like any proxied session, and prints its summary.`,
+directory, like any proxied session, and prints its summary. The --redact-*
+flags (and a [redact] table in .mcptrail.toml) scrub the capture as they
+do the proxy's.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usagef("demo takes no arguments")
@@ -50,15 +54,22 @@ directory, like any proxied session, and prints its summary.`,
 			if scale < 0 {
 				return usagef("--scale must not be negative")
 			}
-			return runDemo(cmd.Context(), ios, scale)
+			r, err := red.readRedactor(cmd.Flags())
+			if err != nil {
+				return err
+			}
+			return runDemo(cmd.Context(), ios, scale, r)
 		},
 	}
 	cmd.Flags().Float64Var(&scale, "scale", demoScale, "multiply the script's delays by `X` (0 runs without delays)")
 	_ = cmd.Flags().MarkHidden("scale")
+	red.add(cmd.Flags(), "in the capture")
 	return cmd
 }
 
-func runDemo(ctx context.Context, ios *IOStreams, scale float64) error {
+// runDemo plays the demo through the tap, redacting the capture with red
+// when it is not nil.
+func runDemo(ctx context.Context, ios *IOStreams, scale float64, red *redact.Redactor) error {
 	script, err := transcript.Parse(strings.NewReader(demoTranscript))
 	if err != nil {
 		return fmt.Errorf("reading the demo script: %w", err)
@@ -84,12 +95,16 @@ func runDemo(ctx context.Context, ios *IOStreams, scale float64) error {
 	path := f.Name()
 	fmt.Fprintf(ios.Out, "Running a scripted MCP client and server through the mcptrail tap...\n\n")
 	command := []string{exe, replayServerCmd, scriptPath, "--scale", strconv.FormatFloat(scale, 'g', -1, 64)}
-	runErr := playThroughTap(ctx, ios, script, scale, &stdio.Options{
+	opts := &stdio.Options{
 		Command: command,
 		Capture: f,
 		Header:  capture.Record{SessionID: id, Label: "demo", ToolVersion: Version},
 		Now:     ios.Now,
-	})
+	}
+	if red != nil {
+		opts.Redact = red
+	}
+	runErr := playThroughTap(ctx, ios, script, scale, opts)
 	if err := f.Close(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("writing capture: %w", err)
 	}

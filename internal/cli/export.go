@@ -23,6 +23,7 @@ type exportOptions struct {
 	output string // "" or "-" means stdout
 	input  string // "" newest session, "-" stdin, a session id or a path
 	redact redactFlags
+	events eventsExportFlags // -T events and -T otlp (events_export.go)
 }
 
 func newExportCmd(io *IOStreams) *cobra.Command {
@@ -57,9 +58,10 @@ export; the capture file itself is only read.`,
 			return runExport(cmd.Context(), io, &opts, red)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.format, "format", "T", "json", "output format: json or text")
+	cmd.Flags().StringVarP(&opts.format, "format", "T", "json", "output format: json, text, events (analytics events, JSONL) or otlp (the events as OTLP/JSON)")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the export to `FILE` (default standard output)")
 	opts.redact.add(cmd.Flags(), "in the export")
+	opts.events.add(cmd.Flags())
 	return cmd
 }
 
@@ -71,6 +73,9 @@ type exportView interface {
 }
 
 func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *redact.Redactor) error {
+	if opts.format == formatEvents || opts.format == formatOTLP {
+		return runEventsExport(ios, opts, red)
+	}
 	if opts.format != "json" && opts.format != "text" {
 		return usagef("unknown export format %q (want json or text)", opts.format)
 	}

@@ -24,7 +24,8 @@ const httpLong = `Wrap a remote MCP server that speaks Streamable HTTP.
 mcptrail listens on --listen (loopback, 127.0.0.1:7000, unless told
 otherwise) and forwards every request to --target, byte for byte: POST with
 JSON or text/event-stream answers, GET (the legacy standalone stream,
-Last-Event-ID resumption) and DELETE. Events are passed on the moment they
+Last-Event-ID resumption) and DELETE, over HTTP/1.1 or h2c (HTTP/2 in
+cleartext, with prior knowledge). Events are passed on the moment they
 arrive. Point your MCP client at http://127.0.0.1:7000/ (or at the target's
 path on that address) instead of the server.
 
@@ -36,7 +37,17 @@ Authorization and cookies were present, and the auth scheme.
 Every exchange is captured, like the stdio shim does: each JSON-RPC message
 in a request body or an SSE event is a frame with its HTTP envelope, and an
 answer without a message (202, 401, 404, a 502 when the target is down) is a
-frame too. SIGINT or SIGTERM stops the listener and ends the capture.`
+frame too. SIGINT or SIGTERM stops the listener and ends the capture.
+
+The --redact-* flags scrub what the capture records (never the bytes that are
+forwarded): values of secret keys in bodies, SSE events and envelope headers,
+JSONPath selections, regex matches, and what users typed into elicitation
+forms. .mcptrail.toml in the working directory may set label, capture and a
+[redact] table; flags override it.
+
+The --events-* and --otlp-* flags send analytics events as the stdio shim
+does (docs/events.md); a call answered only by an HTTP error status (401,
+403, 502, ...) is an event too, with that status as its error.`
 
 // httpFlags are the http command's flags.
 type httpFlags struct {
@@ -46,6 +57,8 @@ type httpFlags struct {
 	label     string
 	noCapture bool
 	allow     []string
+	redact    redactFlags
+	events    eventsFlags // events_proxy.go
 }
 
 func newHTTPCmd(io *IOStreams) *cobra.Command {
@@ -58,7 +71,7 @@ func newHTTPCmd(io *IOStreams) *cobra.Command {
   mcptrail http --target http://127.0.0.1:8080/mcp --listen 127.0.0.1:7001 --label local`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runHTTP(cmd.Context(), io, &f)
+			return runHTTP(cmd, io, &f)
 		},
 	}
 	fl := cmd.Flags()
@@ -68,6 +81,8 @@ func newHTTPCmd(io *IOStreams) *cobra.Command {
 	fl.StringVar(&f.label, "label", "", "name the session `L` (default: the target's host)")
 	fl.BoolVar(&f.noCapture, "no-capture", false, "relay only; write no capture")
 	fl.StringSliceVar(&f.allow, "allow-host", nil, "also accept requests whose Host is `HOST[:PORT]` (repeatable)")
+	f.redact.add(fl, "in the capture")
+	f.events.add(fl)
 	return cmd
 }
 
@@ -75,13 +90,27 @@ func newHTTPCmd(io *IOStreams) *cobra.Command {
 // stream) before closing them.
 const shutdownGrace = 2 * time.Second
 
-func runHTTP(ctx context.Context, io *IOStreams, f *httpFlags) error {
+func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 	target, err := parseTarget(f.target)
 	if err != nil {
 		return err
 	}
 	if f.noCapture && f.capture != "" {
 		return usagef("--capture and --no-capture cannot be used together")
+	}
+	cfg, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	red, err := f.redact.redactor(cmd.Flags(), &cfg.Redact)
+	if err != nil {
+		return err
+	}
+	if f.label == "" {
+		f.label = cfg.Label
+	}
+	if f.capture == "" && !f.noCapture {
+		f.capture = cfg.Capture
 	}
 	ln, err := net.Listen("tcp", f.listen)
 	if err != nil {
@@ -107,14 +136,34 @@ func runHTTP(ctx context.Context, io *IOStreams, f *httpFlags) error {
 	if file != nil {
 		opts.Capture = file
 	}
+	if red != nil {
+		opts.Redact = red
+	}
+	live, err := f.events.start(cmd.Context())
+	if err != nil {
+		_ = ln.Close()
+		closeQuietly(file)
+		return err
+	}
+	if live != nil {
+		opts.Capture = live.capture(opts.Capture)
+		opts.BeforeEnd = live.notes
+	}
 	p, err := httpproxy.New(opts)
 	if err != nil {
 		_ = ln.Close()
+		closeQuietly(file)
+		if live != nil {
+			live.finish(io)
+		}
 		return err
 	}
 	fmt.Fprintf(io.ErrOut, "mcptrail: listening on http://%s/ → %s\n", ln.Addr(), target.Redacted())
-	serveErr := serveUntilSignal(ctx, ln, p)
+	serveErr := serveUntilSignal(cmd.Context(), ln, p)
 	err = p.Close()
+	if live != nil {
+		live.finish(io)
+	}
 	if file != nil {
 		if cerr := file.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("closing capture: %w", cerr)
@@ -137,7 +186,12 @@ func parseTarget(s string) (*url.URL, error) {
 
 // serveUntilSignal serves until SIGINT, SIGTERM or ctx, then shuts down.
 func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
+	// HTTP/1.1 and h2c (HTTP/2 over cleartext with prior knowledge);
+	// the target is reached over HTTP/1.1 or, for https, what it offers.
+	var protos http.Protocols
+	protos.SetHTTP1(true)
+	protos.SetUnencryptedHTTP2(true)
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second, Protocols: &protos}
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)

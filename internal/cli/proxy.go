@@ -47,6 +47,7 @@ type proxyFlags struct {
 	label     string
 	noCapture bool
 	redact    redactFlags
+	events    eventsFlags // events_proxy.go
 }
 
 func newProxyCmd(io *IOStreams) *cobra.Command {
@@ -68,6 +69,7 @@ func newProxyCmd(io *IOStreams) *cobra.Command {
 	fl.StringVar(&f.label, "label", "", "name the session `L` (default: the server's script or package name)")
 	fl.BoolVar(&f.noCapture, "no-capture", false, "relay only; write no capture")
 	f.redact.add(fl, "in the capture")
+	f.events.add(fl)
 	return cmd
 }
 
@@ -105,10 +107,21 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	if label == "" {
 		label = deriveLabel(args)
 	}
+	if red != nil {
+		// A label derived from a secret argument must not name the file.
+		label, _ = red.Label(label, args)
+	}
 	start := io.Now()
 	id := capture.NewSessionID()
 	file, err := openCapture(io, f, start, label, id)
 	if err != nil {
+		return err
+	}
+	live, err := f.events.start(cmd.Context())
+	if err != nil {
+		if file != nil {
+			file.Close()
+		}
 		return err
 	}
 
@@ -134,7 +147,14 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	if red != nil {
 		opts.Redact = red
 	}
+	if live != nil {
+		opts.Capture = live.capture(opts.Capture)
+		opts.BeforeEnd = live.notes
+	}
 	res, runErr := stdio.Run(cmd.Context(), opts)
+	if live != nil {
+		live.finish(io)
+	}
 	if file != nil {
 		if err := file.Close(); err != nil && runErr == nil {
 			runErr = fmt.Errorf("closing capture: %w", err)

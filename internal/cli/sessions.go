@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -31,13 +34,19 @@ type sessionRow struct {
 
 func newSessionsCmd(io *IOStreams) *cobra.Command {
 	var asJSON bool
+	var red redactFlags
 	cmd := &cobra.Command{
 		Use:   "sessions [--json]",
 		Short: "List the captured sessions, newest first",
 		Long: `Sessions lists the captures in the state directory's sessions folder
 ($MCPTRAIL_HOME, else $XDG_STATE_HOME/mcptrail, else ~/.local/state/mcptrail),
 newest first: id, label, start time, frames, calls, calls that failed, and the
-file. A file that is not a readable capture is reported on stderr and skipped.`,
+file. A file that is not a readable capture is reported on stderr and skipped.
+
+With --redact-* flags, or a [redact] table in .mcptrail.toml, a label is
+scrubbed as export scrubs it: replaced when it was taken from a command-line
+value the rules hide (--token X), and by the value rules; a path that holds
+a scrubbed label shows it scrubbed too (open that session by its id).`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usagef("sessions takes no arguments, got %q", args)
@@ -45,14 +54,19 @@ file. A file that is not a readable capture is reported on stderr and skipped.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runSessions(io, asJSON)
+			r, err := red.readRedactor(cmd.Flags())
+			if err != nil {
+				return err
+			}
+			return runSessions(io, asJSON, r)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write a JSON array instead of a table")
+	red.add(cmd.Flags(), "in labels and paths")
 	return cmd
 }
 
-func runSessions(io *IOStreams, asJSON bool) error {
+func runSessions(io *IOStreams, asJSON bool, red *redact.Redactor) error {
 	state, err := capture.StateDir(io.Getenv)
 	if err != nil {
 		return err
@@ -63,7 +77,7 @@ func runSessions(io *IOStreams, asJSON bool) error {
 	}
 	rows := []sessionRow{}
 	for _, path := range files {
-		row, err := loadSessionRow(path)
+		row, err := loadSessionRow(path, red)
 		if err != nil {
 			fmt.Fprintf(io.ErrOut, "mcptrail: skipping %s: %v\n", path, err)
 			continue
@@ -81,8 +95,9 @@ func runSessions(io *IOStreams, asJSON bool) error {
 	return writeSessionTable(io, rows)
 }
 
-// loadSessionRow reads the capture at path through the store.
-func loadSessionRow(path string) (sessionRow, error) {
+// loadSessionRow reads the capture at path through the store, redacting it
+// with red when it is not nil.
+func loadSessionRow(path string, red *redact.Redactor) (sessionRow, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return sessionRow{}, fmt.Errorf("opening capture: %w", err)
@@ -92,7 +107,8 @@ func loadSessionRow(path string) (sessionRow, error) {
 	if err != nil {
 		return sessionRow{}, err
 	}
-	snap, err := store.Load(r, nil)
+	label := r.Header().Label
+	snap, err := loadSnapshot(r, red)
 	if err != nil {
 		return sessionRow{}, err
 	}
@@ -100,12 +116,45 @@ func loadSessionRow(path string) (sessionRow, error) {
 		ID: snap.Session.ID, Label: snap.Session.Label, Start: snap.Session.Start.UTC(),
 		Frames: snap.Counts.Frames, Calls: len(snap.Calls), Ended: snap.Session.Ended, Path: path,
 	}
+	if row.Label != label {
+		row.Path = scrubbedPath(path, label, row.Label, row.ID, red)
+	}
 	for i := range snap.Calls {
 		if s := snap.Calls[i].Status; s == store.StatusError || s == store.StatusToolError {
 			row.Errors++
 		}
 	}
 	return row, nil
+}
+
+// scrubbedPath is path with the label it was named after, which redaction
+// changed to scrubbed, scrubbed in it: the label part of a sessions-folder
+// name (time-label-id.jsonl) is replaced by the scrubbed label made file
+// safe; in any other path the label's text is replaced, and the value rules
+// apply.
+func scrubbedPath(path, label, scrubbed, id string, red *redact.Redactor) string {
+	dir, base := filepath.Split(path)
+	const stamp = len("20060102T150405.000000Z-")
+	suffix := "-" + id + capture.Ext
+	if len(base) > stamp+len(suffix) && strings.HasSuffix(base, suffix) {
+		return dir + base[:stamp] + fileSafeLabel(scrubbed) + suffix
+	}
+	path = strings.ReplaceAll(path, label, scrubbed)
+	path, _ = red.Label(path, nil)
+	return path
+}
+
+// fileSafeLabel spells a label as capture.CreateSessionFile does in a
+// file name.
+func fileSafeLabel(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, s)
+	return s[:min(len(s), 40)]
 }
 
 func writeSessionTable(io *IOStreams, rows []sessionRow) error {

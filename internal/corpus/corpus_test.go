@@ -68,7 +68,7 @@ func TestCorpus(t *testing.T) {
 			checkLossless(t, tr, recs)
 			norm := filepath.Join(dir, "normalised.jsonl")
 			writeNormalised(t, tr, recs, name, norm)
-			for _, format := range []string{"json", "txt"} {
+			for _, format := range []string{"json", "txt", "events"} {
 				got := export(t, norm, format, dir)
 				compareGolden(t, filepath.Join(transcriptDir, name+"."+format+".golden"), got)
 			}

@@ -46,6 +46,13 @@
 // capture diffs cleanly against the original. It is idempotent. A record
 // it changed is marked Redacted; a session header it saw is always marked.
 //
+// Most frames hold no member a key rule names. With key and answer rules
+// only, Names gives the capture writer a filter of the names that matter,
+// which it applies in the pass that validates each frame
+// (capture.Writer.WriteLineUnselected): a JSON frame none of whose names
+// it selects is recorded without being tokenized, and only the others go
+// through Line.
+//
 // A Redactor keeps per-session state (the elicitation/create ids) and is
 // not safe for concurrent use: one goroutine per session, Reset between
 // sessions.

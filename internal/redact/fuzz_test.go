@@ -12,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/events"
 	jsonexport "github.com/mcptrail/mcptrail/internal/export/json"
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/redact"
@@ -71,6 +72,17 @@ func (g *gen) presetKey() string {
 	return string(k)
 }
 
+// spelledKey returns a preset key as a JSON string with one byte spelled
+// as a \u escape, or with the Kelvin sign for a k (which folds to it).
+func (g *gen) spelledKey() string {
+	k := g.presetKey()
+	i := g.next(len(k))
+	if j := strings.IndexAny(k, "kK"); j >= 0 && g.next(2) == 1 {
+		return `"` + k[:j] + "\u212a" + k[j+1:] + `"`
+	}
+	return `"` + k[:i] + fmt.Sprintf(`\u%04x`, k[i]) + k[i+1:] + `"`
+}
+
 // str returns a JSON string, sometimes holding a regex-matched secret.
 func (g *gen) str() string {
 	switch g.next(5) {
@@ -101,15 +113,20 @@ func (g *gen) value(depth int) string {
 	var members []string
 	for range 1 + g.next(4) {
 		var key, val string
-		switch g.next(5) {
+		switch g.next(6) {
 		case 0:
 			key, val = g.presetKey(), g.secretValue(depth+1)
+		case 5:
+			key, val = g.spelledKey(), g.secretValue(depth+1)
 		case 1:
 			key, val = "ssn", g.secretValue(depth+1)
 		default:
 			key, val = plainKeys[g.next(len(plainKeys))], g.value(depth+1)
 		}
-		members = append(members, strconv.Quote(key)+":"+val)
+		if key[0] != '"' {
+			key = strconv.Quote(key)
+		}
+		members = append(members, key+":"+val)
 	}
 	return "{" + strings.Join(members, ",") + "}"
 }
@@ -171,9 +188,24 @@ func header() capture.Record {
 		Command: []string{"server", "--api-key=" + secretTag + "cmd1", "--token", secretTag + "cmd2", "GITHUB_TOKEN=" + secretTag + "cmd3"}}
 }
 
+// keyOptions are rules of key and answer redaction only: the tap then
+// lets the capture writer skip the frames whose member names the
+// Redactor's NameFilter does not select.
+func keyOptions() *redact.Options {
+	return &redact.Options{Secrets: true, Keys: []string{"ssn", "Value"}, Answers: true}
+}
+
 // writeCapture writes lines as a capture, redacting them on write when
-// red is not nil.
+// red is not nil, as the stdio tap does: frames its NameFilter does not
+// select are written without Line.
 func writeCapture(t *testing.T, lines []line, red *redact.Redactor) []byte {
+	t.Helper()
+	return writeCaptureVia(t, lines, red, true)
+}
+
+// writeCaptureVia is writeCapture that, unless filtered is set, passes
+// every line through Line.
+func writeCaptureVia(t *testing.T, lines []line, red *redact.Redactor, filtered bool) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w := capture.NewWriter(&buf)
@@ -191,6 +223,15 @@ func writeCapture(t *testing.T, lines []line, red *redact.Redactor) []byte {
 		}
 		at := t0.Add(time.Duration(i) * time.Millisecond)
 		b := []byte(l.text)
+		if filtered && red != nil && l.t == capture.TypeFrame && red.Names(l.dir) != nil {
+			done, err := w.WriteLineUnselected(l.t, seq, at, l.dir, b, false, red.Names(l.dir))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if done {
+				continue
+			}
+		}
 		var err error
 		if out, changed := lineOf(red, l, b); changed {
 			err = w.WriteRedactedLine(l.t, seq, at, l.dir, out, len(b), false, "", nil)
@@ -219,8 +260,9 @@ func lineOf(red *redact.Redactor, l line, b []byte) ([]byte, bool) {
 }
 
 // views reads a capture, redacting on read when red is not nil, and
-// returns the JSON export, the text export and the ledger (table and
-// JSON) together, and the records the store saw.
+// returns the JSON export, the text export, the ledger (table and JSON)
+// and the analytics events with content (JSONL) together, and the records
+// the store saw.
 func views(t *testing.T, data []byte, red *redact.Redactor) ([]byte, []capture.Record) {
 	t.Helper()
 	r, err := capture.NewReader(bytes.NewReader(data))
@@ -235,7 +277,7 @@ func views(t *testing.T, data []byte, red *redact.Redactor) ([]byte, []capture.R
 	jw := jsonexport.New(&jout, &jsonexport.Options{SpoolDir: t.TempDir()})
 	defer jw.Close()
 	tw := textexport.New(&tout, &h)
-	st := store.New(&store.Options{OnFrame: func(f *store.Frame) { jw.Frame(f); tw.Frame(f) }})
+	st := store.New(&store.Options{OnFrame: func(f *store.Frame) { jw.Frame(f); tw.Frame(f) }, Events: &store.EventOptions{Content: true}})
 	st.Ingest(&h)
 	var recs []capture.Record
 	for {
@@ -267,6 +309,9 @@ func views(t *testing.T, data []byte, red *redact.Redactor) ([]byte, []capture.R
 		if err := textexport.WriteLedger(&out, lines); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := events.WriteJSONL(&out, events.FromSnapshot(snap)); err != nil {
+		t.Fatal(err)
 	}
 	return out.Bytes(), recs
 }
@@ -322,6 +367,19 @@ func FuzzRedact(f *testing.F) {
 			if !bytes.Equal(w.Msg, r.Msg) || w.Raw != r.Raw || w.Text != r.Text || w.Redacted != r.Redacted || w.Size != r.Size {
 				t.Fatalf("record %d: on write %+v\non read %+v", i, w, r)
 			}
+		}
+
+		// With key rules only, the tap's NameFilter path records exactly
+		// what passing every line through Line records.
+		keys := func() *redact.Redactor {
+			r, err := redact.New(keyOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		if filtered, all := writeCapture(t, lines, keys()), writeCaptureVia(t, lines, keys(), false); !bytes.Equal(filtered, all) {
+			t.Fatalf("the NameFilter path wrote\n%s\nLine wrote\n%s", filtered, all)
 		}
 
 		// Idempotent: redacting what was redacted changes nothing, on

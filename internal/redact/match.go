@@ -115,7 +115,7 @@ func (r *Redactor) mayMatch(line []byte, dir capture.Dir) bool {
 		case r.maybeKey(name) && r.isKey(name):
 			return true
 		}
-		if answersC2S && (string(name) == "inputResponses" || string(name) == "action" || string(name) == "content") {
+		if answersC2S && isAnswerName(name) {
 			return true
 		}
 	}
@@ -231,7 +231,7 @@ func (r *Redactor) plainName(line []byte, i int, answers bool) bool {
 	if r.isKey(name) {
 		return true
 	}
-	return answers && (string(name) == "inputResponses" || string(name) == "action" || string(name) == "content")
+	return answers && isAnswerName(name)
 }
 
 // suffixHash maps four folded bytes to a bit of Redactor.suffixes.

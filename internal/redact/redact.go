@@ -78,6 +78,9 @@ type Redactor struct {
 	values   *regexp.Regexp // the Values, as one alternation
 	textKeys *regexp.Regexp // "key": value in text
 	answers  bool
+	// filters are the NameFilters of Names, by direction (0 client to
+	// server, 1 server to client).
+	filters [2]*capture.NameFilter
 
 	// elicits holds the ids (raw JSON) of the server elicitation/create
 	// requests seen in this session.
@@ -131,6 +134,7 @@ func New(opts *Options) (*Redactor, error) {
 	}
 	r.answers = opts.Answers
 	r.walk.r = r
+	r.filters[0], r.filters[1] = r.nameFilter(capture.C2S), r.nameFilter(capture.S2C)
 	return r, nil
 }
 
@@ -162,6 +166,43 @@ func (r *Redactor) addSuffixes() bool {
 		r.suffixes[h/64] |= 1 << (h % 64)
 	}
 	return true
+}
+
+// Names returns a filter that selects the member names Line looks for in a
+// frame travelling in dir, or nil when Line may change a frame whatever its
+// member names (value and path rules, answers from the server). A JSON
+// frame none of whose names the filter selects is one Line leaves alone;
+// the capture writer checks this in the pass that validates the frame
+// (capture.Writer.WriteLineUnselected).
+func (r *Redactor) Names(dir capture.Dir) *capture.NameFilter {
+	if dir == capture.S2C {
+		return r.filters[1]
+	}
+	return r.filters[0]
+}
+
+// nameFilter builds the filter Names returns for dir.
+func (r *Redactor) nameFilter(dir capture.Dir) *capture.NameFilter {
+	if r.values != nil || len(r.paths) > 0 || r.wideKeys || r.answers && dir != capture.C2S {
+		return nil
+	}
+	names := slices.Collect(maps.Keys(r.keys))
+	answers := r.answers && dir == capture.C2S
+	if answers {
+		names = append(names, "inputResponses", "action", "content")
+	}
+	return capture.NewNameFilter(names, func(name []byte) bool {
+		return r.isKey(name) || answers && isAnswerName(name)
+	})
+}
+
+// isAnswerName reports whether answer redaction acts under a member name.
+func isAnswerName(name []byte) bool {
+	switch string(name) {
+	case "inputResponses", "action", "content":
+		return true
+	}
+	return false
 }
 
 // Reset forgets the per-session state, for the next session.

@@ -1,8 +1,10 @@
 package redact_test
 
 import (
+	"io"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -160,6 +162,18 @@ func TestRedactLines(t *testing.T) {
 				if want == "" {
 					want = st.in
 				}
+				// The capture writer skips Line for a JSON frame none of
+				// whose member names the Redactor's filter selects: only
+				// for frames Line leaves alone.
+				if f := r.Names(st.dir); f != nil && typ == capture.TypeFrame {
+					done, err := capture.NewWriter(io.Discard).WriteLineUnselected(typ, 1, time.Time{}, st.dir, []byte(st.in), false, f)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if done && want != st.in {
+						t.Errorf("step %d: the NameFilter let through a line Line changes", i)
+					}
+				}
 				got, changed := r.Line(typ, st.dir, []byte(st.in))
 				if diff := cmp.Diff(want, string(got)); diff != "" {
 					t.Errorf("step %d: (-want +got)\n%s", i, diff)
@@ -219,6 +233,41 @@ func TestArgv(t *testing.T) {
 				t.Errorf("header: redacted=%v (-want +got)\n%s", hdr.Redacted, diff)
 			}
 		})
+	}
+}
+
+func TestLabel(t *testing.T) {
+	t.Parallel()
+	r, err := redact.New(&redact.Options{Secrets: true, Values: res(`sk-[a-z]+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	command := []string{"node", "--token", "ghp_abc", "--api-key=key-xyz", "index.js", "--name", "ghp"}
+	tests := []struct{ label, want string }{
+		{"ghp_abc", "[REDACTED]"}, // the value of --token
+		{"key-xyz", "[REDACTED]"}, // the value of --api-key=
+		{"abc", "[REDACTED]"},     // part of a scrubbed value
+		{"index", "index"},        // an argument no rule scrubs
+		{"ghp", "[REDACTED]"},     // part of a scrubbed value, though --name holds it too
+		{"team-sk-abc", "team-[REDACTED]"},
+		{"[REDACTED]", "[REDACTED]"},
+		{"", ""},
+	}
+	for _, tc := range tests {
+		got, changed := r.Label(tc.label, command)
+		if got != tc.want || changed != (tc.want != tc.label) {
+			t.Errorf("Label(%q) = %q, %v; want %q", tc.label, got, changed, tc.want)
+		}
+	}
+	// The header's label is scrubbed against its command line as it was,
+	// and a second pass changes nothing.
+	hdr := capture.Record{Type: capture.TypeSession, Label: "ghp_abc", Command: command}
+	r.Record(&hdr)
+	if hdr.Label != redact.Placeholder || hdr.Command[2] != redact.Placeholder {
+		t.Errorf("header: label %q, command %q", hdr.Label, hdr.Command)
+	}
+	if r.Record(&hdr) {
+		t.Errorf("redacting the header twice changed it: %+v", hdr)
 	}
 }
 

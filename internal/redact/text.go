@@ -166,13 +166,16 @@ func (r *Redactor) binaryPass(b []byte) ([]byte, bool) {
 	return out, true
 }
 
-// header scrubs a session header's command line and target.
+// header scrubs a session header's label, command line and target.
 func (r *Redactor) header(rec *capture.Record) bool {
 	changed := false
+	if rec.Label != "" {
+		rec.Label, changed = r.Label(rec.Label, rec.Command)
+	}
 	if len(rec.Command) > 0 {
 		var c bool
 		rec.Command, c = r.Argv(rec.Command)
-		changed = c
+		changed = changed || c
 	}
 	if rec.Target != "" {
 		var c bool
@@ -180,6 +183,25 @@ func (r *Redactor) header(rec *capture.Record) bool {
 		changed = changed || c
 	}
 	return changed
+}
+
+// Label scrubs a session label, which may have been derived from the
+// command line: it becomes the placeholder when its text is part of an
+// argument of command that Argv scrubs and is gone from what Argv leaves
+// of that argument (a label taken from the value of --token), and the
+// value rules apply to it.
+func (r *Redactor) Label(label string, command []string) (string, bool) {
+	if label == "" || label == Placeholder {
+		return label, false
+	}
+	if scrubbed, changed := r.Argv(command); changed {
+		for i, a := range command {
+			if scrubbed[i] != a && strings.Contains(a, label) && !strings.Contains(scrubbed[i], label) {
+				return Placeholder, true
+			}
+		}
+	}
+	return r.valueString(label)
 }
 
 // Argv scrubs a command line, returning a copy when it changes it: the

@@ -24,11 +24,14 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 		Status: StatusPending, Operation: -1, Parent: -1,
 	})
 	c := &e.Call
-	s.openKey(c, r.Seq)
+	s.openKey(c, r)
 	s.classify(c, &req)
 	if dir == capture.S2C {
 		s.attribute(c, r)
 		s.ledgerRequest(c, r, f.Params, &req)
+		if s.ev != nil {
+			s.eventRequest(c, r, f, &req)
+		}
 		return idx
 	}
 	s.clientDeclared(&req)
@@ -39,16 +42,20 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 	s.trackRetryable(e, &req)
 	s.pairRetry(c, r, &req)
 	s.ledgerRequest(c, r, f.Params, &req)
+	if s.ev != nil {
+		s.eventRequest(c, r, f, &req)
+	}
 	return idx
 }
 
 // openKey makes c the call its id refers to, flagging an id that is still
 // in flight. The earlier call stays pending, but no answer can reach it any
 // more, so it stops counting as in flight for legacy attribution.
-func (s *Store) openKey(c *Call, seq uint64) {
+func (s *Store) openKey(c *Call, r *capture.Record) {
+	seq := r.Seq
 	if prev, ok := s.byID.lookup(c.Dir, c.Conn, c.ID.Raw()); ok {
 		p := &s.calls.at(prev).Call
-		if p.ResponseSeq == 0 && p.CancelSeq == 0 {
+		if p.ResponseSeq == 0 && p.CancelSeq == 0 && !s.standalone(prev, r) {
 			s.add(finding.New(finding.IDReused, seq,
 				"%s request %s reuses id %s of %s (seq %d), which is still in flight",
 				c.Dir, c.Method, c.ID.Raw(), p.Method, p.RequestSeq))
@@ -67,7 +74,10 @@ func (s *Store) response(r *capture.Record, f *wire.Frame) int {
 		s.unpaired(r, f)
 		return -1
 	}
-	idx, ok := s.byID.lookup(opposite(dir), r.Conn, f.ID.Raw())
+	idx, ok := s.exchangeRequest(r, f)
+	if !ok {
+		idx, ok = s.byID.lookup(opposite(dir), r.Conn, f.ID.Raw())
+	}
 	if !ok {
 		s.add(finding.New(finding.ResponseWithoutReq, r.Seq,
 			"%s %s answers no %s request seen in the capture", dir, describe(f), opposite(dir)))
@@ -130,6 +140,9 @@ func (s *Store) answer(c *Call, r *capture.Record, f *wire.Frame) {
 	}
 	s.mrtrAnswered(c, &res, r.Redacted)
 	s.ledgerAnswer(c, r, f, &res)
+	if s.ev != nil {
+		s.eventAnswer(c, r, f)
+	}
 }
 
 // forgetExchange drops the HTTP exchange index entry of an answered call.

@@ -39,14 +39,16 @@ func (s *Store) freeze(copyState bool) *Snapshot {
 		}
 	}
 	finishOperations(ops, calls)
+	ledger := s.ledgerRows(ops, copyState)
 	return &Snapshot{
 		Session:    s.session(calls),
 		Calls:      calls,
 		Operations: ops,
 		Findings:   s.allFindings(calls),
-		Ledger:     s.ledgerRows(ops, copyState),
+		Ledger:     ledger,
 		Summary:    summarize(calls),
 		Counts:     s.counts,
+		Events:     s.eventLog(calls, ops, ledger),
 	}
 }
 

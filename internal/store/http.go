@@ -16,16 +16,13 @@ import (
 // WWW-Authenticate, when present) as Message.
 const StatusHTTPError = "http-error"
 
-// problemStatusFrame is the Problem given to an HTTP status frame (a frame without a JSON-RPC
-// message) in the Frame view.
-const problemStatusFrame = "no JSON-RPC message (HTTP status frame)"
-
 // httpFrame handles what only frames of the HTTP tap carry, after the frame
 // was decoded and before it is correlated as a message. It reports whether
 // it correlated the frame itself (then *call is set and message must not
 // run):
 //   - a status frame (a request or response without a JSON-RPC body, or an
-//     error status whose body is not JSON-RPC) is not an invalid frame; an
+//     error status whose body is not JSON-RPC) is not an invalid frame but
+//     one of kind wire.KindHTTPStatus; an
 //     s2c one ends its exchange's pending client call with StatusHTTPError
 //     when the status is not a success;
 //   - an id-less JSON-RPC error in the response to a request answers that
@@ -35,10 +32,10 @@ func (s *Store) httpFrame(r *capture.Record, f *wire.Frame, call *int) bool {
 	env := r.HTTP
 	*call = -1
 	if isStatusFrame(r, f) {
-		f.Problem = problemStatusFrame
+		f.Kind, f.Problem = wire.KindHTTPStatus, ""
 		if r.Dir == capture.S2C {
 			s.httpNotificationAnswered(r)
-			*call = s.httpStatus(r)
+			*call = s.httpStatus(r, f)
 		}
 		return true
 	}
@@ -71,7 +68,7 @@ func isStatusFrame(r *capture.Record, f *wire.Frame) bool {
 
 // httpStatus ends the exchange's pending client call when the status is
 // not a success, and returns the call's index or -1.
-func (s *Store) httpStatus(r *capture.Record) int {
+func (s *Store) httpStatus(r *capture.Record, f *wire.Frame) int {
 	env := r.HTTP
 	idx, ok := s.exchanges[env.Exchange]
 	if !ok || env.Exchange == "" {
@@ -99,5 +96,40 @@ func (s *Store) httpStatus(r *capture.Record) int {
 	}
 	delete(s.exchanges, env.Exchange)
 	s.mrtrAnswered(c, &mcp.Result{}, false)
+	if s.ev != nil {
+		// The call is over: its operation's analytics event is due.
+		s.eventAnswer(c, r, f)
+	}
 	return idx
+}
+
+// exchangeRequest finds the request an s2c response answers in its own
+// HTTP exchange: the client call POSTed in that exchange, when its id is
+// the response's. Two stateless (2026-07-28) clients whose ids collide
+// then pair apart; (dir, conn, id) is the fallback.
+func (s *Store) exchangeRequest(r *capture.Record, f *wire.Frame) (int, bool) {
+	if r.HTTP == nil || r.HTTP.Exchange == "" || r.Dir != capture.S2C {
+		return 0, false
+	}
+	idx, ok := s.exchanges[r.HTTP.Exchange]
+	if !ok || s.calls.at(idx).ID.Raw() != f.ID.Raw() {
+		return 0, false
+	}
+	return idx, true
+}
+
+// standalone reports whether the client call prev and the request r, which
+// share an id, are POSTs that stand alone: outside any legacy session, in
+// different HTTP exchanges, prev's still open. Each pairs in its own
+// exchange, so the shared id is no reuse (two stateless clients).
+func (s *Store) standalone(prev int, r *capture.Record) bool {
+	if r.HTTP == nil || r.HTTP.Exchange == "" || r.Conn != "" || r.Dir != capture.C2S {
+		return false
+	}
+	for ex, idx := range s.exchanges {
+		if idx == prev {
+			return ex != r.HTTP.Exchange
+		}
+	}
+	return false
 }

@@ -90,3 +90,43 @@ func TestHTTPHeaderRules(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPStatelessIDCollision: two stateless clients POST requests with
+// the same ids, interleaved, and their answers come back in the other
+// order (one as JSON, one on an SSE stream): each answer pairs with the
+// request of its own exchange, and the shared id is no reuse.
+func TestHTTPStatelessIDCollision(t *testing.T) {
+	sse := map[string]string{"Content-Type": "text/event-stream"}
+	snap := load(t, []step{
+		post("x1", tool("1", "a", "{}", ""), modernHeaders("a")),
+		post("x2", tool("1", "b", "{}", ""), modernHeaders("b")),
+		post("x3", tool("2", "a", "{}", ""), modernHeaders("a")),
+		post("x4", tool("2", "b", "{}", ""), modernHeaders("b")),
+		answer("x2", 200, res("1", `{"resultType":"complete","content":[{"type":"text","text":"b1"}]}`), sse),
+		answer("x4", 200, res("2", `{"resultType":"complete","isError":true}`), jsonCT),
+		answer("x1", 200, res("1", `{"resultType":"complete","isError":true}`), jsonCT),
+		answer("x3", 200, res("2", `{"resultType":"complete"}`), sse),
+		endRec(),
+	})
+	type pair struct {
+		Target           string
+		Request, Respond uint64
+		Status           string
+	}
+	var got []pair
+	for _, c := range snap.Calls {
+		got = append(got, pair{c.Target, c.RequestSeq, c.ResponseSeq, c.Status})
+	}
+	want := []pair{
+		{"a", 1, 7, StatusToolError},
+		{"b", 2, 5, StatusOK},
+		{"a", 3, 8, StatusOK},
+		{"b", 4, 6, StatusToolError},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pairs (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string(nil), findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}

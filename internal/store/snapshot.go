@@ -23,6 +23,11 @@ type Snapshot struct {
 	// Ledger is the elicitation ledger (ledger.go), ordered by the time
 	// each question was asked; nil when the session asked none.
 	Ledger []LedgerRow
+
+	// Events lists the changes analytics events are derived from
+	// (events.go); nil unless the store was made with Options.Events
+	// (and no OnChange).
+	Events *EventLog
 }
 
 // Session describes the captured session as a whole.
@@ -53,6 +58,9 @@ type Session struct {
 	// LostFrames and LostBytes sum the capture-gap notes.
 	LostFrames int64
 	LostBytes  int64
+	// Redacted is set when the session record is marked redacted: the
+	// capture was redacted on write, or the reader redacted it on read.
+	Redacted bool
 }
 
 // Peer is what one side said about itself.

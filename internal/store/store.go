@@ -43,6 +43,9 @@ type Options struct {
 	// been correlated, so views can stream frames without re-parsing. The
 	// Frame and its Record are valid only during the call.
 	OnFrame func(*Frame)
+	// Events, when non-nil, makes the store keep what analytics events
+	// need (events.go); nil keeps nothing.
+	Events *EventOptions
 }
 
 // Store correlates the records of one session.
@@ -72,6 +75,7 @@ type Store struct {
 	http       httpState
 	view       Frame // handed to OnFrame
 	names      interner
+	ev         *eventState // nil unless Options.Events is set
 }
 
 // New returns an empty Store.
@@ -83,6 +87,9 @@ func New(opts *Options) *Store {
 	}
 	if opts != nil {
 		s.opts = *opts
+		if opts.Events != nil {
+			s.ev = newEventState(opts.Events)
+		}
 	}
 	return s
 }
@@ -117,6 +124,7 @@ func (s *Store) header(r *capture.Record) {
 	s.sess.ToolVersion = r.ToolVersion
 	s.sess.Format = r.Format
 	s.sess.Start = r.Time
+	s.sess.Redacted = r.Redacted
 }
 
 // SetDamage records what the capture reader skipped. The torn and corrupt

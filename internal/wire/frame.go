@@ -13,9 +13,13 @@ const (
 	KindResponse                 // id and result
 	KindError                    // error (id may be absent or null)
 	KindBatch                    // a JSON array of messages
+	// KindHTTPStatus is an HTTP request or response that carries no
+	// JSON-RPC message (a 202, a 401, a GET): Decode never returns it; the
+	// store gives it to the HTTP tap's status frames.
+	KindHTTPStatus
 )
 
-var kindNames = [...]string{"invalid", "request", "notification", "response", "error", "batch"}
+var kindNames = [...]string{"invalid", "request", "notification", "response", "error", "batch", "http-status"}
 
 // String returns the kind's lower-case name.
 func (k Kind) String() string {
@@ -51,8 +55,8 @@ type Frame struct {
 	Batch []Frame
 }
 
-// IsMessage reports whether f is a classified JSON-RPC message (not invalid
-// and not a batch).
+// IsMessage reports whether f is a classified JSON-RPC message (not invalid,
+// not a batch, not an HTTP status frame).
 func (f *Frame) IsMessage() bool {
-	return f.Kind != KindInvalid && f.Kind != KindBatch
+	return f.Kind != KindInvalid && f.Kind != KindBatch && f.Kind != KindHTTPStatus
 }

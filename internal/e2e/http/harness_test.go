@@ -52,11 +52,19 @@ var listening = regexp.MustCompile(`listening on http://(\S+)/`)
 // --capture DIR/session.jsonl extra...` and waits until it listens.
 func startTap(t *testing.T, target string, extra ...string) *tap {
 	t.Helper()
+	return startTapIn(t, "", target, extra...)
+}
+
+// startTapIn is startTap with the working directory wd ("" = the test's),
+// where mcptrail reads .mcptrail.toml.
+func startTapIn(t *testing.T, wd, target string, extra ...string) *tap {
+	t.Helper()
 	dir := t.TempDir()
 	tp := &tap{capture: filepath.Join(dir, "session.jsonl"), stderr: new(syncBuffer), done: make(chan error, 1)}
 	args := append([]string{"http", "--listen", "127.0.0.1:0", "--target", target, "--capture", tp.capture}, extra...)
 	tp.cmd = exec.Command(bins.mcptrail, args...)
 	tp.cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+dir)
+	tp.cmd.Dir = wd
 	pr, pw := io.Pipe()
 	tp.cmd.Stderr = pw
 	if err := tp.cmd.Start(); err != nil {

@@ -48,7 +48,7 @@ func (a *answerer) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Eli
 	action := a.actions[0]
 	a.actions = a.actions[1:]
 	res := &mcp.ElicitResult{Action: action}
-	if action == "accept" {
+	if action == "accept" && req.Params.Mode != "url" {
 		m, _ := req.Params.RequestedSchema.(map[string]any)
 		props, _ := m["properties"].(map[string]any)
 		content := map[string]any{}
@@ -70,6 +70,7 @@ func (a *answerer) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Eli
 type conversation struct {
 	version string
 	legacy  bool
+	urlMode bool // the client declares URL-mode elicitation too
 	answers []string
 	calls   []toolCall
 }
@@ -81,13 +82,14 @@ type toolCall struct {
 
 func modernConversation() conversation {
 	return conversation{
-		version: "2026-07-28",
-		answers: []string{"accept", "decline", "cancel", "accept", "accept"},
+		version: "2026-07-28", urlMode: true,
+		answers: []string{"accept", "decline", "cancel", "accept", "accept", "accept"},
 		calls: []toolCall{
 			{"confirm", "confirm: accepted", false},
 			{"confirm", "confirm: declined", true},
 			{"confirm", "confirm: cancelled", true},
 			{"chained", "step2: accepted", false},
+			{"visit", "login: accepted", false},
 		},
 	}
 }
@@ -104,8 +106,13 @@ func legacyConversation() conversation {
 func (c conversation) run(ctx context.Context, t *testing.T, transport mcp.Transport) {
 	t.Helper()
 	ans := &answerer{actions: append([]string(nil), c.answers...)}
-	client := mcp.NewClient(&mcp.Implementation{Name: clientName, Version: clientVersion},
-		&mcp.ClientOptions{ElicitationHandler: ans.handle})
+	opts := &mcp.ClientOptions{ElicitationHandler: ans.handle}
+	if c.urlMode {
+		opts.Capabilities = &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+			Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{},
+		}}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: clientName, Version: clientVersion}, opts)
 	cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: c.version})
 	if err != nil {
 		t.Fatalf("connecting at %s: %v", c.version, err)
@@ -187,6 +194,9 @@ func TestSameAsStdio(t *testing.T) {
 				if diff := cmp.Diff(s, h); diff != "" {
 					t.Errorf("%s: stdio (-) vs http (+):\n%s", key, diff)
 				}
+			}
+			if c.urlMode && !hasURLRow(comparable(t, httpX, "elicitations")) {
+				t.Errorf("no answered url-mode ledger row (accept, %s) over HTTP", visitURL)
 			}
 			if t.Failed() || testing.Verbose() {
 				t.Logf("http export:\n%s", httpX)
@@ -273,4 +283,15 @@ func (c conversation) checkCapture(t *testing.T, recs []capture.Record) {
 			t.Errorf("%s frame %d without status", r.HTTP.Method, r.Seq)
 		}
 	}
+}
+
+// hasURLRow reports whether the ledger has the visit tool's url-mode row,
+// answered accept.
+func hasURLRow(rows []map[string]any) bool {
+	for _, r := range rows {
+		if r["mode"] == "url" && r["url"] == visitURL && r["action"] == "accept" && r["status"] == "answered" && r["host"] == "auth.example.com" {
+			return true
+		}
+	}
+	return false
 }

@@ -37,7 +37,12 @@ const toolCallBody = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"n
 // notification, 405 for GET, else a JSON result.
 func statusTarget(t *testing.T) *httptest.Server {
 	t.Helper()
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return httptest.NewServer(statusHandler())
+}
+
+// statusHandler is statusTarget's handler.
+func statusHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		switch {
 		case r.Method == http.MethodGet:
@@ -58,7 +63,7 @@ func statusTarget(t *testing.T) *httptest.Server {
 			w.Header().Set("Content-Type", "application/json")
 			io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"resultType":"complete","content":[]}}`)
 		}
-	}))
+	})
 }
 
 // post sends a POST through the tap with the MCP headers of body's method.

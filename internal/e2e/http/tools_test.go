@@ -32,6 +32,7 @@ func newMCPServer(legacy bool) *mcp.Server {
 	} else {
 		mcp.AddTool(srv, &mcp.Tool{Name: "confirm", Description: "asks for one confirmation"}, states.confirm)
 		mcp.AddTool(srv, &mcp.Tool{Name: "chained", Description: "asks twice, in two rounds"}, states.chained)
+		mcp.AddTool(srv, &mcp.Tool{Name: "visit", Description: "asks the user to visit a URL"}, states.visit)
 	}
 	return srv
 }
@@ -66,6 +67,27 @@ func (s *stateSeq) confirm(_ context.Context, req *mcp.CallToolRequest, _ struct
 		return errorResult("bad requestState %q", p.RequestState), nil, nil
 	}
 	return answerResult("confirm", p.InputResponses["confirm"]), nil, nil
+}
+
+// visitURL is where the visit tool sends the user (URL-mode elicitation).
+const visitURL = "https://auth.example.com/connect?session=e2e"
+
+// visit asks the user to visit a URL (an MRTR URL-mode elicitation), then
+// reports the answer.
+func (s *stateSeq) visit(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+	p := req.Params
+	if len(p.InputResponses) == 0 {
+		return &mcp.CallToolResult{
+			InputRequests: mcp.InputRequestMap{"login": &mcp.ElicitParams{
+				Mode: "url", Message: "Sign in to continue", URL: visitURL, ElicitationID: "el-visit",
+			}},
+			RequestState: s.next("visit"),
+		}, nil, nil
+	}
+	if !strings.HasPrefix(p.RequestState, "visit-") {
+		return errorResult("bad requestState %q", p.RequestState), nil, nil
+	}
+	return answerResult("login", p.InputResponses["login"]), nil, nil
 }
 
 func (s *stateSeq) chained(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {

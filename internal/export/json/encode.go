@@ -2,9 +2,13 @@ package jsonexport
 
 import (
 	"encoding/base64"
+	"maps"
+	"slices"
 
+	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
 // appendFrame encodes one frame: its correlation facts, then the message
@@ -25,8 +29,14 @@ func appendFrame(b []byte, f *store.Frame) []byte {
 	if f.Call >= 0 {
 		o.int("call", int64(f.Call))
 	}
+	if r := f.Record; r != nil && r.HTTP != nil {
+		o.key("http")
+		o.b = appendHTTP(o.b, r.HTTP)
+	}
 	if r := f.Record; r != nil {
 		switch {
+		case f.Kind == wire.KindHTTPStatus && r.Text == "" && len(r.Msg) == 0 && r.B64 == nil:
+			// No body: no payload member.
 		case len(r.Msg) > 0:
 			o.raw("msg", r.Msg)
 		case r.B64 != nil:
@@ -37,6 +47,31 @@ func appendFrame(b []byte, f *store.Frame) []byte {
 		default:
 			o.str("text", r.Text)
 		}
+	}
+	return o.close()
+}
+
+// appendHTTP encodes a frame's HTTP envelope: exchange, method, path,
+// status (absent on requests) and headers, sorted by name.
+func appendHTTP(b []byte, h *capture.HTTP) []byte {
+	o := openObject(b)
+	o.str("exchange", h.Exchange)
+	o.strOpt("method", h.Method)
+	o.strOpt("path", h.Path)
+	if h.Status != 0 {
+		o.int("status", int64(h.Status))
+	}
+	if len(h.Headers) > 0 {
+		o.key("headers")
+		o.b = append(o.b, '{')
+		for i, k := range slices.Sorted(maps.Keys(h.Headers)) {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = append(appendString(o.b, k), ':')
+			o.b = appendString(o.b, h.Headers[k])
+		}
+		o.b = append(o.b, '}')
 	}
 	return o.close()
 }
@@ -88,6 +123,9 @@ func appendSession(b []byte, s *store.Session) []byte {
 
 	o.int("lost_frames", s.LostFrames)
 	o.int("lost_bytes", s.LostBytes)
+	if s.Redacted {
+		o.bool("redacted", true)
+	}
 	return o.close()
 }
 

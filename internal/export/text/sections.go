@@ -42,6 +42,9 @@ func writeSession(w *bufio.Writer, s *store.Snapshot) {
 	row("client", fmt.Sprintf("%s, elicitation form=%s url=%s", peerText(ss.Client), yesNo(ss.Client.ElicitForm), yesNo(ss.Client.ElicitURL)))
 	row("server", peerText(ss.Server))
 	row("damage", damageText(ss))
+	if ss.Redacted {
+		row("redacted", `yes (the values redaction selected read "[REDACTED]")`)
+	}
 	tw.flush()
 }
 

@@ -73,6 +73,9 @@ func (w *Writer) Frame(f *store.Frame) {
 		b = append(b, "  call "...)
 		b = strconv.AppendInt(b, int64(f.Call), 10)
 	}
+	if r := f.Record; r != nil && r.HTTP != nil && f.Kind == wire.KindHTTPStatus {
+		b = appendHTTPStatus(b, r.HTTP)
+	}
 	if f.Problem != "" {
 		b = append(b, "  ! "...)
 		b = append(b, f.Problem...)
@@ -187,4 +190,14 @@ func appendPadLeft(b []byte, s string, width int) []byte {
 		b = append(b, strings.Repeat(" ", n)...)
 	}
 	return append(b, s...)
+}
+
+// appendHTTPStatus names what an HTTP status frame stands for: the status
+// of an answer ("HTTP 401"), the method and path of a request.
+func appendHTTPStatus(b []byte, h *capture.HTTP) []byte {
+	b = append(b, "  HTTP "...)
+	if h.Status != 0 {
+		return strconv.AppendInt(b, int64(h.Status), 10)
+	}
+	return append(append(append(b, h.Method...), ' '), h.Path...)
 }

@@ -39,6 +39,10 @@ const (
 	NoteBodyUnread = "body-unread"
 )
 
+// maxIdlePerHost is how many idle connections to the target the default
+// transport keeps.
+const maxIdlePerHost = 64
+
 // ErrNoTarget is returned by New when Options.Target is missing.
 var ErrNoTarget = errors.New("no target URL")
 
@@ -54,11 +58,29 @@ type Options struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Transport sends requests upstream; nil means a clone of
-	// http.DefaultTransport.
+	// http.DefaultTransport keeping up to 64 idle connections.
 	Transport http.RoundTripper
 	// AllowedHosts lists the Host header values accepted ("host:port" or
 	// "host" for any port, case-insensitive). Empty accepts any Host.
 	AllowedHosts []string
+	// Redact, when non-nil, rewrites every record on the capture
+	// goroutine before it is written; the forwarded bytes are never
+	// touched.
+	Redact Redactor
+	// BeforeEnd, when non-nil, is called once by Close, after the server
+	// stopped; the records it returns (notes) are written just before the
+	// end record. Nil adds nothing.
+	BeforeEnd func() []capture.Record
+}
+
+// Redactor rewrites capture records before they are written
+// (internal/redact implements it). The capture goroutine is its only
+// caller, so it may keep per-session state.
+type Redactor interface {
+	// Record redacts a record in place (a frame's Raw, Text and HTTP
+	// envelope; a note's text; the session header) and reports whether
+	// it changed it, marking it Redacted then.
+	Record(*capture.Record) bool
 }
 
 // Proxy is a Streamable HTTP reverse proxy that captures every exchange.
@@ -71,6 +93,8 @@ type Proxy struct {
 	allowed map[string]bool
 	next    atomic.Uint64
 	capture bool
+	// beforeEnd is Options.BeforeEnd.
+	beforeEnd func() []capture.Record
 
 	closeOnce sync.Once
 	closeErr  error
@@ -89,7 +113,7 @@ func New(opts *Options) (*Proxy, error) {
 	if now == nil {
 		now = time.Now
 	}
-	p := &Proxy{target: opts.Target, q: newQueue(now), capture: opts.Capture != nil}
+	p := &Proxy{target: opts.Target, q: newQueue(now), capture: opts.Capture != nil, beforeEnd: opts.BeforeEnd}
 	p.q.off = !p.capture
 	if len(opts.AllowedHosts) > 0 {
 		p.allowed = make(map[string]bool, len(opts.AllowedHosts))
@@ -99,7 +123,12 @@ func New(opts *Options) (*Proxy, error) {
 	}
 	tr := opts.Transport
 	if tr == nil {
-		tr = http.DefaultTransport.(*http.Transport).Clone()
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		// Every request goes to one host: keep as many idle connections
+		// to it as clients keep to us, not net/http's default of 2, or
+		// concurrent clients churn through new upstream connections.
+		t.MaxIdleConnsPerHost = maxIdlePerHost
+		tr = t
 	}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite:        p.rewrite,
@@ -117,7 +146,7 @@ func New(opts *Options) (*Proxy, error) {
 		h.Transport = "http"
 		h.Target = opts.Target.Redacted()
 		h.Time = now()
-		go p.q.run(opts.Capture, &h)
+		go p.q.run(opts.Capture, &h, opts.Redact)
 	}
 	return p, nil
 }
@@ -127,6 +156,13 @@ func New(opts *Options) (*Proxy, error) {
 func (p *Proxy) Close() error {
 	p.closeOnce.Do(func() {
 		if p.capture {
+			if p.beforeEnd != nil {
+				for _, n := range p.beforeEnd() {
+					p.q.fill(p.q.reserve(false), func(r *capture.Record) {
+						r.Type, r.Note, r.Text = capture.TypeNote, n.Note, n.Text
+					})
+				}
+			}
 			p.closeErr = p.q.close()
 		}
 	})

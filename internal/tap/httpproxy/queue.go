@@ -25,6 +25,7 @@ const (
 type slot struct {
 	rec    capture.Record
 	filled bool
+	n      int // the bytes the slot holds in the queue's budget
 }
 
 // queue is the seq counter and the capture queue under one mutex.
@@ -83,6 +84,7 @@ func (q *queue) fill(s *slot, set func(r *capture.Record)) {
 	set(&s.rec)
 	s.filled = true
 	n := len(s.rec.Raw) + len(s.rec.Text)
+	s.n = n
 	if !q.off {
 		q.bytes += n
 	}
@@ -127,16 +129,17 @@ func (q *queue) take(batch []*slot) ([]*slot, bool) {
 func (q *queue) release(batch []*slot) {
 	q.mu.Lock()
 	for _, s := range batch {
-		q.bytes -= len(s.rec.Raw) + len(s.rec.Text)
+		q.bytes -= s.n
 	}
 	q.room.Broadcast()
 	q.mu.Unlock()
 }
 
 // run is the capture goroutine: it writes the session header, then the
-// slots in order, flushing whenever it has caught up, until close.
-func (q *queue) run(w io.Writer, header *capture.Record) {
-	rec := &recorder{w: capture.NewWriter(w)}
+// slots in order (each through red, when it is not nil), flushing whenever
+// it has caught up, until close.
+func (q *queue) run(w io.Writer, header *capture.Record, red Redactor) {
+	rec := &recorder{w: capture.NewWriter(w), redact: red}
 	rec.write(header)
 	rec.flush()
 	var batch []*slot
@@ -197,12 +200,16 @@ const closeGrace = 5 * time.Second
 
 // recorder writes records and accounts for a failed capture.
 type recorder struct {
-	w    *capture.Writer
-	err  error
-	lost struct{ frames, bytes, other int64 }
+	w      *capture.Writer
+	redact Redactor
+	err    error
+	lost   struct{ frames, bytes, other int64 }
 }
 
 func (r *recorder) write(rec *capture.Record) {
+	if r.redact != nil && rec.Type != capture.TypeEnd {
+		r.redact.Record(rec)
+	}
 	if r.err == nil {
 		if r.err = r.w.Write(rec); r.err == nil {
 			return

@@ -13,17 +13,29 @@ type Redactor interface {
 	// to be recorded, and whether that differs from line. It must not
 	// modify line, which the capture goroutine still owns.
 	Line(t capture.Type, dir capture.Dir, line []byte) ([]byte, bool)
+	// Names returns a filter of the member names Line acts on in a frame
+	// travelling in dir (a JSON frame holding none of them is one Line
+	// leaves as it is), or nil when Line must see every frame.
+	Names(dir capture.Dir) *capture.NameFilter
 }
 
 // writeLine writes one frame or stderr line, through the Redactor when
-// there is one: a line it changed is recorded with its original size and
-// marked redacted.
+// there is one. A JSON frame none of whose member names the Redactor's
+// filter selects is written as it is, found so in the pass that validates
+// it; any other line goes through Line, and a line it changed is recorded
+// with its original size and marked redacted.
 func (r *recorder) writeLine(t capture.Type, seq uint64, it *item, line []byte, noEOL bool) error {
 	dir := it.stream.dir()
-	if r.redact != nil {
-		if out, changed := r.redact.Line(t, dir, line); changed {
-			return r.w.WriteRedactedLine(t, seq, it.at, dir, out, len(line), noEOL, "", nil)
+	if r.redact == nil {
+		return r.w.WriteLine(t, seq, it.at, dir, line, noEOL, "", nil)
+	}
+	if f := r.redact.Names(dir); f != nil && t == capture.TypeFrame {
+		if done, err := r.w.WriteLineUnselected(t, seq, it.at, dir, line, noEOL, f); done || err != nil {
+			return err
 		}
+	}
+	if out, changed := r.redact.Line(t, dir, line); changed {
+		return r.w.WriteRedactedLine(t, seq, it.at, dir, out, len(line), noEOL, "", nil)
 	}
 	return r.w.WriteLine(t, seq, it.at, dir, line, noEOL, "", nil)
 }

@@ -48,6 +48,10 @@ type Options struct {
 	// capture goroutine; the bytes relayed between the peers are never
 	// touched. Nil records everything as received.
 	Redact Redactor
+	// BeforeEnd, when non-nil, is called once after the server exited,
+	// just before the end record; the records it returns (notes) are
+	// written to the capture first. Nil adds nothing.
+	BeforeEnd func() []capture.Record
 }
 
 // Result says how a session ended.
@@ -101,6 +105,11 @@ func Run(ctx context.Context, opts *Options) (*Result, error) {
 	} else {
 		res.ExitCode, res.Signal = exitStatus(p.cmd.ProcessState)
 		t.note(exitNote(res))
+	}
+	if opts.BeforeEnd != nil {
+		for _, n := range opts.BeforeEnd() {
+			t.note(&n)
+		}
 	}
 	_ = p.stdin.Close()
 	err = t.close()

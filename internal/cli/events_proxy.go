@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/events"
+	"github.com/mcptrail/mcptrail/internal/events/httpsink"
+	"github.com/mcptrail/mcptrail/internal/events/otlp"
+)
+
+// noteEvents is the capture note that reports the events pipeline's
+// counters (docs/events.md).
+const noteEvents = "events"
+
+// eventsFlags are the proxy's analytics event flags.
+type eventsFlags struct {
+	file         string
+	url          string
+	headers      []string
+	content      bool
+	otlpEndpoint string
+	otlpProtocol string
+	otlpHeaders  []string
+	flush        time.Duration
+}
+
+func (f *eventsFlags) add(fs *pflag.FlagSet) {
+	fs.StringVar(&f.file, "events-file", "", "append analytics events to `PATH` as JSONL")
+	fs.StringVar(&f.url, "events-url", "", "POST analytics events to `URL` as JSON batches")
+	fs.StringArrayVar(&f.headers, "events-header", nil, "add header `K=V` to --events-url requests; repeatable")
+	fs.BoolVar(&f.content, "events-content", false, "include the values of parameters, results and elicitation answers in events (after the --redact-* rules) instead of their shapes")
+	fs.StringVar(&f.otlpEndpoint, "otlp-endpoint", "", "export events as OpenTelemetry spans and logs to the collector at `URL`")
+	fs.StringVar(&f.otlpProtocol, "otlp-protocol", otlp.ProtocolHTTP, "OTLP protocol: http/protobuf or grpc")
+	fs.StringArrayVar(&f.otlpHeaders, "otlp-header", nil, "add header `K=V` to OTLP exports; repeatable")
+	fs.DurationVar(&f.flush, "events-flush-timeout", 5*time.Second, "how long to deliver queued events after the server exits")
+}
+
+func (f *eventsFlags) enabled() bool { return f.file != "" || f.url != "" || f.otlpEndpoint != "" }
+
+// liveEvents is a running events pipeline and what it owns.
+type liveEvents struct {
+	p     *events.Pipeline
+	file  *os.File
+	flush time.Duration
+}
+
+// start builds the sinks the flags ask for and starts the pipeline; nil
+// when no sink is asked for.
+func (f *eventsFlags) start(ctx context.Context) (*liveEvents, error) {
+	if !f.enabled() {
+		return nil, nil
+	}
+	l := &liveEvents{flush: f.flush}
+	var sinks []events.Sink
+	if f.file != "" {
+		file, err := os.OpenFile(f.file, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("opening events file: %w", err)
+		}
+		l.file = file
+		sinks = append(sinks, events.NewFileSink(file))
+	}
+	if f.url != "" {
+		h, err := headerPairs("--events-header", f.headers)
+		if err != nil {
+			return nil, err
+		}
+		hdr := http.Header{}
+		for k, v := range h {
+			hdr.Set(k, v)
+		}
+		sinks = append(sinks, httpsink.New(&httpsink.Options{URL: f.url, Header: hdr}))
+	}
+	if f.otlpEndpoint != "" {
+		h, err := headerPairs("--otlp-header", f.otlpHeaders)
+		if err != nil {
+			return nil, err
+		}
+		s, err := otlp.New(ctx, &otlp.Options{Endpoint: f.otlpEndpoint, Protocol: f.otlpProtocol, Headers: h})
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		sinks = append(sinks, s)
+	}
+	l.p = events.NewPipeline(&events.PipelineOptions{Content: f.content, Sinks: sinks})
+	return l, nil
+}
+
+// headerPairs parses K=V flags.
+func headerPairs(flag string, kvs []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, usagef("invalid %s %q (want K=V)", flag, kv)
+		}
+		out[strings.TrimSpace(k)] = v
+	}
+	return out, nil
+}
+
+// capture returns the capture writer that also feeds the pipeline: the
+// file first (nil: none), then the pipeline, whose Write never blocks.
+func (l *liveEvents) capture(file io.Writer) io.Writer {
+	if file == nil {
+		return l.p
+	}
+	return io.MultiWriter(file, l.p)
+}
+
+// notes is the tap's BeforeEnd hook: a note with the counters so far.
+func (l *liveEvents) notes() []capture.Record {
+	st := l.p.Stats()
+	return []capture.Record{{Type: capture.TypeNote, Note: noteEvents, Text: "analytics events so far: " + st.String()}}
+}
+
+// finish flushes the sinks within the flush timeout and reports on
+// stderr what was lost.
+func (l *liveEvents) finish(ios *IOStreams) {
+	ctx, cancel := context.WithTimeout(context.Background(), l.flush)
+	defer cancel()
+	st, err := l.p.Close(ctx)
+	if l.file != nil {
+		if cerr := l.file.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
+	if st.Lost() > 0 {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: analytics events: %s\n", st.String())
+	}
+	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: %v\n", err)
+	}
+}
+
+// closeQuietly closes a capture file on an error path (nil: nothing).
+func closeQuietly(f *os.File) {
+	if f != nil {
+		_ = f.Close()
+	}
+}

@@ -1,0 +1,62 @@
+package events_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/events"
+)
+
+// TestPipelineDropsWhenSinkStalls writes a capture of n answered calls
+// through a Pipeline whose only sink is stuck writing to a pipe nobody
+// reads: Write never blocks, every event is derived, the sink's queue
+// takes what fits and the rest is counted as dropped.
+func TestPipelineDropsWhenSinkStalls(t *testing.T) {
+	t.Parallel()
+	pr, pw := io.Pipe()
+	defer pr.Close()
+	p := events.NewPipeline(&events.PipelineOptions{Sinks: []events.Sink{events.NewFileSink(pw)}, SinkEvents: 8})
+	w := capture.NewWriter(p)
+	at := time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)
+	recs := []capture.Record{{Type: capture.TypeSession, Format: 1, SessionID: "s", Transport: "stdio", Time: at}}
+	const n = 200
+	for i := range n {
+		recs = append(recs,
+			capture.Record{Type: capture.TypeFrame, Seq: uint64(2*i + 1), Dir: capture.C2S, Time: at,
+				Msg: jsontext.Value(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, i))},
+			capture.Record{Type: capture.TypeFrame, Seq: uint64(2*i + 2), Dir: capture.S2C, Time: at.Add(time.Millisecond),
+				Msg: jsontext.Value(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"tools":[]}}`, i))})
+	}
+	start := time.Now()
+	for i := range recs {
+		if err := w.Write(&recs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("writing the capture took %v with the sink stalled", d)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	go func() { <-ctx.Done(); pr.Close() }() // unblock the stuck write at the deadline
+	st, _ := p.Close(ctx)
+	if st.Events != n {
+		t.Errorf("%d events derived, want %d", st.Events, n)
+	}
+	k := st.Sinks[0]
+	if k.Dropped < n/2 || k.Dropped+k.Delivered+k.Failed != n {
+		t.Errorf("sink: %+v; want most dropped and every event accounted for", k)
+	}
+	if st.Lost() < k.Dropped {
+		t.Errorf("Lost() = %d < dropped %d", st.Lost(), k.Dropped)
+	}
+}
