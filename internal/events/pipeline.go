@@ -53,7 +53,6 @@ type Pipeline struct {
 	queued  atomic.Int64 // bytes in lines
 	dropped atomic.Int64 // capture records dropped
 	partial []byte       // Write's incomplete line (one writer)
-	closed  bool
 	sinks   []*sinkQueue
 	stored  chan struct{} // closed when the store goroutine ends
 	derived atomic.Int64

@@ -108,7 +108,7 @@ func anyValue(v attribute.Value) *common.AnyValue {
 	case attribute.STRINGSLICE:
 		return array(v.AsStringSlice(), func(s string) attribute.Value { return attribute.StringValue(s) })
 	}
-	return &common.AnyValue{Value: &common.AnyValue_StringValue{StringValue: v.Emit()}}
+	return &common.AnyValue{Value: &common.AnyValue_StringValue{StringValue: v.String()}}
 }
 
 func array[T any](xs []T, val func(T) attribute.Value) *common.AnyValue {
