@@ -51,14 +51,10 @@ does (docs/events.md); a call answered only by an HTTP error status (401,
 
 // httpFlags are the http command's flags.
 type httpFlags struct {
-	target    string
-	listen    string
-	capture   string
-	label     string
-	noCapture bool
-	allow     []string
-	redact    redactFlags
-	events    eventsFlags // events_proxy.go
+	tapFlags
+	target string
+	listen string
+	allow  []string
 }
 
 func newHTTPCmd(io *IOStreams) *cobra.Command {
@@ -95,22 +91,9 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.noCapture && f.capture != "" {
-		return usagef("--capture and --no-capture cannot be used together")
-	}
-	cfg, err := loadConfig()
+	red, err := f.settle(cmd)
 	if err != nil {
 		return err
-	}
-	red, err := f.redact.redactor(cmd.Flags(), &cfg.Redact)
-	if err != nil {
-		return err
-	}
-	if f.label == "" {
-		f.label = cfg.Label
-	}
-	if f.capture == "" && !f.noCapture {
-		f.capture = cfg.Capture
 	}
 	ln, err := net.Listen("tcp", f.listen)
 	if err != nil {
@@ -122,7 +105,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 	}
 	start := io.Now()
 	id := capture.NewSessionID()
-	file, err := openCapture(io, &proxyFlags{capture: f.capture, noCapture: f.noCapture}, start, label, id)
+	file, err := openCapture(io, &f.tapFlags, start, label, id)
 	if err != nil {
 		_ = ln.Close()
 		return err

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/tap/stdio"
 )
 
@@ -43,11 +44,7 @@ its end, the server's stdin is closed and mcptrail waits for the server.`
 
 // proxyFlags are the root command's flags.
 type proxyFlags struct {
-	capture   string
-	label     string
-	noCapture bool
-	redact    redactFlags
-	events    eventsFlags // events_proxy.go
+	tapFlags
 }
 
 func newProxyCmd(io *IOStreams) *cobra.Command {
@@ -86,22 +83,9 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	case dash > 0:
 		return usagef("unexpected arguments before --: %q", args[:dash])
 	}
-	if f.noCapture && f.capture != "" {
-		return usagef("--capture and --no-capture cannot be used together")
-	}
-	cfg, err := loadConfig()
+	red, err := f.settle(cmd)
 	if err != nil {
 		return err
-	}
-	red, err := f.redact.redactor(cmd.Flags(), &cfg.Redact)
-	if err != nil {
-		return err
-	}
-	if f.label == "" {
-		f.label = cfg.Label
-	}
-	if f.capture == "" && !f.noCapture {
-		f.capture = cfg.Capture
 	}
 	label := f.label
 	if label == "" {
@@ -113,7 +97,7 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	}
 	start := io.Now()
 	id := capture.NewSessionID()
-	file, err := openCapture(io, f, start, label, id)
+	file, err := openCapture(io, &f.tapFlags, start, label, id)
 	if err != nil {
 		return err
 	}
@@ -165,7 +149,7 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 
 // openCapture creates the capture file the flags ask for; nil with
 // --no-capture.
-func openCapture(io *IOStreams, f *proxyFlags, start time.Time, label, id string) (*os.File, error) {
+func openCapture(io *IOStreams, f *tapFlags, start time.Time, label, id string) (*os.File, error) {
 	switch {
 	case f.noCapture:
 		return nil, nil
@@ -197,4 +181,37 @@ func proxyExit(io *IOStreams, res *stdio.Result, err error) error {
 		return &exitError{res.ExitCode}
 	}
 	return nil
+}
+
+// tapFlags are the flags both taps take: where the capture goes, its label,
+// redaction and the analytics sinks.
+type tapFlags struct {
+	capture   string
+	label     string
+	noCapture bool
+	redact    redactFlags
+	events    eventsFlags // events_proxy.go
+}
+
+// settle checks the flags, fills what they leave unset from .mcptrail.toml
+// and returns the redactor they ask for (nil for none).
+func (f *tapFlags) settle(cmd *cobra.Command) (*redact.Redactor, error) {
+	if f.noCapture && f.capture != "" {
+		return nil, usagef("--capture and --no-capture cannot be used together")
+	}
+	cfg, err := loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	red, err := f.redact.redactor(cmd.Flags(), &cfg.Redact)
+	if err != nil {
+		return nil, err
+	}
+	if f.label == "" {
+		f.label = cfg.Label
+	}
+	if f.capture == "" && !f.noCapture {
+		f.capture = cfg.Capture
+	}
+	return red, nil
 }

@@ -26,29 +26,10 @@ type binaries struct {
 var bins binaries
 
 func TestMain(m *testing.M) {
-	os.Exit(runMain(m))
-}
-
-func runMain(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "mcptrail-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	for _, b := range []struct {
-		out *string
-		pkg string
-	}{
-		{&bins.mcptrail, testbin.Mcptrail},
-		{&bins.fastserver, testbin.Module + "/internal/e2e/fastserver"},
-	} {
-		if *b.out, err = testbin.Build(dir, b.pkg, false); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-	}
-	return m.Run()
+	os.Exit(testbin.Main(m,
+		testbin.Target{Out: &bins.mcptrail, Pkg: testbin.Mcptrail},
+		testbin.Target{Out: &bins.fastserver, Pkg: testbin.Module + "/internal/e2e/fastserver"},
+	))
 }
 
 // readCapture decodes every record of the capture at path.

@@ -5,9 +5,11 @@ package testbin
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"testing"
 )
 
 // Module is the import path of the mcptrail module.
@@ -30,4 +32,31 @@ func Build(dir, pkg string, race bool) (string, error) {
 		return "", fmt.Errorf("building %s: %w\n%s", pkg, err, b)
 	}
 	return out, nil
+}
+
+// Target is one binary for Main to build: the package pkg, built into
+// *Out, with the race detector when Race is set.
+type Target struct {
+	Out  *string
+	Pkg  string
+	Race bool
+}
+
+// Main builds the targets into a fresh temporary directory, runs the
+// tests, removes the directory and returns the exit code for os.Exit. A
+// package's TestMain is then `os.Exit(testbin.Main(m, targets...))`.
+func Main(m *testing.M, targets ...Target) int {
+	dir, err := os.MkdirTemp("", "mcptrail-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	for _, t := range targets {
+		if *t.Out, err = Build(dir, t.Pkg, t.Race); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	return m.Run()
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/e2e/sdkpeer"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
@@ -144,7 +145,7 @@ func (c conversation) run(ctx context.Context, t *testing.T, transport mcp.Trans
 // through `mcptrail http` and returns the tap (stopped) for inspection.
 func (c conversation) overHTTP(ctx context.Context, t *testing.T) *tap {
 	t.Helper()
-	srv := newMCPServer(c.legacy)
+	srv := sdkpeer.NewServer(c.legacy)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Stateless: !c.legacy})
 	ts := httptest.NewServer(h)
@@ -196,7 +197,7 @@ func TestSameAsStdio(t *testing.T) {
 				}
 			}
 			if c.urlMode && !hasURLRow(comparable(t, httpX, "elicitations")) {
-				t.Errorf("no answered url-mode ledger row (accept, %s) over HTTP", visitURL)
+				t.Errorf("no answered url-mode ledger row (accept, %s) over HTTP", sdkpeer.VisitURL)
 			}
 			if t.Failed() || testing.Verbose() {
 				t.Logf("http export:\n%s", httpX)
@@ -289,7 +290,7 @@ func (c conversation) checkCapture(t *testing.T, recs []capture.Record) {
 // answered accept.
 func hasURLRow(rows []map[string]any) bool {
 	for _, r := range rows {
-		if r["mode"] == "url" && r["url"] == visitURL && r["action"] == "accept" && r["status"] == "answered" && r["host"] == "auth.example.com" {
+		if r["mode"] == "url" && r["url"] == sdkpeer.VisitURL && r["action"] == "accept" && r["status"] == "answered" && r["host"] == "auth.example.com" {
 			return true
 		}
 	}

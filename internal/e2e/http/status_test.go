@@ -3,7 +3,6 @@ package http_test
 import (
 	"bytes"
 
-	"github.com/go-json-experiment/json"
 	"io"
 	"net"
 	"net/http"
@@ -12,10 +11,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json"
+
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/e2e/sdkpeer"
 )
 
 const (
@@ -260,7 +262,7 @@ func TestHostRejected(t *testing.T) {
 // through the tap.
 func TestModernGET405(t *testing.T) {
 	t.Parallel()
-	srv := newMCPServer(false)
+	srv := sdkpeer.NewServer(false)
 	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Stateless: true}))
 	defer ts.Close()

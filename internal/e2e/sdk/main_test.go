@@ -13,7 +13,6 @@
 package sdk_test
 
 import (
-	"fmt"
 	"os"
 	"testing"
 
@@ -30,28 +29,8 @@ type binaries struct {
 var bins binaries
 
 func TestMain(m *testing.M) {
-	os.Exit(runMain(m))
-}
-
-func runMain(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "mcptrail-e2e-sdk-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	for _, b := range []struct {
-		out  *string
-		pkg  string
-		race bool
-	}{
-		{&bins.mcptrail, testbin.Mcptrail, raceBuild},
-		{&bins.sdkserver, testbin.Module + "/internal/e2e/sdk/cmd/sdkserver", false},
-	} {
-		if *b.out, err = testbin.Build(dir, b.pkg, b.race); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-	}
-	return m.Run()
+	os.Exit(testbin.Main(m,
+		testbin.Target{Out: &bins.mcptrail, Pkg: testbin.Mcptrail, Race: raceBuild},
+		testbin.Target{Out: &bins.sdkserver, Pkg: testbin.Module + "/internal/e2e/sdk/cmd/sdkserver"},
+	))
 }

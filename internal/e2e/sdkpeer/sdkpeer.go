@@ -1,4 +1,10 @@
-package http_test
+// Package sdkpeer is the MCP server the end-to-end tests run as a real
+// peer: the official go-sdk (v1.8.0) with tools that elicit, in both eras.
+// The stdio tests run it as a process (../sdk/cmd/sdkserver); the HTTP tests
+// serve it in-process behind the go-sdk's Streamable HTTP handler, so both
+// transports carry the same conversation. A Server holds no state beyond
+// the go-sdk server's; it is safe for concurrent sessions.
+package sdkpeer
 
 import (
 	"context"
@@ -9,23 +15,21 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The server's identity and tools are those of ../sdk/cmd/sdkserver, so an
-// HTTP session and a stdio session of the same conversation must export
-// the same calls, operations and ledger rows.
+// The server's identity, as it reports it in serverInfo.
 const (
-	serverName    = "e2e-sdk-server"
-	serverVersion = "0.3.0"
+	Name    = "e2e-sdk-server"
+	Version = "0.3.0"
 )
 
-// newMCPServer returns a go-sdk server with sdkserver's tools: confirm and
-// chained (2026-07-28 MRTR), or book (2025-11-25, server-initiated
+// NewServer returns a go-sdk server with the test tools: confirm, chained
+// and visit (2026-07-28 MRTR), or book (2025-11-25, server-initiated
 // elicitation) when legacy is set.
-func newMCPServer(legacy bool) *mcp.Server {
+func NewServer(legacy bool) *mcp.Server {
 	var opts mcp.ServerOptions
 	if legacy {
 		opts.SupportedProtocolVersions = []string{"2025-11-25"}
 	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: serverName, Version: serverVersion}, &opts)
+	srv := mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, &opts)
 	states := new(stateSeq)
 	if legacy {
 		mcp.AddTool(srv, &mcp.Tool{Name: "book", Description: "books a table, asking how many guests"}, book)
@@ -37,12 +41,15 @@ func newMCPServer(legacy bool) *mcp.Server {
 	return srv
 }
 
+// stateSeq numbers the requestState values the server hands out, so every
+// interim result carries a distinct state.
 type stateSeq struct{ n atomic.Int64 }
 
 func (s *stateSeq) next(prefix string) string {
 	return fmt.Sprintf("%s-%d", prefix, s.n.Add(1))
 }
 
+// formQuestion is a form-mode elicitation with one required boolean field.
 func formQuestion(msg, field string) *mcp.ElicitParams {
 	return &mcp.ElicitParams{
 		Mode:    "form",
@@ -69,8 +76,8 @@ func (s *stateSeq) confirm(_ context.Context, req *mcp.CallToolRequest, _ struct
 	return answerResult("confirm", p.InputResponses["confirm"]), nil, nil
 }
 
-// visitURL is where the visit tool sends the user (URL-mode elicitation).
-const visitURL = "https://auth.example.com/connect?session=e2e"
+// VisitURL is where the visit tool sends the user (URL-mode elicitation).
+const VisitURL = "https://auth.example.com/connect?session=e2e"
 
 // visit asks the user to visit a URL (an MRTR URL-mode elicitation), then
 // reports the answer.
@@ -79,7 +86,7 @@ func (s *stateSeq) visit(_ context.Context, req *mcp.CallToolRequest, _ struct{}
 	if len(p.InputResponses) == 0 {
 		return &mcp.CallToolResult{
 			InputRequests: mcp.InputRequestMap{"login": &mcp.ElicitParams{
-				Mode: "url", Message: "Sign in to continue", URL: visitURL, ElicitationID: "el-visit",
+				Mode: "url", Message: "Sign in to continue", URL: VisitURL, ElicitationID: "el-visit",
 			}},
 			RequestState: s.next("visit"),
 		}, nil, nil
@@ -112,6 +119,8 @@ func (s *stateSeq) chained(_ context.Context, req *mcp.CallToolRequest, _ struct
 	return errorResult("unexpected retry: state %q", p.RequestState), nil, nil
 }
 
+// book asks the client mid-call with a legacy server-initiated
+// elicitation/create and reports the answer.
 func book(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 	res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{
 		Mode:    "form",
@@ -128,6 +137,8 @@ func book(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallT
 	return answerResult("guests", res), nil, nil
 }
 
+// answerResult turns an elicitation answer into the tool's final result:
+// accept completes, decline and cancel are tool errors saying so.
 func answerResult(key string, resp mcp.InputResponse) *mcp.CallToolResult {
 	er, ok := resp.(*mcp.ElicitResult)
 	if !ok || er == nil {
