@@ -74,7 +74,14 @@ const (
 	HTTPRequestNoBody      = "http-request-without-response"
 	HTTPContentType        = "http-response-content-type"
 	HTTPNotificationStatus = "http-notification-status"
+	HTTPParamHeader        = "http-param-header"
 )
+
+// ToolHeaderAnnotation is raised for an x-mcp-header annotation that breaks
+// the constraints of spec 5.2, and for an HTTP call of such a tool (rule
+// 49). It is not tied to a transport: the annotation is in the tool's
+// schema.
+const ToolHeaderAnnotation = "tool-header-annotation"
 
 var registry = map[string]Rule{}
 
@@ -110,6 +117,8 @@ func init() {
 		{HTTPRequestNoBody, Error, "a request was answered with a success status but no JSON-RPC response (rule 60)"},
 		{HTTPContentType, Error, "a request's response is neither application/json nor text/event-stream (rule 60)"},
 		{HTTPNotificationStatus, Warning, "an accepted notification POST got a status other than 202 or a body (rule 59)"},
+		{HTTPParamHeader, Error, "a modern tools/call's Mcp-Param-{Name} header is missing, present for a null or absent argument, differs from the x-mcp-header annotated argument, or is not base64-sentinel encoded where it must be (rule 57)"},
+		{ToolHeaderAnnotation, Error, "a tool's x-mcp-header annotation breaks the constraints of spec 5.2, or a client calls such a tool over HTTP (rule 49)"},
 	} {
 		registry[r.ID] = r
 	}

@@ -16,10 +16,13 @@ type httpState struct {
 	// notifications maps the exchange of a client notification POST to
 	// the notification's seq, until its answer is seen (rule 59).
 	notifications map[string]uint64
+	// tools maps a tool name to the x-mcp-header annotations its latest
+	// tools/list gave (toolheaders.go); tools without any are left out.
+	tools map[string]toolHeaders
 }
 
 // httpRequestRules checks a client POST's headers against its body (spec
-// section 6, rules 54 and 56).
+// section 6, rules 54, 56 and 57).
 func (s *Store) httpRequestRules(r *capture.Record, f *wire.Frame) {
 	env := r.HTTP
 	if env.Method != "POST" {
@@ -70,6 +73,9 @@ func (s *Store) httpRequestRules(r *capture.Record, f *wire.Frame) {
 		s.add(finding.New(finding.HTTPNameHeader, r.Seq, "%s has no Mcp-Name header", describe(f)))
 	case decodeHeaderValue(n) != req.Target:
 		s.add(finding.New(finding.HTTPNameHeader, r.Seq, "%s: Mcp-Name %q differs from the body's %q", describe(f), n, req.Target))
+	}
+	if f.Method == mcp.MethodToolsCall {
+		s.paramHeaders(r, &req)
 	}
 }
 
