@@ -66,7 +66,9 @@ func TestSSELatency(t *testing.T) {
 		}
 	}
 	t.Logf("worst event delay through the proxy: %v", worst)
-	if worst > 50*time.Millisecond {
+	// Well under the 200 ms between events, so batching would show, with
+	// room for a loaded CI machine.
+	if worst > 100*time.Millisecond {
 		t.Errorf("an event reached the client %v after the target sent it; want a few ms", worst)
 	}
 	frames := 0
