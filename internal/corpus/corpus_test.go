@@ -80,10 +80,29 @@ func TestCorpus(t *testing.T) {
 // `mcptrail --capture raw -- mcptrail __replay-server path --scale 0`.
 func runThroughTap(t *testing.T, tr *transcript.Transcript, path, raw, label string) {
 	t.Helper()
+	stderr := playThroughProxy(t, tr, path, "--capture", raw, "--label", label)
+	// The server's stderr passes through the tap unchanged.
+	var wantErr strings.Builder
+	for _, f := range tr.Frames {
+		if f.Dir == transcript.Stderr {
+			wantErr.Write(f.Raw)
+			wantErr.WriteByte('\n')
+		}
+	}
+	if diff := cmp.Diff(wantErr.String(), stderr); diff != "" {
+		t.Errorf("stderr through the proxy (-want +got):\n%s", diff)
+	}
+}
+
+// playThroughProxy plays tr's client side against
+// `mcptrail args... -- mcptrail __replay-server path --scale 0`, fails t
+// unless both sides end cleanly, and returns the proxy's stderr.
+func playThroughProxy(t *testing.T, tr *transcript.Transcript, path string, args ...string) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, testBinary, "--capture", raw, "--label", label, "--",
-		testBinary, "__replay-server", path, "--scale", "0")
+	argv := append(append([]string{}, args...), "--", testBinary, "__replay-server", path, "--scale", "0")
+	cmd := exec.CommandContext(ctx, testBinary, argv...)
 	cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+t.TempDir())
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -106,17 +125,7 @@ func runThroughTap(t *testing.T, tr *transcript.Transcript, path, raw, label str
 	if playErr != nil || waitErr != nil {
 		t.Fatalf("client: %v; proxy: %v; stderr:\n%s", playErr, waitErr, stderr.String())
 	}
-	// The server's stderr passes through the tap unchanged.
-	var wantErr strings.Builder
-	for _, f := range tr.Frames {
-		if f.Dir == transcript.Stderr {
-			wantErr.Write(f.Raw)
-			wantErr.WriteByte('\n')
-		}
-	}
-	if diff := cmp.Diff(wantErr.String(), stderr.String()); diff != "" {
-		t.Errorf("stderr through the proxy (-want +got):\n%s", diff)
-	}
+	return stderr.String()
 }
 
 func readCapture(t *testing.T, path string) []capture.Record {

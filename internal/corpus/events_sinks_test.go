@@ -2,15 +2,11 @@ package corpus
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"sync"
 	"testing"
-	"time"
 
 	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
@@ -71,30 +67,12 @@ func runLiveSinks(t *testing.T, tr *transcript.Transcript, path string, args ...
 	mux.Handle("POST /v1/logs", c.otlpHandler(func() proto.Message { return &collogs.ExportLogsServiceRequest{} }))
 	otlp := httptest.NewServer(mux)
 	defer otlp.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	argv := append([]string{"--no-capture", "--events-url", events.URL, "--otlp-endpoint", otlp.URL}, args...)
-	argv = append(argv, "--", testBinary, "__replay-server", path, "--scale", "0")
-	cmd := exec.CommandContext(ctx, testBinary, argv...)
-	cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+t.TempDir())
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	playErr := tr.Play(ctx, stdin, stdout, nil)
-	if playErr != nil {
-		_, _ = io.Copy(io.Discard, stdout)
-	}
-	if err := cmd.Wait(); err != nil || playErr != nil {
-		t.Fatalf("client: %v; proxy: %v\n%s", playErr, err, stderr.String())
-	}
+	stderr := playThroughProxy(t, tr, path, argv...)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.http.Len() == 0 || c.otlp.Len() == 0 {
-		t.Fatalf("the sinks received nothing (http %d bytes, otlp %d bytes)\n%s", c.http.Len(), c.otlp.Len(), stderr.String())
+		t.Fatalf("the sinks received nothing (http %d bytes, otlp %d bytes)\n%s", c.http.Len(), c.otlp.Len(), stderr)
 	}
 	return c.http.String(), c.otlp.String()
 }

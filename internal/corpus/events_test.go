@@ -1,16 +1,12 @@
 package corpus
 
 import (
-	"bytes"
-	"context"
-	"io"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -201,25 +197,7 @@ func TestEventsLiveMatchesExport(t *testing.T) {
 			}
 			dir := t.TempDir()
 			raw, live := filepath.Join(dir, "capture.jsonl"), filepath.Join(dir, "events.jsonl")
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, testBinary, "--capture", raw, "--label", name, "--events-file", live, "--",
-				testBinary, "__replay-server", path, "--scale", "0")
-			cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+t.TempDir())
-			stdin, _ := cmd.StdinPipe()
-			stdout, _ := cmd.StdoutPipe()
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			playErr := tr.Play(ctx, stdin, stdout, nil)
-			if playErr != nil {
-				_, _ = io.Copy(io.Discard, stdout)
-			}
-			if err := cmd.Wait(); err != nil || playErr != nil {
-				t.Fatalf("client: %v; proxy: %v\n%s", playErr, err, stderr.String())
-			}
+			playThroughProxy(t, tr, path, "--capture", raw, "--label", name, "--events-file", live)
 			got, err := os.ReadFile(live)
 			if err != nil {
 				t.Fatal(err)

@@ -41,21 +41,9 @@ func benchPeers(b *testing.B) []*peer {
 	}
 	var peers []*peer
 	for _, c := range configs {
-		p := &peer{name: c.name, cmd: exec.Command(c.argv[0], c.argv[1:]...), next: 1}
+		p := startPeer(b, c.name, c.argv, nil)
 		if c.name == "mcptrail" {
 			p.capture = capt
-		}
-		var err error
-		if p.w, err = p.cmd.StdinPipe(); err != nil {
-			b.Fatal(err)
-		}
-		out, err := p.cmd.StdoutPipe()
-		if err != nil {
-			b.Fatal(err)
-		}
-		p.r = bufio.NewReaderSize(out, 1<<20)
-		if err := p.cmd.Start(); err != nil {
-			b.Fatal(err)
 		}
 		b.Cleanup(p.close)
 		peers = append(peers, p)
@@ -66,6 +54,27 @@ func benchPeers(b *testing.B) []*peer {
 		}
 	}
 	return peers
+}
+
+// startPeer starts argv as the peer name, with its stderr going to stderr
+// (nil: discarded).
+func startPeer(b *testing.B, name string, argv []string, stderr io.Writer) *peer {
+	b.Helper()
+	p := &peer{name: name, cmd: exec.Command(argv[0], argv[1:]...), next: 1}
+	p.cmd.Stderr = stderr
+	var err error
+	if p.w, err = p.cmd.StdinPipe(); err != nil {
+		b.Fatal(err)
+	}
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	p.r = bufio.NewReaderSize(out, 1<<20)
+	if err := p.cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	return p
 }
 
 func (p *peer) close() {
@@ -122,13 +131,10 @@ func percentile(ds []time.Duration, q float64) float64 {
 	return float64(s[int(q*float64(len(s)-1))].Nanoseconds()) / 1e3
 }
 
-// BenchmarkRoundTrip measures one-at-a-time round-trip latency through
-// each configuration. Each op is one round trip through each; they run in
-// blocks of latencyBlock per configuration, rotating, so drift hits all
-// alike while each block measures a warm loop. Metrics are microseconds
-// and ratios to the floor.
-func BenchmarkRoundTrip(b *testing.B) {
-	peers := benchPeers(b)
+// measureRoundTrips times b.N round trips through each peer, with the
+// benchmark timer running only around them: blocks of latencyBlock per
+// peer, rotating. It returns each peer's latencies.
+func measureRoundTrips(b *testing.B, peers []*peer) [][]time.Duration {
 	lat := make([][]time.Duration, len(peers))
 	b.ResetTimer()
 	for start := 0; start < b.N; start += latencyBlock {
@@ -139,6 +145,17 @@ func BenchmarkRoundTrip(b *testing.B) {
 		}
 	}
 	b.StopTimer()
+	return lat
+}
+
+// BenchmarkRoundTrip measures one-at-a-time round-trip latency through
+// each configuration. Each op is one round trip through each; they run in
+// blocks of latencyBlock per configuration, rotating, so drift hits all
+// alike while each block measures a warm loop. Metrics are microseconds
+// and ratios to the floor.
+func BenchmarkRoundTrip(b *testing.B) {
+	peers := benchPeers(b)
+	lat := measureRoundTrips(b, peers)
 	p50 := map[string]float64{}
 	p99 := map[string]float64{}
 	for k, p := range peers {

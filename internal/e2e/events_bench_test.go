@@ -1,15 +1,13 @@
 package e2e_test
 
 import (
-	"bufio"
 	"bytes"
+	"io"
 	"net"
 	"net/http"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // BenchmarkRoundTripEvents measures one-at-a-time round-trip latency
@@ -48,36 +46,17 @@ func BenchmarkRoundTripEvents(b *testing.B) {
 			args = append(args, c.flag, c.val, "--events-flush-timeout", "200ms")
 		}
 		args = append(args, "--", bins.fastserver)
-		p := &peer{name: c.name, cmd: exec.Command(bins.mcptrail, args...), next: 1}
+		var stderr io.Writer
 		if c.name == "stalled" {
-			p.cmd.Stderr = &stalledErr
+			stderr = &stalledErr
 		}
-		if p.w, err = p.cmd.StdinPipe(); err != nil {
-			b.Fatal(err)
-		}
-		out, err := p.cmd.StdoutPipe()
-		if err != nil {
-			b.Fatal(err)
-		}
-		p.r = bufio.NewReaderSize(out, 1<<20)
-		if err := p.cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
+		p := startPeer(b, c.name, append([]string{bins.mcptrail}, args...), stderr)
 		peers = append(peers, p)
 		for range 200 {
 			p.roundTrip(b)
 		}
 	}
-	lat := make([][]time.Duration, len(peers))
-	b.ResetTimer()
-	for start := 0; start < b.N; start += latencyBlock {
-		for k := range peers {
-			for range min(latencyBlock, b.N-start) {
-				lat[k] = append(lat[k], peers[k].roundTrip(b))
-			}
-		}
-	}
-	b.StopTimer()
+	lat := measureRoundTrips(b, peers)
 	p50 := map[string]float64{}
 	for k, p := range peers {
 		p50[p.name] = percentile(lat[k], 0.50)

@@ -16,12 +16,7 @@ import (
 // collide with the client's) and attribute it to the tools/call in flight.
 func TestLegacyElicitation(t *testing.T) {
 	t.Parallel()
-	for _, l := range launches() {
-		t.Run(string(l), func(t *testing.T) {
-			t.Parallel()
-			testLegacyElicitation(t, l)
-		})
-	}
+	runLaunches(t, testLegacyElicitation)
 }
 
 func testLegacyElicitation(t *testing.T, l launch) {

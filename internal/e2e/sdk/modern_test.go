@@ -16,12 +16,7 @@ import (
 // itself; the test then checks what the store made of the capture.
 func TestModernElicitation(t *testing.T) {
 	t.Parallel()
-	for _, l := range launches() {
-		t.Run(string(l), func(t *testing.T) {
-			t.Parallel()
-			testModernElicitation(t, l)
-		})
-	}
+	runLaunches(t, testModernElicitation)
 }
 
 func testModernElicitation(t *testing.T, l launch) {

@@ -99,6 +99,16 @@ const (
 // launches lists both ways, for tests that run once per way.
 func launches() []launch { return []launch{launchCommand, launchTee} }
 
+// runLaunches runs test as a parallel subtest for each of launches().
+func runLaunches(t *testing.T, test func(*testing.T, launch)) {
+	for _, l := range launches() {
+		t.Run(string(l), func(t *testing.T) {
+			t.Parallel()
+			test(t, l)
+		})
+	}
+}
+
 // terminateAfter is the CommandTransport's TerminateDuration: a close that
 // takes this long means mcptrail ignored its stdin closing.
 const terminateAfter = 10 * time.Second

@@ -182,15 +182,7 @@ func appendOperation(b []byte, op *store.Operation) []byte {
 	o.ms("duration_ms", op.DurationMS)
 	o.ms("wait_ms", op.WaitMS)
 	o.ms("tool_ms", op.ToolMS)
-	o.key("rounds")
-	o.b = append(o.b, '[')
-	for i := range op.Rounds {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		o.b = appendRound(o.b, &op.Rounds[i])
-	}
-	o.b = append(o.b, ']')
+	o.array("rounds", len(op.Rounds), func(b []byte, i int) []byte { return appendRound(b, &op.Rounds[i]) })
 	return o.close()
 }
 
@@ -199,18 +191,12 @@ func appendRound(b []byte, r *store.Round) []byte {
 	o.int("call", int64(r.Call))
 	o.id("id", r.ID)
 	o.str("pairing", r.Pairing)
-	o.key("input_requests")
-	o.b = append(o.b, '[')
-	for i, ir := range r.InputRequests {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		q := openObject(o.b)
-		q.str("key", ir.Key)
-		q.str("method", ir.Method)
-		o.b = q.close()
-	}
-	o.b = append(o.b, ']')
+	o.array("input_requests", len(r.InputRequests), func(b []byte, i int) []byte {
+		q := openObject(b)
+		q.str("key", r.InputRequests[i].Key)
+		q.str("method", r.InputRequests[i].Method)
+		return q.close()
+	})
 	o.bool("has_state", r.HasState)
 	return o.close()
 }

@@ -88,7 +88,7 @@ func AppendLedgerRow(b []byte, session string, r *store.LedgerRow) []byte {
 	o.str("mode", r.Mode)
 	o.str("message", r.Message)
 	if r.Fields != nil {
-		appendFields(&o, r.Fields)
+		o.array("fields", len(r.Fields), func(b []byte, i int) []byte { return appendField(b, &r.Fields[i]) })
 	}
 	o.strOpt("url", r.URL)
 	o.strOpt("host", r.Host)
@@ -111,18 +111,10 @@ func AppendLedgerRow(b []byte, session string, r *store.LedgerRow) []byte {
 	return o.close()
 }
 
-func appendFields(o *object, fields []store.LedgerField) {
-	o.key("fields")
-	o.b = append(o.b, '[')
-	for i := range fields {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		f := openObject(o.b)
-		f.str("name", fields[i].Name)
-		f.str("type", fields[i].Type)
-		f.bool("required", fields[i].Required)
-		o.b = f.close()
-	}
-	o.b = append(o.b, ']')
+func appendField(b []byte, field *store.LedgerField) []byte {
+	f := openObject(b)
+	f.str("name", field.Name)
+	f.str("type", field.Type)
+	f.bool("required", field.Required)
+	return f.close()
 }

@@ -100,13 +100,18 @@ func (o *object) raw(k string, v []byte) {
 }
 
 func (o *object) strings(k string, vs []string) {
+	o.array(k, len(vs), func(b []byte, i int) []byte { return appendString(b, vs[i]) })
+}
+
+// array writes k as a JSON array of n elements, elem appending the i-th.
+func (o *object) array(k string, n int, elem func(b []byte, i int) []byte) {
 	o.key(k)
 	o.b = append(o.b, '[')
-	for i, v := range vs {
+	for i := range n {
 		if i > 0 {
 			o.b = append(o.b, ',')
 		}
-		o.b = appendString(o.b, v)
+		o.b = elem(o.b, i)
 	}
 	o.b = append(o.b, ']')
 }

@@ -41,12 +41,20 @@ func benchChunk() ([]byte, int) {
 // record for each into a discarding writer. It reports ns per frame.
 func BenchmarkRecordChunk(b *testing.B) {
 	chunk, lines := benchChunk()
+	recordChunk(b, chunk, lines, streamS2C, nil)
+}
+
+// recordChunk runs b's loop over the recorder's work for one chunk of
+// lines frames read from stream s, redacted by red (nil: off), and reports
+// ns per frame.
+func recordChunk(b *testing.B, chunk []byte, lines int, s stream, red Redactor) {
 	r := newRecorder(io.Discard)
+	r.redact = red
 	at := time.Date(2026, 7, 28, 12, 0, 0, 123456789, time.UTC)
 	var seq uint64
 	b.SetBytes(int64(len(chunk)))
 	for b.Loop() {
-		it := item{kind: itemData, stream: streamS2C, at: at, base: seq, data: chunk}
+		it := item{kind: itemData, stream: s, at: at, base: seq, data: chunk}
 		r.data(&it)
 		seq += uint64(lines)
 		r.flush()
@@ -65,48 +73,58 @@ func BenchmarkRunBurst(b *testing.B) {
 	chunk, lines := benchChunk()
 	const copies = 40 // 40 × 256 KiB: about 100k requests
 	data := bytes.Repeat(chunk, copies)
-	for _, capt := range []bool{true, false} {
-		b.Run(fmt.Sprintf("capture=%v", capt), func(b *testing.B) {
-			dir := b.TempDir()
+	for _, captured := range []bool{true, false} {
+		b.Run(fmt.Sprintf("capture=%v", captured), func(b *testing.B) {
+			capt := "" // no capture
+			if captured {
+				capt = filepath.Join(b.TempDir(), "c.jsonl")
+			}
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				inR, inW, err := os.Pipe()
-				if err != nil {
-					b.Fatal(err)
-				}
-				outR, outW, err := os.Pipe()
-				if err != nil {
-					b.Fatal(err)
-				}
-				opts := &Options{Command: []string{"cat"}, Stdin: inR, Stdout: outW}
-				if capt {
-					f, err := os.Create(filepath.Join(dir, "c.jsonl"))
-					if err != nil {
-						b.Fatal(err)
-					}
-					defer f.Close()
-					opts.Capture = f
-				}
-				go func() {
-					_, _ = inW.Write(data)
-					_ = inW.Close()
-				}()
-				got := make(chan int64, 1)
-				go func() {
-					n, _ := io.Copy(io.Discard, outR)
-					got <- n
-				}()
-				if _, err := Run(context.Background(), opts); err != nil {
-					b.Fatal(err)
-				}
-				_ = outW.Close()
-				if n := <-got; n != int64(len(data)) {
-					b.Fatalf("relayed %d bytes, want %d", n, len(data))
-				}
-				_ = inR.Close()
-				_ = outR.Close()
+				runBurst(b, data, capt, nil)
 			}
 			b.ReportMetric(float64(2*lines*copies*b.N)/b.Elapsed().Seconds(), "frames/s")
 		})
 	}
+}
+
+// runBurst pipes data through Run with cat as the server, capturing into
+// the file capt ("": no capture) with redaction red (nil: off), and fails
+// b unless every byte comes back.
+func runBurst(b *testing.B, data []byte, capt string, red Redactor) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := &Options{Command: []string{"cat"}, Stdin: inR, Stdout: outW, Redact: red}
+	if capt != "" {
+		f, err := os.Create(capt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		opts.Capture = f
+	}
+	go func() {
+		_, _ = inW.Write(data)
+		_ = inW.Close()
+	}()
+	got := make(chan int64, 1)
+	go func() {
+		n, _ := io.Copy(io.Discard, outR)
+		got <- n
+	}()
+	if _, err := Run(context.Background(), opts); err != nil {
+		b.Fatal(err)
+	}
+	_ = outW.Close()
+	if n := <-got; n != int64(len(data)) {
+		b.Fatalf("relayed %d bytes, want %d", n, len(data))
+	}
+	_ = inR.Close()
+	_ = outR.Close()
 }

@@ -2,9 +2,7 @@ package stdio
 
 import (
 	"bytes"
-	"context"
 	"io"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -41,21 +39,7 @@ func BenchmarkRecordChunkRedact(b *testing.B) {
 		{"with-keys/secrets", secret, red},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			r := newRecorder(io.Discard)
-			r.redact = bc.red
-			at := time.Date(2026, 7, 28, 12, 0, 0, 123456789, time.UTC)
-			var seq uint64
-			b.SetBytes(int64(len(bc.chunk)))
-			for b.Loop() {
-				it := item{kind: itemData, stream: streamC2S, at: at, base: seq, data: bc.chunk}
-				r.data(&it)
-				seq += uint64(lines)
-				r.flush()
-			}
-			if r.err != nil {
-				b.Fatal(r.err)
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/frame")
+			recordChunk(b, bc.chunk, lines, streamC2S, bc.red)
 		})
 	}
 }
@@ -117,39 +101,4 @@ func BenchmarkRunBurstRedact(b *testing.B) {
 			b.ReportMetric(float64(2*lines*copies*b.N)/b.Elapsed().Seconds(), "frames/s")
 		})
 	}
-}
-
-func runBurst(b *testing.B, data []byte, capt string, red Redactor) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	f, err := os.Create(capt)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	opts := &Options{Command: []string{"cat"}, Stdin: inR, Stdout: outW, Capture: f, Redact: red}
-	go func() {
-		_, _ = inW.Write(data)
-		_ = inW.Close()
-	}()
-	got := make(chan int64, 1)
-	go func() {
-		n, _ := io.Copy(io.Discard, outR)
-		got <- n
-	}()
-	if _, err := Run(context.Background(), opts); err != nil {
-		b.Fatal(err)
-	}
-	_ = outW.Close()
-	if n := <-got; n != int64(len(data)) {
-		b.Fatalf("relayed %d bytes, want %d", n, len(data))
-	}
-	_ = inR.Close()
-	_ = outR.Close()
 }
