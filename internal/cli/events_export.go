@@ -31,18 +31,11 @@ func (f *eventsExportFlags) add(fs *pflag.FlagSet) {
 
 // runEventsExport writes a capture's analytics events.
 func runEventsExport(ios *IOStreams, opts *exportOptions, red *redact.Redactor) error {
-	in, name, err := openExportInput(ios, opts.input)
+	r, in, name, err := openExportReader(ios, opts)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	if err := checkNotSelf(in, name, opts.output); err != nil {
-		return err
-	}
-	r, err := capture.NewReader(in)
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", name, err)
-	}
 	snap, err := loadEvents(r, red, opts.events.content)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", name, err)

@@ -79,18 +79,11 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 	if opts.format != "json" && opts.format != "text" {
 		return usagef("unknown export format %q (want json or text)", opts.format)
 	}
-	in, name, err := openExportInput(ios, opts.input)
+	r, in, name, err := openExportReader(ios, opts)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	if err := checkNotSelf(in, name, opts.output); err != nil {
-		return err
-	}
-	r, err := capture.NewReader(in)
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", name, err)
-	}
 	hdr := redactedHeader(r, red)
 	return writeOutput(ios, opts.output, func(w io.Writer, spoolDir string) error {
 		var view exportView

@@ -76,6 +76,26 @@ func sessionIDOf(path string) string {
 	return name[strings.LastIndexByte(name, '-')+1:]
 }
 
+// openExportReader opens the capture an export reads, refuses an output
+// that is that capture, and returns its reader, the input to close and the
+// input's name for messages.
+func openExportReader(ios *IOStreams, opts *exportOptions) (*capture.Reader, io.Closer, string, error) {
+	in, name, err := openExportInput(ios, opts.input)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if err := checkNotSelf(in, name, opts.output); err != nil {
+		in.Close()
+		return nil, nil, "", err
+	}
+	r, err := capture.NewReader(in)
+	if err != nil {
+		in.Close()
+		return nil, nil, "", fmt.Errorf("reading %s: %w", name, err)
+	}
+	return r, in, name, nil
+}
+
 // checkNotSelf refuses an output path that is the input capture itself.
 func checkNotSelf(in io.Reader, inName, out string) error {
 	if out == "" || out == "-" {
