@@ -4,11 +4,13 @@
 package testbin
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -59,4 +61,32 @@ func Main(m *testing.M, targets ...Target) int {
 		}
 	}
 	return m.Run()
+}
+
+// Buffer is a bytes.Buffer safe for one writer goroutine and concurrent
+// readers, for collecting a process's output while a test reads it.
+type Buffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write appends p.
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// Bytes returns a copy of what was written so far.
+func (b *Buffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.buf.Bytes())
+}
+
+// String returns what was written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

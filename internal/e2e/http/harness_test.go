@@ -10,12 +10,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 // tap is a running `mcptrail http` process.
@@ -23,26 +23,8 @@ type tap struct {
 	cmd     *exec.Cmd
 	addr    string // host:port it listens on
 	capture string
-	stderr  *syncBuffer
+	stderr  *testbin.Buffer
 	done    chan error
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // listening matches the line mcptrail http prints once it listens.
@@ -60,7 +42,7 @@ func startTap(t *testing.T, target string, extra ...string) *tap {
 func startTapIn(t *testing.T, wd, target string, extra ...string) *tap {
 	t.Helper()
 	dir := t.TempDir()
-	tp := &tap{capture: filepath.Join(dir, "session.jsonl"), stderr: new(syncBuffer), done: make(chan error, 1)}
+	tp := &tap{capture: filepath.Join(dir, "session.jsonl"), stderr: new(testbin.Buffer), done: make(chan error, 1)}
 	args := append([]string{"http", "--listen", "127.0.0.1:0", "--target", target, "--capture", tp.capture}, extra...)
 	tp.cmd = exec.Command(bins.mcptrail, args...)
 	tp.cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+dir)

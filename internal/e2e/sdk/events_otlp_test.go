@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
@@ -189,7 +190,7 @@ func runOTLPSession(t *testing.T, endpoint, protocol string) {
 		"--otlp-endpoint", endpoint, "--otlp-protocol", protocol, "--otlp-header", "x-team=blue",
 		"--", bins.sdkserver)
 	cmd.Env = append(cmd.Environ(), "MCPTRAIL_HOME="+dir)
-	stderr := new(syncBuffer)
+	stderr := new(testbin.Buffer)
 	cmd.Stderr = stderr
 	ans := new(answerer)
 	client := mcp.NewClient(&mcp.Implementation{Name: clientName, Version: clientVersion},

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 // handlerDelay is how long the client's elicitation handler "thinks" before
@@ -120,30 +121,11 @@ type proxied struct {
 	launch    launch
 	cs        *mcp.ClientSession
 	cmd       *exec.Cmd
-	stderr    *syncBuffer
+	stderr    *testbin.Buffer
 	dir       string
 	capture   string
-	clientOut *syncBuffer // what the client wrote to mcptrail's stdin (launchTee)
-	clientIn  *syncBuffer // what the client read from mcptrail's stdout (launchTee)
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer goroutine and a reader.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// Bytes returns a copy of what was written so far.
-func (b *syncBuffer) Bytes() []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return bytes.Clone(b.buf.Bytes())
+	clientOut *testbin.Buffer // what the client wrote to mcptrail's stdin (launchTee)
+	clientIn  *testbin.Buffer // what the client read from mcptrail's stdout (launchTee)
 }
 
 // connectProxied starts `mcptrail --capture X -- sdkserver -wire DIR
@@ -152,7 +134,7 @@ func (b *syncBuffer) Bytes() []byte {
 func connectProxied(ctx context.Context, t *testing.T, client *mcp.Client, l launch, version string, serverArgs ...string) *proxied {
 	t.Helper()
 	dir := t.TempDir()
-	p := &proxied{launch: l, stderr: new(syncBuffer), dir: dir, capture: filepath.Join(dir, "session.jsonl")}
+	p := &proxied{launch: l, stderr: new(testbin.Buffer), dir: dir, capture: filepath.Join(dir, "session.jsonl")}
 	args := append([]string{"--capture", p.capture, "--", bins.sdkserver, "-wire", dir}, serverArgs...)
 	p.cmd = exec.Command(bins.mcptrail, args...)
 	p.cmd.Stderr = p.stderr
@@ -182,7 +164,7 @@ func connectProxied(ctx context.Context, t *testing.T, client *mcp.Client, l lau
 // transport over them.
 func (p *proxied) startTeed(t *testing.T) mcp.Transport {
 	t.Helper()
-	p.clientOut, p.clientIn = new(syncBuffer), new(syncBuffer)
+	p.clientOut, p.clientIn = new(testbin.Buffer), new(testbin.Buffer)
 	stdin, err := p.cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
