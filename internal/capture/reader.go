@@ -179,6 +179,9 @@ func (r *Reader) sessionEnds(h *Record) {
 	r.damage.Corrupt--
 	if n := len(r.damage.CorruptLines); n > 0 && r.damage.CorruptLines[n-1] == r.line-1 {
 		r.damage.CorruptLines = r.damage.CorruptLines[:n-1]
+		if n == 1 {
+			r.damage.CorruptLines = nil
+		}
 	}
 	r.damage.Torn, r.damage.TornBytes = true, int64(r.corruptLen)
 }
