@@ -19,12 +19,12 @@ import (
 
 // exportOptions are the export command's flags and argument.
 type exportOptions struct {
-	format string // "json" or "text"
-	output string // "" or "-" means stdout
+	format  string // "json" or "text"
+	output  string // "" or "-" means stdout
 	input   string // "" newest session, "-" stdin, a session id or a path
 	session string // --session: a session id or prefix inside the input file
 	redact  redactFlags
-	events eventsExportFlags // -T events and -T otlp (events_export.go)
+	events  eventsExportFlags // -T events and -T otlp (events_export.go)
 }
 
 func newExportCmd(io *IOStreams) *cobra.Command {

@@ -15,8 +15,8 @@ import (
 
 // ledgerOptions are the ledger command's flags and argument.
 type ledgerOptions struct {
-	asJSON bool
-	all    bool
+	asJSON  bool
+	all     bool
 	input   string // "" newest session, "-" stdin, a session id or a path
 	session string // --session: a session id or prefix inside the input file
 	redact  redactFlags
