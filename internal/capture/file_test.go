@@ -111,7 +111,7 @@ func TestCreateFileRefusesSymlink(t *testing.T) {
 
 func TestCreateFileLock(t *testing.T) {
 	t.Parallel()
-	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+	if runtime.GOOS == "plan9" || runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
 		t.Skip("no advisory lock on this platform")
 	}
 	path := filepath.Join(t.TempDir(), "c.jsonl")

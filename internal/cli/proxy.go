@@ -31,12 +31,16 @@ stdout, which carries the protocol.
 It also writes a lossless capture of the session, one JSONL file per run, in
 the sessions directory under $MCPTRAIL_HOME (else $XDG_STATE_HOME/mcptrail,
 else ~/.local/state/mcptrail), private to you. If the disk cannot keep up, the
-traffic is slowed down, never dropped.
+traffic is slowed down, never dropped. --capture PATH writes it elsewhere
+({time}, {label}, {pid} and {id} in PATH are filled in); an existing file is
+refused unless --append or --force, a symlink is never followed, and the file
+is locked while it is written.
 
 The --redact-* flags scrub what the capture records (never the bytes that are
 relayed): values of secret keys, JSONPath selections, regex matches, and
 what users typed into elicitation forms. .mcptrail.toml in the working
-directory may set label, capture and a [redact] table; flags override it.
+directory may set label, capture (a relative path below that directory) and a
+[redact] table; flags override it.
 
 The server's exit status becomes mcptrail's (128+n when signal n killed it).
 SIGINT, SIGTERM and SIGHUP are passed on to the server. When the client closes

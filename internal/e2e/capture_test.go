@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -35,9 +34,6 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // first capture stays a clean single session.
 func TestCaptureLock(t *testing.T) {
 	t.Parallel()
-	if runtime.GOOS == "windows" {
-		t.Skip("no advisory lock on windows")
-	}
 	dir := t.TempDir()
 	capt := filepath.Join(dir, "c.jsonl")
 	first := exec.Command(bins.mcptrail, "--capture", capt, "--", bins.fastserver, "-ready")
