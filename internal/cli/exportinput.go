@@ -16,6 +16,7 @@ import (
 // first of a pipe; else a session id or unique prefix).
 type captureInput struct {
 	in   io.ReadCloser
+	file *os.File // in as a file, or standard input when it is one; else nil
 	name string
 	want string
 }
@@ -26,7 +27,9 @@ type captureInput struct {
 // session inside the file.
 func openExportInput(ios *IOStreams, arg, session string) (*captureInput, error) {
 	if arg == "-" {
-		return &captureInput{in: io.NopCloser(ios.In), name: "standard input", want: session}, nil
+		ci := &captureInput{in: io.NopCloser(ios.In), name: "standard input", want: session}
+		ci.file, _ = ios.In.(*os.File)
+		return ci, nil
 	}
 	path, want, err := resolveCapture(ios, arg)
 	if err != nil {
@@ -39,7 +42,7 @@ func openExportInput(ios *IOStreams, arg, session string) (*captureInput, error)
 	if session != "" {
 		want = session
 	}
-	return &captureInput{in: f, name: path, want: want}, nil
+	return &captureInput{in: f, file: f, name: path, want: want}, nil
 }
 
 // resolveCapture turns the export argument into a capture path and the
@@ -137,7 +140,7 @@ func openExportReader(ios *IOStreams, opts *exportOptions) (*capture.Reader, io.
 	if err != nil {
 		return nil, nil, "", err
 	}
-	if err := checkOutput(ci.in, ci.name, opts.output); err != nil {
+	if err := checkOutput(ci, opts.output); err != nil {
 		ci.in.Close()
 		return nil, nil, "", err
 	}
@@ -151,12 +154,12 @@ func openExportReader(ios *IOStreams, opts *exportOptions) (*capture.Reader, io.
 
 // checkOutput refuses an output path that is the input capture itself or
 // any other existing capture file: an export never replaces a capture.
-func checkOutput(in io.Reader, inName, out string) error {
+func checkOutput(ci *captureInput, out string) error {
 	if out == "" || out == "-" {
 		return nil
 	}
-	if f, ok := in.(*os.File); ok {
-		if a, b := absClean(inName), absClean(out); a != "" && a == b {
+	if f := ci.file; f != nil {
+		if a, b := absClean(ci.name), absClean(out); a != "" && a == b {
 			return usagef("output %s is the input capture", out)
 		}
 		inInfo, err1 := f.Stat()

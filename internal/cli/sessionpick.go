@@ -15,7 +15,7 @@ import (
 // pipe is read in order, so its first session (or the one named) is
 // taken.
 func openSession(ios *IOStreams, ci *captureInput) (*capture.Reader, error) {
-	if f, ok := ci.in.(*os.File); ok {
+	if f := ci.file; f != nil {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 			return openFileSession(ios, f, ci)
 		}
@@ -38,9 +38,17 @@ func openSession(ios *IOStreams, ci *captureInput) (*capture.Reader, error) {
 // openFileSession indexes the capture file f and opens the session ci
 // wants; reading the last of several says so on stderr.
 func openFileSession(ios *IOStreams, f *os.File, ci *captureInput) (*capture.Reader, error) {
+	// Standard input may be a file read from where a parent left it.
+	base, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", ci.name, err)
+	}
 	idx, err := capture.Index(f)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", ci.name, err)
+	}
+	for i := range idx {
+		idx[i].Offset += base
 	}
 	s, err := pickSession(idx, ci)
 	if err != nil {

@@ -145,6 +145,18 @@ func TestCaptureAppendExport(t *testing.T) {
 	if got := exportSession(t, capt); got.Session.Label != "two" {
 		t.Errorf("export of the file read %q, want the last session", got.Session.Label)
 	}
+	// Standard input redirected from the file is indexed like the file.
+	in, err := os.Open(capt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	cmd := exec.Command(bins.mcptrail, "export", "-")
+	cmd.Stdin = in
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), `"label":"two"`) {
+		t.Errorf("export of standard input from the file: %v, want the last session\n%.200s", err, out)
+	}
 }
 
 // exported is the part of the JSON export a test checks.
