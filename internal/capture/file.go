@@ -87,23 +87,14 @@ func CreateFile(path string, mode Mode) (*File, error) {
 			return nil, fmt.Errorf("creating capture %s: %w", path, ErrNotRegular)
 		}
 	}
-	flag := os.O_WRONLY | os.O_CREATE
-	switch mode {
-	case Exclusive:
-		flag |= os.O_EXCL
-	case Append:
-		flag |= os.O_APPEND
-	}
-	f, err := openNoFollow(path, flag, 0o600)
+	f, created, err := open(path, mode)
 	switch {
-	case errors.Is(err, fs.ErrExist) && mode == Exclusive:
-		return nil, existsError(path)
 	case isSymlinkErr(err):
 		return nil, fmt.Errorf("creating capture %s: %w (give the target's own path)", path, ErrSymlink)
 	case err != nil:
-		return nil, fmt.Errorf("creating capture: %w", err)
+		return nil, err
 	}
-	cf, err := settle(f, path, mode)
+	cf, err := settle(f, path, mode, created)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -111,8 +102,33 @@ func CreateFile(path string, mode Mode) (*File, error) {
 	return cf, nil
 }
 
+// open creates path (O_EXCL), or opens the existing file for the mode,
+// and reports whether it created it.
+func open(path string, mode Mode) (*os.File, bool, error) {
+	f, err := openNoFollow(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		return f, true, nil
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return nil, false, fmt.Errorf("creating capture: %w", err)
+	}
+	switch mode {
+	case Append:
+		f, err = openNoFollow(path, os.O_WRONLY|os.O_APPEND, 0)
+	case Truncate:
+		// Truncated only once the lock is held (settle).
+		f, err = openNoFollow(path, os.O_WRONLY, 0)
+	default:
+		return nil, false, existsError(path)
+	}
+	if err != nil && !isSymlinkErr(err) {
+		err = fmt.Errorf("opening capture: %w", err)
+	}
+	return f, false, err
+}
+
 // settle checks the opened file, locks it and prepares it for the mode.
-func settle(f *os.File, path string, mode Mode) (*File, error) {
+func settle(f *os.File, path string, mode Mode, created bool) (*File, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("creating capture: %w", err)
@@ -126,7 +142,7 @@ func settle(f *os.File, path string, mode Mode) (*File, error) {
 		}
 		return nil, fmt.Errorf("locking capture %s: %w", path, err)
 	}
-	cf := &File{File: f, path: path, fresh: mode != Append}
+	cf := &File{File: f, path: path, fresh: created || mode == Truncate}
 	switch mode {
 	case Truncate:
 		if err := f.Truncate(0); err != nil {
@@ -134,6 +150,9 @@ func settle(f *os.File, path string, mode Mode) (*File, error) {
 		}
 	case Append:
 		cf.initial = fi.Size()
+		if ok, err := IsCapture(path); err == nil && !ok && fi.Size() > 0 {
+			return nil, fmt.Errorf("appending to %s: %w (--append adds sessions only to a capture)", path, ErrNotCapture)
+		}
 		if err := endLine(f, fi.Size()); err != nil {
 			return nil, fmt.Errorf("appending to capture %s: %w", path, err)
 		}

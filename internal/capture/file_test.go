@@ -180,6 +180,33 @@ func TestDiscard(t *testing.T) {
 	if got := readString(t, appended); got != hdrA+recA+endA {
 		t.Errorf("appended file after Discard %q, want its earlier content", got)
 	}
+	// --append that created the file removes it too.
+	fresh := filepath.Join(dir, "fresh.jsonl")
+	h, err := CreateFile(fresh, Append)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Discard(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(fresh); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("file created by --append left behind: %v", err)
+	}
+}
+
+func TestAppendRefusesNonCapture(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "notes.txt")
+	writeString(t, path, "my notes\n")
+	if f, err := CreateFile(path, Append); !errors.Is(err, ErrNotCapture) {
+		t.Errorf("CreateFile(Append) on a text file = %v, want ErrNotCapture", err)
+		if f != nil {
+			f.Close()
+		}
+	}
+	if got := readString(t, path); got != "my notes\n" {
+		t.Errorf("text file changed to %q", got)
+	}
 }
 
 func TestIsCapture(t *testing.T) {
