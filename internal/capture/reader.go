@@ -34,6 +34,10 @@ type Damage struct {
 
 // Reader streams records from a capture. Memory is bounded by the longest
 // line, not the file size.
+//
+// A file may hold several sessions (mcptrail --append): a session record
+// after the first line starts the next session. Next returns io.EOF at
+// that record, as at the end of the input, and NextSession moves past it.
 type Reader struct {
 	br     *bufio.Reader
 	header Record
@@ -41,6 +45,14 @@ type Reader struct {
 	damage Damage
 	err    error // sticky
 	fast   fastState
+	// next is the session record that ended the current session, when
+	// Next met one.
+	next *Record
+	// corruptLast is set when the last line read was counted as corrupt,
+	// of length corruptLen: a damaged line right before a session record
+	// is the previous writer's torn tail (see CreateFile's Append).
+	corruptLast bool
+	corruptLen  int
 }
 
 // NewReader reads and checks the session header. It returns ErrNotCapture
@@ -60,13 +72,43 @@ func NewReader(r io.Reader) (*Reader, error) {
 		}
 		return nil, fmt.Errorf("%w: the first line is not a session record", ErrNotCapture)
 	}
-	if cr.header.Format > FormatVersion {
-		return nil, fmt.Errorf("%w: format %d, this build reads up to %d", ErrFutureVersion, cr.header.Format, FormatVersion)
-	}
-	if cr.header.Format < 1 {
-		return nil, fmt.Errorf("%w: session record has no format version", ErrNotCapture)
+	if err := checkHeader(&cr.header); err != nil {
+		return nil, err
 	}
 	return cr, nil
+}
+
+// checkHeader checks a session record's format version.
+func checkHeader(h *Record) error {
+	if h.Format > FormatVersion {
+		return fmt.Errorf("%w: format %d, this build reads up to %d", ErrFutureVersion, h.Format, FormatVersion)
+	}
+	if h.Format < 1 {
+		return fmt.Errorf("%w: session record has no format version", ErrNotCapture)
+	}
+	return nil
+}
+
+// NextSession moves to the next session in the input, skipping what is
+// left of the current one: Header and Damage then describe the new
+// session. It returns io.EOF when no session follows, and an error
+// wrapping ErrFutureVersion or ErrNotCapture when the next session record
+// cannot be read.
+func (r *Reader) NextSession() error {
+	var rec Record
+	for r.next == nil {
+		if err := r.Next(&rec); err != nil && r.next == nil {
+			return err
+		}
+	}
+	h := r.next
+	r.next = nil
+	if err := checkHeader(h); err != nil {
+		r.err = err
+		return err
+	}
+	r.header, r.damage = *h, Damage{}
+	return nil
 }
 
 // Header returns the session record.
@@ -79,7 +121,7 @@ func (r *Reader) Damage() Damage { return r.damage }
 // io.EOF at a clean end. A torn last line is skipped and reported through
 // Damage, not as an error; any other error is sticky.
 func (r *Reader) Next(rec *Record) error {
-	for r.err == nil {
+	for r.err == nil && r.next == nil {
 		line, complete, err := r.readLine()
 		if err != nil && len(line) == 0 {
 			r.err = err
@@ -87,25 +129,61 @@ func (r *Reader) Next(rec *Record) error {
 		}
 		*rec = Record{}
 		if r.fast.decodeFast(line, rec) {
+			r.corruptLast = false
 			return nil
 		}
 		*rec = Record{}
 		// The writer embeds frames with duplicate member names as msg (they
 		// are valid JSON, and a finding for the store), so accept them here.
 		if uerr := json.Unmarshal(line, rec, jsontext.AllowDuplicateNames(true)); uerr != nil || rec.Type == "" {
-			if !complete {
-				r.damage.Torn, r.damage.TornBytes = true, int64(len(line))
-				continue
-			}
-			r.damage.Corrupt++
-			if len(r.damage.CorruptLines) < 10 {
-				r.damage.CorruptLines = append(r.damage.CorruptLines, r.line)
-			}
+			r.damaged(len(line), complete)
 			continue
 		}
+		if rec.Type == TypeSession {
+			r.sessionEnds(rec)
+			*rec = Record{}
+			break
+		}
+		r.corruptLast = false
 		return nil
 	}
+	if r.next != nil {
+		return io.EOF
+	}
 	return r.err
+}
+
+// damaged counts a line that did not decode.
+func (r *Reader) damaged(n int, complete bool) {
+	r.corruptLast = false
+	if !complete {
+		r.damage.Torn, r.damage.TornBytes = true, int64(n)
+		return
+	}
+	r.damage.Corrupt++
+	if len(r.damage.CorruptLines) < 10 {
+		r.damage.CorruptLines = append(r.damage.CorruptLines, r.line)
+	}
+	r.corruptLast, r.corruptLen = true, n
+}
+
+// sessionEnds keeps the session record h that ends the current session;
+// a damaged line just before it becomes the session's torn tail.
+func (r *Reader) sessionEnds(h *Record) {
+	hc := *h
+	r.next = &hc
+	if !r.corruptLast {
+		return
+	}
+	r.corruptLast = false
+	r.damage.Corrupt--
+	if n := len(r.damage.CorruptLines); n > 0 && r.damage.CorruptLines[n-1] == r.line-1 {
+		r.damage.CorruptLines = r.damage.CorruptLines[:n-1]
+		if n == 1 {
+			r.damage.CorruptLines = nil
+		}
+	}
+	r.damage.Torn, r.damage.TornBytes = true, int64(r.corruptLen)
 }
 
 // readLine returns the next line without its newline and whether the
@@ -130,7 +208,7 @@ func (r *Reader) readLine() ([]byte, bool, error) {
 	return line[:len(line)-1], true, nil
 }
 
-// ReadFile reads a whole capture file with ReadAll.
+// ReadFile reads the first session of a capture file with ReadAll.
 func ReadFile(path string) (*Record, []Record, Damage, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -144,8 +222,8 @@ func ReadFile(path string) (*Record, []Record, Damage, error) {
 	return h, recs, dmg, nil
 }
 
-// ReadAll reads a whole capture: its header, every record after it, and
-// what the reader skipped. It is meant for tests and small captures; views
+// ReadAll reads a capture's first session: its header, every record after
+// it, and what the reader skipped. It is meant for tests and small captures; views
 // stream with a Reader instead.
 func ReadAll(in io.Reader) (*Record, []Record, Damage, error) {
 	r, err := NewReader(in)

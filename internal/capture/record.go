@@ -70,6 +70,9 @@ type Record struct {
 	Command     []string `json:"command,omitempty"`
 	Target      string   `json:"target,omitempty"`
 	ToolVersion string   `json:"tool_version,omitempty"`
+	// PID is the process id of the mcptrail that wrote the session, so a
+	// second writer refused by the file's lock can name the holder.
+	PID int `json:"pid,omitzero"`
 
 	// Frame fields.
 	Dir  Dir    `json:"dir,omitempty"`

@@ -43,29 +43,19 @@ func NewSessionID() string {
 }
 
 // CreateSessionFile creates a new private session file under dir (made
-// 0700 if missing), named from the start time, label and id.
-func CreateSessionFile(dir string, start time.Time, label, id string) (*os.File, error) {
+// 0700 if missing), named from the start time, label and id. It never
+// replaces an existing file (O_EXCL).
+func CreateSessionFile(dir string, start time.Time, label, id string) (*File, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("creating sessions directory: %w", err)
 	}
-	name := start.UTC().Format("20060102T150405.000000Z") + "-" + fileSafe(label) + "-" + id + Ext
-	return CreateFile(filepath.Join(dir, name))
+	name := start.UTC().Format("20060102T150405.000000Z") + "-" + FileSafe(label) + "-" + id + Ext
+	return CreateFile(filepath.Join(dir, name), Exclusive)
 }
 
-// CreateFile creates (or truncates) a private capture file at path, making
-// its directory 0700 when missing.
-func CreateFile(path string) (*os.File, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("creating capture directory: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("creating capture: %w", err)
-	}
-	return f, nil
-}
-
-func fileSafe(s string) string {
+// FileSafe spells s for a file name: every character outside A-Z a-z 0-9
+// - _ . becomes _, cut to 40 bytes, "session" when empty.
+func FileSafe(s string) string {
 	s = strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':

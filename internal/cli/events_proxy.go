@@ -142,9 +142,10 @@ func (l *liveEvents) finish(ios *IOStreams) {
 	}
 }
 
-// closeQuietly closes a capture file on an error path (nil: nothing).
-func closeQuietly(f *os.File) {
+// closeQuietly discards a capture file on an error path, before any
+// traffic was relayed (nil: nothing).
+func closeQuietly(f *capture.File) {
 	if f != nil {
-		_ = f.Close()
+		_ = f.Discard()
 	}
 }

@@ -19,11 +19,12 @@ import (
 
 // exportOptions are the export command's flags and argument.
 type exportOptions struct {
-	format string // "json" or "text"
-	output string // "" or "-" means stdout
-	input  string // "" newest session, "-" stdin, a session id or a path
-	redact redactFlags
-	events eventsExportFlags // -T events and -T otlp (events_export.go)
+	format  string // "json" or "text"
+	output  string // "" or "-" means stdout
+	input   string // "" newest session, "-" stdin, a session id or a path
+	session string // --session: a session id or prefix inside the input file
+	redact  redactFlags
+	events  eventsExportFlags // -T events and -T otlp (events_export.go)
 }
 
 func newExportCmd(io *IOStreams) *cobra.Command {
@@ -38,6 +39,13 @@ With no argument it exports the newest session in the state directory. SESSION
 is a session id (or a unique prefix of one) found there, PATH a capture file,
 and - reads the capture from standard input. The JSON shape is documented in
 docs/export-json.md.
+
+A file written with --append holds several sessions: export reads the last
+one and says so on stderr; --session ID picks another (from a pipe, the
+first one is read unless --session names another).
+
+-o never replaces a capture file (the input or any other); it replaces any
+other existing file.
 
 The --redact-* flags (and the [redact] table of .mcptrail.toml) scrub the
 export; the capture file itself is only read.`,
@@ -60,6 +68,7 @@ export; the capture file itself is only read.`,
 	}
 	cmd.Flags().StringVarP(&opts.format, "format", "T", "json", "output format: json, text, events (analytics events, JSONL) or otlp (the events as OTLP/JSON)")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the export to `FILE` (default standard output)")
+	cmd.Flags().StringVar(&opts.session, "session", "", "read the session `ID` (or unique id prefix) of a file that holds several")
 	opts.redact.add(cmd.Flags(), "in the export")
 	opts.events.add(cmd.Flags())
 	return cmd

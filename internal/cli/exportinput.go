@@ -11,48 +11,65 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 )
 
+// captureInput is an opened capture argument: the input, its name for
+// messages, and the session wanted in it ("" the last one of a file, the
+// first of a pipe; else a session id or unique prefix).
+type captureInput struct {
+	in   io.ReadCloser
+	file *os.File // in as a file, or standard input when it is one; else nil
+	name string
+	want string
+}
+
 // openExportInput opens what the export argument names: "" the newest
 // session, "-" standard input, an existing file, else a session id or
-// unique id prefix in the state directory. It returns a name for messages.
-func openExportInput(ios *IOStreams, arg string) (io.ReadCloser, string, error) {
+// unique id prefix in the state directory. session (--session) picks a
+// session inside the file.
+func openExportInput(ios *IOStreams, arg, session string) (*captureInput, error) {
 	if arg == "-" {
-		return io.NopCloser(ios.In), "standard input", nil
+		ci := &captureInput{in: io.NopCloser(ios.In), name: "standard input", want: session}
+		ci.file, _ = ios.In.(*os.File)
+		return ci, nil
 	}
-	path, err := resolveCapture(ios, arg)
+	path, want, err := resolveCapture(ios, arg)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, "", fmt.Errorf("opening capture: %w", err)
+		return nil, fmt.Errorf("opening capture: %w", err)
 	}
-	return f, path, nil
+	if session != "" {
+		want = session
+	}
+	return &captureInput{in: f, file: f, name: path, want: want}, nil
 }
 
-// resolveCapture turns the export argument into a capture path.
-func resolveCapture(ios *IOStreams, arg string) (string, error) {
+// resolveCapture turns the export argument into a capture path and the
+// session wanted in it.
+func resolveCapture(ios *IOStreams, arg string) (string, string, error) {
 	if arg != "" {
 		if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
-			return arg, nil
+			return arg, "", nil
 		}
 		if strings.ContainsRune(arg, os.PathSeparator) || strings.HasSuffix(arg, capture.Ext) {
-			return "", usagef("no capture file %s", arg)
+			return "", "", usagef("no capture file %s", arg)
 		}
 	}
 	state, err := capture.StateDir(ios.Getenv)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	dir := capture.SessionsDir(state)
 	files, err := capture.SessionFiles(dir)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if arg == "" {
 		if len(files) == 0 {
-			return "", fmt.Errorf("no sessions in %s (run 'mcptrail demo' to make one)", dir)
+			return "", "", fmt.Errorf("no sessions in %s (run 'mcptrail demo' to make one)", dir)
 		}
-		return files[0], nil
+		return files[0], "", nil
 	}
 	var matches []string
 	for _, f := range files {
@@ -62,11 +79,49 @@ func resolveCapture(ios *IOStreams, arg string) (string, error) {
 	}
 	switch len(matches) {
 	case 0:
-		return "", usagef("no session %q in %s", arg, dir)
+		// Not a file's name: a session appended inside a file, perhaps.
+		return findAppended(ios, files, arg, dir)
 	case 1:
-		return matches[0], nil
+		return matches[0], arg, nil
 	}
-	return "", usagef("session prefix %q is ambiguous: %d sessions match", arg, len(matches))
+	return "", "", usagef("session prefix %q is ambiguous: %d sessions match", arg, len(matches))
+}
+
+// findAppended looks for a session id prefix among the sessions inside
+// the files (sessions added with --append).
+func findAppended(ios *IOStreams, files []string, arg, dir string) (string, string, error) {
+	var path, id string
+	n := 0
+	for _, f := range files {
+		idx, err := indexFile(f)
+		if err != nil {
+			fmt.Fprintf(ios.ErrOut, "mcptrail: skipping %s: %v\n", f, err)
+			continue
+		}
+		for i := range idx {
+			if strings.HasPrefix(idx[i].Header.SessionID, arg) {
+				path, id = f, idx[i].Header.SessionID
+				n++
+			}
+		}
+	}
+	switch n {
+	case 0:
+		return "", "", usagef("no session %q in %s", arg, dir)
+	case 1:
+		return path, id, nil
+	}
+	return "", "", usagef("session prefix %q is ambiguous: %d sessions match", arg, n)
+}
+
+// indexFile lists the sessions in the capture file at path.
+func indexFile(path string) ([]capture.Session, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening capture: %w", err)
+	}
+	defer f.Close()
+	return capture.Index(f)
 }
 
 // sessionIDOf returns the id part of a session file name
@@ -77,44 +132,51 @@ func sessionIDOf(path string) string {
 }
 
 // openExportReader opens the capture an export reads, refuses an output
-// that is that capture, and returns its reader, the input to close and the
-// input's name for messages.
+// that is a capture (the input or any other), and returns the reader of
+// the session it picks, the input to close and the input's name for
+// messages.
 func openExportReader(ios *IOStreams, opts *exportOptions) (*capture.Reader, io.Closer, string, error) {
-	in, name, err := openExportInput(ios, opts.input)
+	ci, err := openExportInput(ios, opts.input, opts.session)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	if err := checkNotSelf(in, name, opts.output); err != nil {
-		in.Close()
+	if err := checkOutput(ci, opts.output); err != nil {
+		ci.in.Close()
 		return nil, nil, "", err
 	}
-	r, err := capture.NewReader(in)
+	r, err := openSession(ios, ci)
 	if err != nil {
-		in.Close()
-		return nil, nil, "", fmt.Errorf("reading %s: %w", name, err)
+		ci.in.Close()
+		return nil, nil, "", err
 	}
-	return r, in, name, nil
+	return r, ci.in, ci.name, nil
 }
 
-// checkNotSelf refuses an output path that is the input capture itself.
-func checkNotSelf(in io.Reader, inName, out string) error {
+// checkOutput refuses an output path that is the input capture itself or
+// any other existing capture file: an export never replaces a capture.
+func checkOutput(ci *captureInput, out string) error {
 	if out == "" || out == "-" {
 		return nil
 	}
-	f, ok := in.(*os.File)
-	if !ok {
-		return nil
+	if f := ci.file; f != nil {
+		if a, b := absClean(ci.name), absClean(out); a != "" && a == b {
+			return usagef("output %s is the input capture", out)
+		}
+		inInfo, err1 := f.Stat()
+		outInfo, err2 := os.Stat(out)
+		if err1 == nil && err2 == nil && os.SameFile(inInfo, outInfo) {
+			return usagef("output %s is the input capture", out)
+		}
+		if err2 != nil && !errors.Is(err2, os.ErrNotExist) {
+			return fmt.Errorf("checking output %s: %w", out, err2)
+		}
 	}
-	if a, b := absClean(inName), absClean(out); a != "" && a == b {
-		return usagef("output %s is the input capture", out)
+	isCapture, err := capture.IsCapture(out)
+	if err != nil {
+		return err
 	}
-	inInfo, err1 := f.Stat()
-	outInfo, err2 := os.Stat(out)
-	if err1 == nil && err2 == nil && os.SameFile(inInfo, outInfo) {
-		return usagef("output %s is the input capture", out)
-	}
-	if err2 != nil && !errors.Is(err2, os.ErrNotExist) {
-		return fmt.Errorf("checking output %s: %w", out, err2)
+	if isCapture {
+		return usagef("output %s is an mcptrail capture; export never replaces one (remove it first, or pick another name)", out)
 	}
 	return nil
 }

@@ -76,6 +76,7 @@ func newHTTPCmd(io *IOStreams) *cobra.Command {
 	fl.StringVar(&f.capture, "capture", "", "write the capture to `PATH` instead of the sessions directory")
 	fl.StringVar(&f.label, "label", "", "name the session `L` (default: the target's host)")
 	fl.BoolVar(&f.noCapture, "no-capture", false, "relay only; write no capture")
+	addCaptureFileFlags(fl, &f.tapFlags)
 	fl.StringSliceVar(&f.allow, "allow-host", nil, "also accept requests whose Host is `HOST[:PORT]` (repeatable)")
 	f.redact.add(fl, "in the capture")
 	f.events.add(fl)
@@ -112,7 +113,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 	}
 	opts := &httpproxy.Options{
 		Target:       target,
-		Header:       capture.Record{SessionID: id, Label: label, ToolVersion: Version},
+		Header:       capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
 		Now:          io.Now,
 		AllowedHosts: allowedHosts(ln.Addr(), f.allow),
 	}

@@ -2,7 +2,7 @@ package cli
 
 import (
 	"fmt"
-	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -15,10 +15,11 @@ import (
 
 // ledgerOptions are the ledger command's flags and argument.
 type ledgerOptions struct {
-	asJSON bool
-	all    bool
-	input  string // "" newest session, "-" stdin, a session id or a path
-	redact redactFlags
+	asJSON  bool
+	all     bool
+	input   string // "" newest session, "-" stdin, a session id or a path
+	session string // --session: a session id or prefix inside the input file
+	redact  redactFlags
 }
 
 func newLedgerCmd(io *IOStreams) *cobra.Command {
@@ -32,8 +33,8 @@ legacy server request, with the call it belongs to, its inputRequests key, its
 mode, the form's fields (name:type, * when required) or the url's host, the
 user's action, how long the user took, and the operation's wait and tool time.
 
-A row never carries a value the user submitted. SESSION, PATH and - pick the
-capture as for export; --all lists the rows of every session in the state
+A row never carries a value the user submitted. SESSION, PATH, - and
+--session pick the capture as for export; --all lists the rows of every session in the state
 directory with a session column. --json writes the rows as a JSON array, each
 shaped like an element of the export's "elicitations" (docs/export-json.md).
 The --redact-* flags (and the [redact] table of .mcptrail.toml) apply to the
@@ -60,6 +61,7 @@ frames before the rows are built; the capture file itself is only read.`,
 	}
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "write the rows as a JSON array instead of a table")
 	cmd.Flags().BoolVar(&opts.all, "all", false, "list the rows of every session in the state directory")
+	cmd.Flags().StringVar(&opts.session, "session", "", "read the session `ID` (or unique id prefix) of a file that holds several")
 	opts.redact.add(cmd.Flags(), "before the rows are built")
 	return cmd
 }
@@ -79,7 +81,7 @@ func runLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) error 
 			return err
 		}
 	} else {
-		l, err := loadLedger(ios, opts.input, red)
+		l, err := loadLedger(ios, opts, red)
 		if err != nil {
 			return err
 		}
@@ -110,25 +112,26 @@ func runLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) error 
 }
 
 // loadLedger reads the capture the argument names (as export does).
-func loadLedger(ios *IOStreams, arg string, red *redact.Redactor) (sessionLedger, error) {
-	in, name, err := openExportInput(ios, arg)
+func loadLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) (sessionLedger, error) {
+	ci, err := openExportInput(ios, opts.input, opts.session)
 	if err != nil {
 		return sessionLedger{}, err
 	}
-	defer in.Close()
-	r, err := capture.NewReader(in)
+	defer ci.in.Close()
+	r, err := openSession(ios, ci)
 	if err != nil {
-		return sessionLedger{}, fmt.Errorf("reading %s: %w", name, err)
+		return sessionLedger{}, err
 	}
 	snap, err := loadSnapshot(r, red)
 	if err != nil {
-		return sessionLedger{}, fmt.Errorf("reading %s: %w", name, err)
+		return sessionLedger{}, fmt.Errorf("reading %s: %w", ci.name, err)
 	}
-	return sessionLedger{id: snap.Session.ID, name: name, rows: snap.Ledger}, nil
+	return sessionLedger{id: snap.Session.ID, name: ci.name, rows: snap.Ledger}, nil
 }
 
-// loadAllLedgers reads every session in the state directory, newest first;
-// a file that is not a readable capture is reported and skipped.
+// loadAllLedgers reads every session in the state directory (each session
+// of a file that holds several), newest file first; a file that is not a
+// readable capture is reported and skipped.
 func loadAllLedgers(ios *IOStreams, red *redact.Redactor) ([]sessionLedger, error) {
 	state, err := capture.StateDir(ios.Getenv)
 	if err != nil {
@@ -140,35 +143,33 @@ func loadAllLedgers(ios *IOStreams, red *redact.Redactor) ([]sessionLedger, erro
 	}
 	var out []sessionLedger
 	for _, path := range files {
-		l, err := loadLedgerFile(path, red)
+		ls, err := loadLedgerFile(path, red)
 		if err != nil {
 			fmt.Fprintf(ios.ErrOut, "mcptrail: skipping %s: %v\n", path, err)
-			continue
 		}
-		out = append(out, l)
+		out = append(out, ls...)
 	}
 	return out, nil
 }
 
-func loadLedgerFile(path string, red *redact.Redactor) (sessionLedger, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return sessionLedger{}, fmt.Errorf("opening capture: %w", err)
-	}
-	defer f.Close()
-	r, err := capture.NewReader(f)
-	if err != nil {
-		return sessionLedger{}, err
-	}
-	snap, err := loadSnapshot(r, red)
-	if err != nil {
-		return sessionLedger{}, err
-	}
-	id := snap.Session.ID
-	if id == "" {
-		id = sessionIDOf(path)
-	}
-	return sessionLedger{id: id, name: path, rows: snap.Ledger}, nil
+// loadLedgerFile returns the ledgers of the sessions in the file at path,
+// newest first, and those read before an error.
+func loadLedgerFile(path string, red *redact.Redactor) ([]sessionLedger, error) {
+	var out []sessionLedger
+	err := eachSession(path, func(r *capture.Reader) error {
+		snap, err := loadSnapshot(r, red)
+		if err != nil {
+			return err
+		}
+		id := snap.Session.ID
+		if id == "" {
+			id = sessionIDOf(path)
+		}
+		out = append(out, sessionLedger{id: id, name: path, rows: snap.Ledger})
+		return nil
+	})
+	slices.Reverse(out)
+	return out, err
 }
 
 // writeLedgerJSON writes the rows as one JSON array, one row per line;

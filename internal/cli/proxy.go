@@ -31,12 +31,16 @@ stdout, which carries the protocol.
 It also writes a lossless capture of the session, one JSONL file per run, in
 the sessions directory under $MCPTRAIL_HOME (else $XDG_STATE_HOME/mcptrail,
 else ~/.local/state/mcptrail), private to you. If the disk cannot keep up, the
-traffic is slowed down, never dropped.
+traffic is slowed down, never dropped. --capture PATH writes it elsewhere
+({time}, {label}, {pid} and {id} in PATH are filled in); an existing file is
+refused unless --append or --force, a symlink is never followed, and the file
+is locked while it is written.
 
 The --redact-* flags scrub what the capture records (never the bytes that are
 relayed): values of secret keys, JSONPath selections, regex matches, and
 what users typed into elicitation forms. .mcptrail.toml in the working
-directory may set label, capture and a [redact] table; flags override it.
+directory may set label, capture (a relative path below that directory) and a
+[redact] table; flags override it.
 
 The server's exit status becomes mcptrail's (128+n when signal n killed it).
 SIGINT, SIGTERM and SIGHUP are passed on to the server. When the client closes
@@ -65,6 +69,7 @@ func newProxyCmd(io *IOStreams) *cobra.Command {
 	fl.StringVar(&f.capture, "capture", "", "write the capture to `PATH` instead of the sessions directory")
 	fl.StringVar(&f.label, "label", "", "name the session `L` (default: the server's script or package name)")
 	fl.BoolVar(&f.noCapture, "no-capture", false, "relay only; write no capture")
+	addCaptureFileFlags(fl, &f.tapFlags)
 	f.redact.add(fl, "in the capture")
 	f.events.add(fl)
 	return cmd
@@ -103,9 +108,7 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	}
 	live, err := f.events.start(cmd.Context())
 	if err != nil {
-		if file != nil {
-			file.Close()
-		}
+		closeQuietly(file)
 		return err
 	}
 
@@ -121,7 +124,7 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	opts := &stdio.Options{
 		Command: args,
 		Stdin:   io.In, Stdout: io.Out, Stderr: io.ErrOut,
-		Header:  capture.Record{SessionID: id, Label: label, ToolVersion: Version},
+		Header:  capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
 		Now:     io.Now,
 		Signals: sigs,
 	}
@@ -139,6 +142,13 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	if live != nil {
 		live.finish(io)
 	}
+	if file != nil && res == nil {
+		// The server never started: leave no empty session behind.
+		if err := file.Discard(); err != nil {
+			fmt.Fprintf(io.ErrOut, "mcptrail: %v\n", err)
+		}
+		file = nil
+	}
 	if file != nil {
 		if err := file.Close(); err != nil && runErr == nil {
 			runErr = fmt.Errorf("closing capture: %w", err)
@@ -148,19 +158,37 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 }
 
 // openCapture creates the capture file the flags ask for; nil with
-// --no-capture.
-func openCapture(io *IOStreams, f *tapFlags, start time.Time, label, id string) (*os.File, error) {
-	switch {
-	case f.noCapture:
+// --no-capture. A --capture path is expanded as a template, refused when
+// it exists (unless --append or --force), and locked.
+func openCapture(io *IOStreams, f *tapFlags, start time.Time, label, id string) (*capture.File, error) {
+	if f.noCapture {
 		return nil, nil
-	case f.capture != "":
-		return capture.CreateFile(f.capture)
 	}
-	state, err := capture.StateDir(io.Getenv)
+	mode, err := f.captureMode()
 	if err != nil {
 		return nil, err
 	}
-	return capture.CreateSessionFile(capture.SessionsDir(state), start, label, id)
+	var file *capture.File
+	if f.capture != "" {
+		path, err := expandCapturePath(f.capture, start, label, id, os.Getpid())
+		if err != nil {
+			return nil, err
+		}
+		file, err = capture.CreateFile(path, mode)
+		if err != nil {
+			return nil, captureHint(err)
+		}
+		return file, nil
+	}
+	state, err := capture.StateDir(io.Getenv)
+	if err != nil {
+		return nil, captureHint(err)
+	}
+	file, err = capture.CreateSessionFile(capture.SessionsDir(state), start, label, id)
+	if err != nil {
+		return nil, captureHint(err)
+	}
+	return file, nil
 }
 
 // proxyExit maps a session's outcome to our exit: the server's status
@@ -189,6 +217,8 @@ type tapFlags struct {
 	capture   string
 	label     string
 	noCapture bool
+	appendTo  bool // --append
+	force     bool // --force
 	redact    redactFlags
 	events    eventsFlags // events_proxy.go
 }
@@ -210,7 +240,10 @@ func (f *tapFlags) settle(cmd *cobra.Command) (*redact.Redactor, error) {
 	if f.label == "" {
 		f.label = cfg.Label
 	}
-	if f.capture == "" && !f.noCapture {
+	if f.capture == "" && !f.noCapture && cfg.Capture != "" {
+		if err := checkConfigCapture(cfg.Capture); err != nil {
+			return nil, err
+		}
 		f.capture = cfg.Capture
 	}
 	return red, nil

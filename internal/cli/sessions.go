@@ -2,8 +2,8 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -41,7 +41,9 @@ func newSessionsCmd(io *IOStreams) *cobra.Command {
 		Long: `Sessions lists the captures in the state directory's sessions folder
 ($MCPTRAIL_HOME, else $XDG_STATE_HOME/mcptrail, else ~/.local/state/mcptrail),
 newest first: id, label, start time, frames, calls, calls that failed, and the
-file. A file that is not a readable capture is reported on stderr and skipped.
+file. A file that holds several sessions (--append) has a row for each, with
+the same path. A file that is not a readable capture is reported on stderr
+and skipped.
 
 With --redact-* flags, or a [redact] table in .mcptrail.toml, a label is
 scrubbed as export scrubs it: replaced when it was taken from a command-line
@@ -77,13 +79,19 @@ func runSessions(io *IOStreams, asJSON bool, red *redact.Redactor) error {
 	}
 	rows := []sessionRow{}
 	for _, path := range files {
-		row, err := loadSessionRow(path, red)
+		// A file written with --append holds several sessions: a row each.
+		err := eachSession(path, func(r *capture.Reader) error {
+			row, err := loadSessionRow(path, r, red)
+			if err == nil {
+				rows = append(rows, row)
+			}
+			return err
+		})
 		if err != nil {
 			fmt.Fprintf(io.ErrOut, "mcptrail: skipping %s: %v\n", path, err)
-			continue
 		}
-		rows = append(rows, row)
 	}
+	slices.SortStableFunc(rows, func(a, b sessionRow) int { return b.Start.Compare(a.Start) })
 	if asJSON {
 		b, err := json.Marshal(rows)
 		if err != nil {
@@ -95,18 +103,9 @@ func runSessions(io *IOStreams, asJSON bool, red *redact.Redactor) error {
 	return writeSessionTable(io, rows)
 }
 
-// loadSessionRow reads the capture at path through the store, redacting it
-// with red when it is not nil.
-func loadSessionRow(path string, red *redact.Redactor) (sessionRow, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return sessionRow{}, fmt.Errorf("opening capture: %w", err)
-	}
-	defer f.Close()
-	r, err := capture.NewReader(f)
-	if err != nil {
-		return sessionRow{}, err
-	}
+// loadSessionRow reads the session r is at, in the capture at path,
+// through the store, redacting it with red when it is not nil.
+func loadSessionRow(path string, r *capture.Reader, red *redact.Redactor) (sessionRow, error) {
 	label := r.Header().Label
 	snap, err := loadSnapshot(r, red)
 	if err != nil {

@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+)
+
+// openSession returns a reader for the session ci wants. A file is
+// indexed, so its last session (or the one named) is read directly; a
+// pipe is read in order, so its first session (or the one named) is
+// taken.
+func openSession(ios *IOStreams, ci *captureInput) (*capture.Reader, error) {
+	if f := ci.file; f != nil {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			return openFileSession(ios, f, ci)
+		}
+	}
+	r, err := capture.NewReader(ci.in)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", ci.name, err)
+	}
+	for ci.want != "" && !strings.HasPrefix(r.Header().SessionID, ci.want) {
+		if err := r.NextSession(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil, usagef("no session %q in %s", ci.want, ci.name)
+			}
+			return nil, fmt.Errorf("reading %s: %w", ci.name, err)
+		}
+	}
+	return r, nil
+}
+
+// openFileSession indexes the capture file f and opens the session ci
+// wants; reading the last of several says so on stderr.
+func openFileSession(ios *IOStreams, f *os.File, ci *captureInput) (*capture.Reader, error) {
+	// Standard input may be a file read from where a parent left it.
+	base, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", ci.name, err)
+	}
+	idx, err := capture.Index(f)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", ci.name, err)
+	}
+	for i := range idx {
+		idx[i].Offset += base
+	}
+	s, err := pickSession(idx, ci)
+	if err != nil {
+		return nil, err
+	}
+	if ci.want == "" && len(idx) > 1 {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: %s holds %d sessions; reading the last, %q (pick another with --session ID: %s)\n",
+			ci.name, len(idx), s.Header.SessionID, sessionIDList(idx))
+	}
+	r, err := capture.OpenSession(f, s)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", ci.name, err)
+	}
+	return r, nil
+}
+
+// pickSession returns the session ci wants among idx: the last, or the
+// one whose id starts with ci.want.
+func pickSession(idx []capture.Session, ci *captureInput) (*capture.Session, error) {
+	if ci.want == "" {
+		return &idx[len(idx)-1], nil
+	}
+	var found *capture.Session
+	n := 0
+	for i := range idx {
+		if strings.HasPrefix(idx[i].Header.SessionID, ci.want) {
+			found = &idx[i]
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return nil, usagef("no session %q in %s (it holds %s)", ci.want, ci.name, sessionIDList(idx))
+	case 1:
+		return found, nil
+	}
+	return nil, usagef("session prefix %q is ambiguous in %s: %d sessions match", ci.want, ci.name, n)
+}
+
+// sessionIDList lists the ids of idx for a message, oldest first.
+func sessionIDList(idx []capture.Session) string {
+	const most = 10
+	var ids []string
+	for i := range idx {
+		if i == most {
+			ids = append(ids, fmt.Sprintf("and %d more", len(idx)-most))
+			break
+		}
+		ids = append(ids, fmt.Sprintf("%q", idx[i].Header.SessionID))
+	}
+	return strings.Join(ids, ", ")
+}
+
+// eachSession calls fn with a reader for every session in the capture
+// file at path, in file order; fn must read its session to the end or
+// leave it (NextSession skips the rest).
+func eachSession(path string, fn func(*capture.Reader) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("opening capture: %w", err)
+	}
+	defer f.Close()
+	r, err := capture.NewReader(f)
+	if err != nil {
+		return err
+	}
+	for {
+		if err := fn(r); err != nil {
+			return err
+		}
+		if err := r.NextSession(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
