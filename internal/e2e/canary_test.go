@@ -103,40 +103,44 @@ func TestCanaryArgv(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bin, "node"), []byte(node), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	script := "API_KEY=" + c + "a0 node --token " + c + "a1 x.js --api-key=" + c + "a2 --token=" + c + "a3 'https://ann:" + c + "a4@h.example/mcp?token=" + c + "a5&apikey=" + c + "a6'"
+	scripts := map[string]string{
+		"reproducer": "node --token " + c + "a1 x.js",
+		"every form": "API_KEY=" + c + "a0 node --token " + c + "a1 x.js --api-key=" + c + "a2 --token=" + c + "a3 'https://ann:" + c + "a4@h.example/mcp?token=" + c + "a5&apikey=" + c + "a6'",
+	}
 	stdin := "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\nnot json: password=" + c + "t1 Authorization: Basic " + c + "t2\n"
 	path := "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")
-
-	t.Run("on write", func(t *testing.T) {
-		t.Parallel()
-		home := filepath.Join(dir, "home-w")
-		events := filepath.Join(dir, "events-w.jsonl")
-		out, errOut, code := runProxy(t, []string{path, "MCPTRAIL_HOME=" + home}, stdin,
-			"--redact-secrets", "--events-file", events, "--", "sh", "-c", script)
-		if code != 0 || out != stdin {
-			t.Fatalf("exit %d, client got %q; stderr %s", code, out, errOut)
-		}
-		// The server's stderr is relayed as is: only mcptrail's own lines
-		// must not name the argv secrets.
-		noCanary(t, c+"a", "mcptrail's stderr", errOut)
-		checkStateDir(t, home, c)
-		ev, err := os.ReadFile(events)
-		if err != nil {
-			t.Fatal(err)
-		}
-		noCanary(t, c, "the events file", string(ev))
-		checkViews(t, home, c)
-		if got := mcptrailOut(t, []string{"MCPTRAIL_HOME=" + home}, "sessions", "--json"); !strings.Contains(got, `"label":"x"`) {
-			t.Errorf("the label is not the script's name: %s", got)
-		}
-	})
-	t.Run("on read", func(t *testing.T) {
-		t.Parallel()
-		home := filepath.Join(dir, "home-r")
-		out, errOut, code := runProxy(t, []string{path, "MCPTRAIL_HOME=" + home}, stdin, "--", "sh", "-c", script)
-		if code != 0 || out != stdin {
-			t.Fatalf("exit %d, client got %q; stderr %s", code, out, errOut)
-		}
-		checkViews(t, home, c, "--redact-secrets")
-	})
+	for name, script := range scripts {
+		t.Run(name+" on write", func(t *testing.T) {
+			t.Parallel()
+			home := t.TempDir()
+			events := filepath.Join(t.TempDir(), "events.jsonl")
+			out, errOut, code := runProxy(t, []string{path, "MCPTRAIL_HOME=" + home}, stdin,
+				"--redact-secrets", "--events-file", events, "--", "sh", "-c", script)
+			if code != 0 || out != stdin {
+				t.Fatalf("exit %d, client got %q; stderr %s", code, out, errOut)
+			}
+			// The server's stderr is relayed as is: only mcptrail's own lines
+			// must not name the argv secrets.
+			noCanary(t, c+"a", "mcptrail's stderr", errOut)
+			checkStateDir(t, home, c)
+			ev, err := os.ReadFile(events)
+			if err != nil {
+				t.Fatal(err)
+			}
+			noCanary(t, c, "the events file", string(ev))
+			checkViews(t, home, c)
+			if got := mcptrailOut(t, []string{"MCPTRAIL_HOME=" + home}, "sessions", "--json"); !strings.Contains(got, `"label":"x"`) {
+				t.Errorf("the label is not the script's name: %s", got)
+			}
+		})
+		t.Run(name+" on read", func(t *testing.T) {
+			t.Parallel()
+			home := t.TempDir()
+			out, errOut, code := runProxy(t, []string{path, "MCPTRAIL_HOME=" + home}, stdin, "--", "sh", "-c", script)
+			if code != 0 || out != stdin {
+				t.Fatalf("exit %d, client got %q; stderr %s", code, out, errOut)
+			}
+			checkViews(t, home, c, "--redact-secrets")
+		})
+	}
 }
