@@ -286,3 +286,20 @@ func textFrame(s string) bool {
 	}
 	return true
 }
+
+// TestNoteForms: a note quoting the target (an upstream error) loses the
+// secret query parameters too.
+func TestNoteForms(t *testing.T) {
+	t.Parallel()
+	r, err := redact.New(&redact.Options{Secrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := capture.Record{Type: capture.TypeNote, Note: "upstream-error", Text: `answered 502: Post "http://127.0.0.1:1/mcp?apikey=c1&v=1": dial tcp 127.0.0.1:1: connect: connection refused`}
+	if !r.Record(&rec) || !rec.Redacted {
+		t.Fatal("the note was not redacted")
+	}
+	if want := `answered 502: Post "http://127.0.0.1:1/mcp?apikey=[REDACTED]&v=1": dial tcp 127.0.0.1:1: connect: connection refused`; rec.Text != want {
+		t.Errorf("note %q, want %q", rec.Text, want)
+	}
+}

@@ -241,13 +241,12 @@ func (r *Redactor) Record(rec *capture.Record) bool {
 			rec.Text, changed = r.text(rec.Text, true)
 		}
 		if rec.B64 != nil {
-			var c bool
-			rec.B64, c = r.binary(rec.B64, true)
-			changed = changed || c
+			changed = r.binaryRecord(rec) || changed
 		}
 	case capture.TypeNote:
+		// A note may quote a URL or a command line.
 		if rec.Text != "" {
-			rec.Text, changed = r.valueString(rec.Text)
+			rec.Text, changed = r.text(rec.Text, true)
 		}
 	}
 	if changed {
@@ -277,9 +276,7 @@ func (r *Redactor) frame(rec *capture.Record) bool {
 		changed = changed || c
 	}
 	if rec.B64 != nil {
-		var c bool
-		rec.B64, c = r.binary(rec.B64, textual(capture.TypeFrame, string(rec.B64)))
-		changed = changed || c
+		changed = r.binaryRecord(rec) || changed
 	}
 	if rec.HTTP != nil {
 		changed = r.headers(rec.HTTP) || changed

@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 )
@@ -176,6 +177,24 @@ func (r *Redactor) binary(b []byte, forms bool) ([]byte, bool) {
 		b, changed = out, true
 	}
 	return b, changed
+}
+
+// binaryRecord redacts a stderr or frame record's b64 payload. What
+// redaction leaves valid UTF-8 (a cookie's odd bytes gone) moves to text
+// when it is not JSON-looking, as the capture writer records such a line on
+// write, so reading back agrees with writing.
+func (r *Redactor) binaryRecord(rec *capture.Record) bool {
+	forms := textual(rec.Type, string(rec.B64))
+	out, changed := r.binary(rec.B64, forms)
+	if !changed {
+		return false
+	}
+	if forms && utf8.Valid(out) {
+		rec.Text, rec.B64 = string(out), nil
+	} else {
+		rec.B64 = out
+	}
+	return true
 }
 
 func (r *Redactor) binaryPass(b []byte) ([]byte, bool) {
