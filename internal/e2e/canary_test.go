@@ -39,14 +39,15 @@ func mcptrailOut(t *testing.T, env []string, args ...string) string {
 }
 
 // checkViews runs every command that shows the newest session of the
-// state dir home (sessions, and every export format) with extra flags and
-// fails when one shows the canary.
+// state dir home (sessions, every export format, the ledger) with extra
+// flags and fails when one shows the canary.
 func checkViews(t *testing.T, home, canary string, extra ...string) {
 	t.Helper()
 	env := []string{"MCPTRAIL_HOME=" + home}
 	for _, args := range [][]string{
 		{"sessions"}, {"sessions", "--json"},
 		{"export"}, {"export", "-T", "json"}, {"export", "-T", "text"}, {"export", "-T", "events"}, {"export", "-T", "otlp"},
+		{"ledger", "--all"}, {"ledger", "--all", "--json"},
 	} {
 		args = append(args, extra...)
 		noCanary(t, canary, strings.Join(args, " "), mcptrailOut(t, env, args...))
