@@ -142,7 +142,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 		}
 		return err
 	}
-	fmt.Fprintf(io.ErrOut, "mcptrail: listening on http://%s/ → %s\n", ln.Addr(), target.Redacted())
+	fmt.Fprintf(io.ErrOut, "mcptrail: listening on http://%s/ → %s\n", ln.Addr(), shownTarget(target, red))
 	serveErr := serveUntilSignal(cmd.Context(), ln, p)
 	err = p.Close()
 	if live != nil {

@@ -3,6 +3,8 @@ package cli
 import (
 	"path"
 	"strings"
+
+	"github.com/mcptrail/mcptrail/internal/redact"
 )
 
 // Flags that take a value, per launcher, so the operand after them is not
@@ -52,12 +54,38 @@ func deriveLabel(argv []string) string {
 		case name == "docker" || name == "podman":
 			return orName(imageLabel(operand(afterWord(rest, "run"), dockerValueFlags)), name)
 		case (name == "sh" || name == "bash" || name == "zsh") && len(rest) >= 2 && rest[0] == "-c":
-			argv = strings.Fields(rest[1])
+			argv = skipEnv(strings.Fields(rest[1])) // VAR=value before the command
 			continue
 		}
 		return orName(scriptLabel(argv[0]), "session")
 	}
 	return "session"
+}
+
+// sessionLabel returns the label of a proxy session: label when the user
+// gave one, else deriveLabel's. Under redaction (red not nil) a derived
+// label comes only from the scrubbed command, and falls back to the
+// program's name when it would hold the placeholder; any label is then
+// scrubbed against the command (red.Label), since it names the file.
+func sessionLabel(label string, args []string, red *redact.Redactor) string {
+	if red == nil {
+		if label == "" {
+			label = deriveLabel(args)
+		}
+		return label
+	}
+	if label == "" {
+		scrubbed, _ := red.Argv(args)
+		label = deriveLabel(scrubbed)
+		if strings.Contains(label, redact.Placeholder) && len(scrubbed) > 0 {
+			label = strings.TrimSuffix(path.Base(strings.ReplaceAll(scrubbed[0], `\`, "/")), ".exe")
+		}
+		if strings.Contains(label, redact.Placeholder) {
+			label = "session"
+		}
+	}
+	label, _ = red.Label(label, args)
+	return label
 }
 
 func orName(label, name string) string {
@@ -101,6 +129,8 @@ func operandAndAfter(args []string, valueFlags string) []string {
 		switch {
 		case a == "--":
 			return args[i+1:]
+		case a == redact.Placeholder:
+			// A scrubbed flag value (--token [REDACTED]) is no operand.
 		case !strings.HasPrefix(a, "-") || a == "-":
 			return args[i:]
 		case !strings.Contains(a, "=") && hasWord(valueFlags, a):

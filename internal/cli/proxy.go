@@ -92,14 +92,8 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	if err != nil {
 		return err
 	}
-	label := f.label
-	if label == "" {
-		label = deriveLabel(args)
-	}
-	if red != nil {
-		// A label derived from a secret argument must not name the file.
-		label, _ = red.Label(label, args)
-	}
+	// A secret argument must not name the session or its file.
+	label := sessionLabel(f.label, args, red)
 	start := io.Now()
 	id := capture.NewSessionID()
 	file, err := openCapture(io, &f.tapFlags, start, label, id)

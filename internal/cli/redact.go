@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"regexp"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -38,8 +40,17 @@ func (f *redactFlags) add(fs *pflag.FlagSet, what string) {
 func (f *redactFlags) redactor(fs *pflag.FlagSet, cfg *redactConfig) (*redact.Redactor, error) {
 	opts := redact.Options{Keys: cfg.Keys, Secrets: cfg.Secrets, Paths: cfg.Paths, Answers: cfg.Answers}
 	values, valuesFrom := cfg.Values, "redact.values in "+configFile
+	keysFrom := "redact.keys in " + configFile
 	if fs.Changed("redact-key") {
-		opts.Keys = f.keys
+		opts.Keys, keysFrom = f.keys, "--redact-key"
+		if len(f.keys) == 0 {
+			return nil, usagef("invalid --redact-key: an empty key")
+		}
+	}
+	for _, k := range opts.Keys {
+		if strings.TrimSpace(k) == "" {
+			return nil, usagef("invalid %s %q: an empty key", keysFrom, k)
+		}
 	}
 	if fs.Changed("redact-secrets") {
 		opts.Secrets = f.secrets
@@ -116,4 +127,15 @@ func loadSnapshot(r *capture.Reader, red *redact.Redactor) (*store.Snapshot, err
 	}
 	s.SetDamage(r.Damage())
 	return s.Final(), nil
+}
+
+// shownTarget is the target URL as mcptrail prints it: its password
+// hidden, and under redaction (red not nil) the secret query parameters
+// and text forms of the key rules scrubbed, as in the session record.
+func shownTarget(u *url.URL, red *redact.Redactor) string {
+	s := u.Redacted()
+	if red != nil {
+		s, _ = red.Text(s)
+	}
+	return s
 }

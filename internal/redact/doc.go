@@ -36,10 +36,15 @@
 //
 // The session header's command line is scrubbed with the key set
 // (--api-key=X, --token X, API_KEY=X, "Authorization: X"; a name matches
-// when, lower-cased with - read as _, it equals a key or ends in _key), and
-// with the value rules. A non-JSON text frame or stderr line also has the
-// value of any "key": value pair whose key a key rule selects replaced
-// (a torn JSON frame is text).
+// when, lower-cased with - read as _, it equals a key or ends in _ and a
+// key), with the text forms inside each argument (forms.go: name=value,
+// --name value, auth and cookie headers, URL query parameters, an sh -c
+// string's words), URL passwords, and the value rules; its target the
+// same way. A stderr line or text frame has the value of any "key": value
+// pair whose key a key rule selects replaced (a torn JSON frame is text),
+// and, when it does not look like JSON, the text forms too. An HTTP
+// envelope header whose name, or whose Name in Mcp-Param-{Name}, is a key
+// (ignoring case, - and _) has its value replaced.
 //
 // Redaction works on the raw bytes: untouched spans are copied verbatim,
 // so keys keep their order and values their spelling, and a redacted

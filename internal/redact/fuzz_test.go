@@ -142,6 +142,27 @@ func (g *gen) secretValue(depth int) string {
 	return "[" + strconv.Quote(g.secret()) + "," + g.value(depth) + "]"
 }
 
+// textForm returns text holding secrets in the forms a key rule scrubs
+// outside JSON: name=value, a header line, a flag, URL userinfo and query.
+func (g *gen) textForm() string {
+	var parts []string
+	for range 1 + g.next(3) {
+		forms := []string{
+			"password=" + g.secret(),
+			"Authorization: Bearer " + g.secret(),
+			"Proxy-Authorization: " + g.secret(),
+			"Cookie: a=" + g.secret() + "; b=2",
+			"GET https://u:" + g.secret() + "@h/mcp?x=1&token=" + g.secret(),
+			"--api-key " + g.secret(),
+			"'secret'='" + g.secret() + "'",
+			`{"Token": "` + g.secret() + `"`,
+			"\xff x_access_token: " + g.secret(),
+		}
+		parts = append(parts, forms[g.next(len(forms))])
+	}
+	return strings.Join(parts, []string{" ", ", ", "\t"}[g.next(3)])
+}
+
 // line is one line the tap reads.
 type line struct {
 	t    capture.Type
@@ -155,7 +176,11 @@ func (g *gen) session() []line {
 	for i := 1; i <= 1+g.next(8); i++ {
 		id := strconv.Itoa(i)
 		var l line
-		switch g.next(9) {
+		switch g.next(11) {
+		case 9:
+			l = line{capture.TypeStderr, capture.S2C, g.textForm()}
+		case 10:
+			l = line{capture.TypeFrame, capture.Dir([]string{"c2s", "s2c"}[g.next(2)]), "text " + g.textForm()}
 		case 0:
 			l = line{capture.TypeFrame, capture.C2S, `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"t","arguments":{"card":[` + strconv.Quote(g.secret()) + `],"x":` + g.value(1) + `}}}`}
 		case 1:
@@ -185,7 +210,8 @@ var t0 = time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
 
 func header() capture.Record {
 	return capture.Record{Type: capture.TypeSession, Time: t0, Format: capture.FormatVersion, SessionID: "s", Transport: "stdio",
-		Command: []string{"server", "--api-key=" + secretTag + "cmd1", "--token", secretTag + "cmd2", "GITHUB_TOKEN=" + secretTag + "cmd3"}}
+		Command: []string{"server", "--api-key=" + secretTag + "cmd1", "--token", secretTag + "cmd2", "GITHUB_TOKEN=" + secretTag + "cmd3",
+			"-c", "node --token " + secretTag + "cmd4 --api-key=" + secretTag + "cmd5 https://u:" + secretTag + "cmd6@h/?apikey=" + secretTag + "cmd7"}}
 }
 
 // keyOptions are rules of key and answer redaction only: the tap then

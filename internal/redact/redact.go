@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"maps"
 	"regexp"
@@ -36,6 +37,9 @@ func SecretKeys() []string {
 		"authorization", "proxy-authorization", "cookie", "set-cookie", "credentials",
 	}
 }
+
+// errNoRoot is why a JSONPath that does not start at the root is refused.
+var errNoRoot = errors.New("a JSONPath starts with $")
 
 // Options say what to redact. The zero value redacts nothing.
 type Options struct {
@@ -77,7 +81,11 @@ type Redactor struct {
 	paths    []jp.Expr
 	values   *regexp.Regexp // the Values, as one alternation
 	textKeys *regexp.Regexp // "key": value in text
-	answers  bool
+	forms    forms          // the other text forms (forms.go)
+	// sepless holds the keys lower-cased without - and _, for header
+	// names (headerKey).
+	sepless map[string]struct{}
+	answers bool
 	// filters are the NameFilters of Names, by direction (0 client to
 	// server, 1 server to client).
 	filters [2]*capture.NameFilter
@@ -88,10 +96,13 @@ type Redactor struct {
 	walk    walker
 }
 
-// New compiles opts. It returns an error naming a JSONPath that does not
-// parse.
+// ErrEmptyKey is returned by New for a key that is the empty string.
+var ErrEmptyKey = errors.New("empty key")
+
+// New compiles opts. It returns ErrEmptyKey for an empty key, and an
+// error naming a JSONPath that does not parse or does not start with $.
 func New(opts *Options) (*Redactor, error) {
-	r := &Redactor{keys: map[string]struct{}{}, argvKeys: map[string]struct{}{}, minKey: 1 << 30}
+	r := &Redactor{keys: map[string]struct{}{}, argvKeys: map[string]struct{}{}, sepless: map[string]struct{}{}, minKey: 1 << 30}
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -100,12 +111,13 @@ func New(opts *Options) (*Redactor, error) {
 		keys = append(SecretKeys(), keys...)
 	}
 	for _, k := range keys {
-		if k == "" {
-			continue
+		if strings.TrimSpace(k) == "" {
+			return nil, ErrEmptyKey
 		}
 		lk := strings.ToLower(k)
 		r.keys[lk] = struct{}{}
 		r.argvKeys[strings.ReplaceAll(lk, "-", "_")] = struct{}{}
+		r.sepless[sepless(lk)] = struct{}{}
 		r.minKey, r.maxKey = min(r.minKey, len(lk)), max(r.maxKey, len(lk))
 		r.addMask(lk)
 		r.wideKeys = r.wideKeys || !isASCII(k)
@@ -118,7 +130,11 @@ func New(opts *Options) (*Redactor, error) {
 		}
 		r.textKeys = regexp.MustCompile(`(?i)("(?:` + strings.Join(alt, "|") + `)"\s*:\s*)("(?:[^"\\]|\\.)*"|[^,}\]\s]+)`)
 	}
+	r.forms = newForms(len(r.keys) > 0)
 	for _, p := range opts.Paths {
+		if !strings.HasPrefix(p, "$") {
+			return nil, fmt.Errorf("parsing JSONPath %q: %w", p, errNoRoot)
+		}
 		x, err := jp.ParseString(p)
 		if err != nil {
 			return nil, fmt.Errorf("parsing JSONPath %q: %w", p, err)
@@ -222,16 +238,15 @@ func (r *Redactor) Record(rec *capture.Record) bool {
 		changed = r.frame(rec)
 	case capture.TypeStderr:
 		if rec.Text != "" {
-			rec.Text, changed = r.text(rec.Text)
+			rec.Text, changed = r.text(rec.Text, true)
 		}
 		if rec.B64 != nil {
-			var c bool
-			rec.B64, c = r.binary(rec.B64)
-			changed = changed || c
+			changed = r.binaryRecord(rec) || changed
 		}
 	case capture.TypeNote:
+		// A note may quote a URL or a command line.
 		if rec.Text != "" {
-			rec.Text, changed = r.valueString(rec.Text)
+			rec.Text, changed = r.text(rec.Text, true)
 		}
 	}
 	if changed {
@@ -257,13 +272,11 @@ func (r *Redactor) frame(rec *capture.Record) bool {
 	}
 	if rec.Text != "" {
 		var c bool
-		rec.Text, c = r.text(rec.Text)
+		rec.Text, c = r.text(rec.Text, textual(capture.TypeFrame, rec.Text))
 		changed = changed || c
 	}
 	if rec.B64 != nil {
-		var c bool
-		rec.B64, c = r.binary(rec.B64)
-		changed = changed || c
+		changed = r.binaryRecord(rec) || changed
 	}
 	if rec.HTTP != nil {
 		changed = r.headers(rec.HTTP) || changed
@@ -271,44 +284,18 @@ func (r *Redactor) frame(rec *capture.Record) bool {
 	return changed
 }
 
-// headers redacts an HTTP envelope's header values, copying the map when
-// it changes one.
-func (r *Redactor) headers(h *capture.HTTP) bool {
-	var out map[string]string
-	for name, v := range h.Headers {
-		nv := v
-		if r.isKey([]byte(name)) {
-			nv = Placeholder
-		} else {
-			nv, _ = r.valueString(v)
-		}
-		if nv != v {
-			if out == nil {
-				out = make(map[string]string, len(h.Headers))
-				for k, v := range h.Headers {
-					out[k] = v
-				}
-			}
-			out[name] = nv
-		}
-	}
-	if out == nil {
-		return false
-	}
-	h.Headers = out
-	return true
-}
-
 // Line redacts one line as the tap read it (without its newline): a
 // frame's bytes are treated as the capture writer embeds them (JSON when
 // the line, trimmed of white space, is a JSON object or array; else text,
-// or bytes when it is not UTF-8), a stderr line as text. It returns line
-// itself and false when nothing changed.
+// or bytes when it is not UTF-8), a stderr line as text. A line that does
+// not look like JSON also gets the text forms of the key rules. It returns
+// line itself and false when nothing changed.
 func (r *Redactor) Line(t capture.Type, dir capture.Dir, line []byte) ([]byte, bool) {
-	if !r.mayMatch(line, dir) {
+	forms := r.forms.kv != nil && textualBytes(t, line)
+	if !forms && !r.mayMatch(line, dir) {
 		return line, false
 	}
-	if t == capture.TypeFrame {
+	if t == capture.TypeFrame && !forms {
 		trimmed := bytes.TrimSpace(line)
 		if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
 			if out, changed, ok := r.json(trimmed, dir); ok {
@@ -323,9 +310,9 @@ func (r *Redactor) Line(t capture.Type, dir capture.Dir, line []byte) ([]byte, b
 		}
 	}
 	if !utf8.Valid(line) {
-		return r.binary(line)
+		return r.binary(line, forms)
 	}
-	s, changed := r.text(string(line))
+	s, changed := r.text(string(line), forms)
 	if !changed {
 		return line, false
 	}

@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 )
@@ -70,22 +71,64 @@ func (r *Redactor) valuePass(s string) (string, bool) {
 }
 
 // text redacts a line of text: the value of each "key": value pair a key
-// rule selects, then the value rules, until nothing changes.
-func (r *Redactor) text(s string) (string, bool) {
+// rule selects, with forms the other text forms (see formsPass), then the
+// value rules, until nothing changes.
+func (r *Redactor) text(s string, forms bool) (string, bool) {
+	forms = forms && r.forms.kv != nil
 	changed := false
 	for range maxPasses {
 		c := false
 		if r.textKeys != nil {
 			s, c = r.textKeyPass(s)
 		}
-		var cv bool
+		var cf, cv bool
+		if forms {
+			s, cf = r.formsPass(s, true)
+		}
 		s, cv = r.valueString(s)
-		if !c && !cv {
+		if !c && !cf && !cv {
 			break
 		}
 		changed = true
 	}
 	return s, changed
+}
+
+// Text redacts free text that is not a capture record (a URL or a line
+// mcptrail prints): the text forms of the key rules, URL passwords and
+// the value rules.
+func (r *Redactor) Text(s string) (string, bool) {
+	changed := false
+	for range maxPasses {
+		var cf, cv bool
+		s, cf = r.formsPass(s, true)
+		s, cv = r.valueString(s)
+		if !cf && !cv {
+			break
+		}
+		changed = true
+	}
+	return s, changed
+}
+
+// textual reports whether a frame's line is text for the text forms: it
+// does not look like JSON (an object or array), torn or not. A stderr line
+// always is.
+func textual(t capture.Type, line string) bool {
+	if t != capture.TypeFrame {
+		return true
+	}
+	trimmed := strings.TrimSpace(line)
+	return trimmed == "" || trimmed[0] != '{' && trimmed[0] != '['
+}
+
+// textualBytes is textual for a line the tap read.
+func textualBytes(t capture.Type, line []byte) bool {
+	if t != capture.TypeFrame {
+		return true
+	}
+	trimmed := bytes.TrimSpace(line)
+	return len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '['
 }
 
 // textKeyPass replaces the values of "key": value pairs.
@@ -111,8 +154,17 @@ func (r *Redactor) textKeyPass(s string) (string, bool) {
 	return b.String(), true
 }
 
-// binary applies the value rules to bytes that are not UTF-8.
-func (r *Redactor) binary(b []byte) ([]byte, bool) {
+// binary applies the value rules to bytes that are not UTF-8; with forms
+// and key rules, it redacts them as text (quoted pairs, text forms, value
+// rules: a byte that is not UTF-8 is nothing these look for).
+func (r *Redactor) binary(b []byte, forms bool) ([]byte, bool) {
+	if forms && r.forms.kv != nil {
+		s, changed := r.text(string(b), true)
+		if !changed {
+			return b, false
+		}
+		return []byte(s), true
+	}
 	if r.values == nil {
 		return b, false
 	}
@@ -125,6 +177,24 @@ func (r *Redactor) binary(b []byte) ([]byte, bool) {
 		b, changed = out, true
 	}
 	return b, changed
+}
+
+// binaryRecord redacts a stderr or frame record's b64 payload. What
+// redaction leaves valid UTF-8 (a cookie's odd bytes gone) moves to text
+// when it is not JSON-looking, as the capture writer records such a line on
+// write, so reading back agrees with writing.
+func (r *Redactor) binaryRecord(rec *capture.Record) bool {
+	forms := textual(rec.Type, string(rec.B64))
+	out, changed := r.binary(rec.B64, forms)
+	if !changed {
+		return false
+	}
+	if forms && utf8.Valid(out) {
+		rec.Text, rec.B64 = string(out), nil
+	} else {
+		rec.B64 = out
+	}
+	return true
 }
 
 func (r *Redactor) binaryPass(b []byte) ([]byte, bool) {
@@ -179,24 +249,23 @@ func (r *Redactor) header(rec *capture.Record) bool {
 	}
 	if rec.Target != "" {
 		var c bool
-		rec.Target, c = r.valueString(rec.Target)
+		rec.Target, c = r.Text(rec.Target)
 		changed = changed || c
 	}
 	return changed
 }
 
 // Label scrubs a session label, which may have been derived from the
-// command line: it becomes the placeholder when its text is part of an
-// argument of command that Argv scrubs and is gone from what Argv leaves
-// of that argument (a label taken from the value of --token), and the
-// value rules apply to it.
+// command line: it becomes the placeholder when Argv takes some of its
+// occurrences out of an argument of command (a label taken from the
+// value of --token, or from part of it), and the value rules apply to it.
 func (r *Redactor) Label(label string, command []string) (string, bool) {
 	if label == "" || label == Placeholder {
 		return label, false
 	}
 	if scrubbed, changed := r.Argv(command); changed {
 		for i, a := range command {
-			if scrubbed[i] != a && strings.Contains(a, label) && !strings.Contains(scrubbed[i], label) {
+			if scrubbed[i] != a && strings.Count(a, label) > strings.Count(scrubbed[i], label) {
 				return Placeholder, true
 			}
 		}
@@ -206,7 +275,9 @@ func (r *Redactor) Label(label string, command []string) (string, bool) {
 
 // Argv scrubs a command line, returning a copy when it changes it: the
 // value of --name=V, of --name V, of NAME=V and of "Name: V" whose name is
-// a key (see the package doc), and every match of the value rules.
+// a key (see the package doc); inside every argument (an `sh -c` string, a
+// URL's query), the text forms of the keys (see formsPass) and URL
+// passwords; and every match of the value rules.
 func (r *Redactor) Argv(argv []string) ([]string, bool) {
 	var out []string
 	set := func(i int, v string) {
@@ -219,32 +290,7 @@ func (r *Redactor) Argv(argv []string) ([]string, bool) {
 		out[i] = v
 	}
 	for i := 0; i < len(argv); i++ {
-		a := argv[i]
-		v := a
-		secretNext := false
-		switch {
-		case strings.HasPrefix(a, "-") && a != "--":
-			name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-			if !r.argvKey(name) {
-				break
-			}
-			if hasValue {
-				v = a[:strings.IndexByte(a, '=')+1] + Placeholder
-			} else {
-				secretNext = i+1 < len(argv) && !strings.HasPrefix(argv[i+1], "--")
-			}
-		case strings.Contains(a, "="):
-			name, _, _ := strings.Cut(a, "=")
-			if r.argvKey(name) {
-				v = name + "=" + Placeholder
-			}
-		case strings.Contains(a, ": "):
-			name, _, _ := strings.Cut(a, ": ")
-			if r.argvKey(name) {
-				v = name + ": " + Placeholder
-			}
-		}
-		v, _ = r.valueString(v)
+		v, secretNext := r.arg(argv, i)
 		set(i, v)
 		if secretNext {
 			i++
@@ -255,6 +301,40 @@ func (r *Redactor) Argv(argv []string) ([]string, bool) {
 		return argv, false
 	}
 	return out, true
+}
+
+// arg scrubs argv[i] and reports whether argv[i+1] is its secret value.
+// The argument after -c is a script (sh -c, python -c): only the text
+// forms apply to it.
+func (r *Redactor) arg(argv []string, i int) (string, bool) {
+	a := argv[i]
+	v := a
+	secretNext := false
+	switch {
+	case i > 0 && argv[i-1] == "-c":
+	case strings.HasPrefix(a, "-") && a != "--":
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !r.argvKey(name) {
+			break
+		}
+		if hasValue {
+			v = a[:strings.IndexByte(a, '=')+1] + Placeholder
+		} else {
+			secretNext = i+1 < len(argv) && !strings.HasPrefix(argv[i+1], "--")
+		}
+	case strings.Contains(a, "="):
+		name, _, _ := strings.Cut(a, "=")
+		if r.argvKey(name) {
+			v = name + "=" + Placeholder
+		}
+	case strings.Contains(a, ": "):
+		name, _, _ := strings.Cut(a, ": ")
+		if r.argvKey(name) {
+			v = name + ": " + Placeholder
+		}
+	}
+	v, _ = r.Text(v)
+	return v, secretNext
 }
 
 // argvKey reports whether a flag, variable or header name is a key:

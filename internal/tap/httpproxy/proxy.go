@@ -230,17 +230,20 @@ func (p *Proxy) hostOK(host string) bool {
 }
 
 // rewrite points the request at the target. The target's path is the MCP
-// endpoint: a request for "/" or for that path goes to it; any other path
-// (OAuth metadata under /.well-known, say) is kept. Origin and every other
-// header pass unchanged; no X-Forwarded-* headers are added.
+// endpoint: a request for "/" or for that path goes to it, with the
+// target's query before the request's own; any other path (OAuth metadata
+// under /.well-known, say) is kept, with only the request's query, so a
+// credential in the target's query reaches the endpoint alone. Origin and
+// every other header pass unchanged; no X-Forwarded-* headers are added.
 func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	out := pr.Out
 	t := p.target
 	out.URL.Scheme, out.URL.Host = t.Scheme, t.Host
-	if t.Path != "" && t.Path != "/" && (pr.In.URL.Path == "/" || pr.In.URL.Path == t.Path) {
+	endpoint := pr.In.URL.Path == "/" || pr.In.URL.Path == t.Path
+	if t.Path != "" && t.Path != "/" && endpoint {
 		out.URL.Path, out.URL.RawPath = t.Path, t.RawPath
 	}
-	if t.RawQuery != "" {
+	if t.RawQuery != "" && endpoint {
 		if out.URL.RawQuery == "" {
 			out.URL.RawQuery = t.RawQuery
 		} else {
