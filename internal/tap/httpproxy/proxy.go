@@ -201,12 +201,28 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		ex.req = &bodyTap{rc: r.Body, p: p, ex: ex, dir: capture.C2S, env: env}
 		r.Body = ex.req
+		fullDuplex(w, r)
 	}
 	r = r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex))
 	if ex.req != nil {
 		defer ex.req.finishRequest()
 	}
 	p.rp.ServeHTTP(w, r)
+}
+
+// fullDuplex lets the request body keep flowing to the target while the
+// answer flows back. By default Go's HTTP/1 server, once the response
+// starts, reads and closes whatever the handler has not read of the
+// request body (golang/go#40747): those bytes never reached the target
+// or the capture, and the transport's next read of the body failed, which
+// closed the upstream connection an SSE answer was streaming on. HTTP/2
+// is always full duplex.
+func fullDuplex(w http.ResponseWriter, r *http.Request) {
+	if r.ProtoMajor == 1 {
+		// It fails only for a ResponseWriter that cannot do it; nothing
+		// else can be done then.
+		_ = http.NewResponseController(w).EnableFullDuplex()
+	}
 }
 
 // record reserves and fills one frame at once.
