@@ -205,9 +205,36 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r = r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex))
 	if ex.req != nil {
-		defer ex.req.finishRequest()
+		defer finishRequest(r.Context(), w, ex.req)
 	}
 	p.rp.ServeHTTP(w, r)
+}
+
+// finishRequest runs the request tap's finishRequest, which may still read
+// from the client. When the request's context ends first (the client went
+// away, or mcptrail is stopping and cancelled every request) a read
+// deadline unblocks that read, so a body that never ends cannot keep the
+// handler, and the end of the capture, waiting.
+func finishRequest(ctx context.Context, w http.ResponseWriter, b *bodyTap) {
+	var (
+		mu       sync.Mutex
+		returned bool
+	)
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		// The ResponseWriter must not be used once the handler returned.
+		if !returned {
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+		}
+	})
+	defer func() {
+		stop()
+		mu.Lock()
+		returned = true
+		mu.Unlock()
+	}()
+	b.finishRequest()
 }
 
 // fullDuplex lets the request body keep flowing to the target while the
