@@ -37,7 +37,8 @@ Authorization and cookies were present, and the auth scheme.
 Every exchange is captured, like the stdio shim does: each JSON-RPC message
 in a request body or an SSE event is a frame with its HTTP envelope, and an
 answer without a message (202, 401, 404, a 502 when the target is down) is a
-frame too. SIGINT or SIGTERM stops the listener and ends the capture.
+frame too. SIGINT, SIGTERM or SIGHUP stops the listener, gives open
+streams 2 s (a second signal cuts them at once) and ends the capture.
 
 The --redact-* flags scrub what the capture records (never the bytes that are
 forwarded): values of secret keys in bodies, SSE events and envelope headers,
@@ -82,10 +83,6 @@ func newHTTPCmd(io *IOStreams) *cobra.Command {
 	f.events.add(fl)
 	return cmd
 }
-
-// shutdownGrace is how long a stop waits for open exchanges (a long SSE
-// stream) before closing them.
-const shutdownGrace = 2 * time.Second
 
 func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 	target, err := parseTarget(f.target)
@@ -142,8 +139,9 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 		}
 		return err
 	}
-	fmt.Fprintf(io.ErrOut, "mcptrail: listening on http://%s/ → %s\n", ln.Addr(), shownTarget(target, red))
-	serveErr := serveUntilSignal(cmd.Context(), ln, p)
+	serveErr := serveUntilSignal(cmd.Context(), ln, p, func() {
+		fmt.Fprintf(io.ErrOut, "mcptrail: listening on http://%s/ → %s\n", ln.Addr(), shownTarget(target, red))
+	})
 	err = p.Close()
 	if live != nil {
 		live.finish(io)
@@ -168,17 +166,27 @@ func parseTarget(s string) (*url.URL, error) {
 	return u, nil
 }
 
-// serveUntilSignal serves until SIGINT, SIGTERM or ctx, then shuts down.
-func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler) error {
+// serveUntilSignal serves until SIGINT, SIGTERM, SIGHUP or ctx, then
+// shuts down (stopServer). It calls ready once those signals are caught,
+// so a signal sent once the listening line is out cannot kill mcptrail
+// before the capture ends.
+func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler, ready func()) error {
 	// HTTP/1.1 and h2c (HTTP/2 over cleartext with prior knowledge);
 	// the target is reached over HTTP/1.1 or, for https, what it offers.
 	var protos http.Protocols
 	protos.SetHTTP1(true)
 	protos.SetUnencryptedHTTP2(true)
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second, Protocols: &protos}
+	reqs, cancelRequests := context.WithCancel(context.Background())
+	defer cancelRequests()
+	var running inflight
+	srv := &http.Server{
+		Handler: running.wrap(h), ReadHeaderTimeout: 30 * time.Second, Protocols: &protos,
+		BaseContext: func(net.Listener) context.Context { return reqs },
+	}
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
+	ready()
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -187,11 +195,7 @@ func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler) erro
 	case <-sigs:
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		_ = srv.Close()
-	}
+	stopServer(srv, &running, cancelRequests, sigs)
 	<-done
 	return nil
 }
