@@ -40,6 +40,7 @@ func runEventsExport(ios *IOStreams, opts *exportOptions, red *redact.Redactor) 
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", name, err)
 	}
+	reportDamage(ios.ErrOut, name, snap.Session.Damage)
 	evs := events.FromSnapshot(snap)
 	return writeOutput(ios, opts.output, func(w io.Writer, _ string) error {
 		if opts.format == formatOTLP {

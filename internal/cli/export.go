@@ -98,6 +98,7 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", name, err)
 		}
+		reportDamage(ios.ErrOut, name, snap.Session.Damage)
 		return view.Finish(snap)
 	})
 }

@@ -11,6 +11,7 @@ import (
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 // ledgerOptions are the ledger command's flags and argument.
@@ -102,7 +103,7 @@ func runLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) error 
 		if opts.all {
 			fmt.Fprintf(ios.ErrOut, "no elicitations in %d sessions\n", len(ledgers))
 		} else {
-			fmt.Fprintf(ios.ErrOut, "no elicitations in %s\n", ledgers[0].name)
+			fmt.Fprintf(ios.ErrOut, "no elicitations in %s\n", termtext.Escape(ledgers[0].name))
 		}
 		return nil
 	}
@@ -124,6 +125,7 @@ func loadLedger(ios *IOStreams, arg string, red *redact.Redactor) (sessionLedger
 	if err != nil {
 		return sessionLedger{}, fmt.Errorf("reading %s: %w", name, err)
 	}
+	reportDamage(ios.ErrOut, name, snap.Session.Damage)
 	return sessionLedger{id: snap.Session.ID, name: name, rows: snap.Ledger}, nil
 }
 
@@ -140,35 +142,38 @@ func loadAllLedgers(ios *IOStreams, red *redact.Redactor) ([]sessionLedger, erro
 	}
 	var out []sessionLedger
 	for _, path := range files {
-		l, err := loadLedgerFile(path, red)
+		l, dmg, err := loadLedgerFile(path, red)
 		if err != nil {
-			fmt.Fprintf(ios.ErrOut, "mcptrail: skipping %s: %v\n", path, err)
+			printError(ios.ErrOut, fmt.Errorf("skipping %s: %w", path, err))
 			continue
 		}
+		reportDamage(ios.ErrOut, path, dmg)
 		out = append(out, l)
 	}
 	return out, nil
 }
 
-func loadLedgerFile(path string, red *redact.Redactor) (sessionLedger, error) {
+// loadLedgerFile reads the ledger of the capture at path, and the damage
+// its reader skipped.
+func loadLedgerFile(path string, red *redact.Redactor) (sessionLedger, capture.Damage, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return sessionLedger{}, fmt.Errorf("opening capture: %w", err)
+		return sessionLedger{}, capture.Damage{}, fmt.Errorf("opening capture: %w", err)
 	}
 	defer f.Close()
 	r, err := capture.NewReader(f)
 	if err != nil {
-		return sessionLedger{}, err
+		return sessionLedger{}, capture.Damage{}, err
 	}
 	snap, err := loadSnapshot(r, red)
 	if err != nil {
-		return sessionLedger{}, err
+		return sessionLedger{}, capture.Damage{}, err
 	}
 	id := snap.Session.ID
 	if id == "" {
 		id = sessionIDOf(path)
 	}
-	return sessionLedger{id: id, name: path, rows: snap.Ledger}, nil
+	return sessionLedger{id: id, name: path, rows: snap.Ledger}, snap.Session.Damage, nil
 }
 
 // writeLedgerJSON writes the rows as one JSON array, one row per line;

@@ -14,6 +14,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 // sessionRow is one line of `mcptrail sessions`; its JSON form is the
@@ -79,7 +80,7 @@ func runSessions(io *IOStreams, asJSON bool, red *redact.Redactor) error {
 	for _, path := range files {
 		row, err := loadSessionRow(path, red)
 		if err != nil {
-			fmt.Fprintf(io.ErrOut, "mcptrail: skipping %s: %v\n", path, err)
+			printError(io.ErrOut, fmt.Errorf("skipping %s: %w", path, err))
 			continue
 		}
 		rows = append(rows, row)
@@ -169,7 +170,8 @@ func writeSessionTable(io *IOStreams, rows []sessionRow) error {
 		if !r.Ended {
 			label += " (no end)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\n", r.ID, label, r.Start.Format(time.RFC3339), r.Frames, r.Calls, r.Errors, r.Path)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\n", termtext.Escape(r.ID), termtext.Escape(label), r.Start.Format(time.RFC3339),
+			r.Frames, r.Calls, r.Errors, termtext.Escape(r.Path))
 	}
 	return tw.Flush()
 }
