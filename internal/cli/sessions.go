@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
@@ -86,7 +87,8 @@ func runSessions(io *IOStreams, asJSON bool, red *redact.Redactor) error {
 		rows = append(rows, row)
 	}
 	if asJSON {
-		b, err := json.Marshal(rows)
+		// A path or label may hold bytes that are not UTF-8.
+		b, err := json.Marshal(rows, jsontext.AllowInvalidUTF8(true))
 		if err != nil {
 			return fmt.Errorf("encoding sessions: %w", err)
 		}

@@ -76,11 +76,11 @@ func ledgerRoot(r *store.LedgerRow) string {
 	if r.Root.Call < 0 {
 		return "(unattributed)"
 	}
-	s := r.Root.Method
+	s := cell(r.Root.Method)
 	if r.Root.Target != "" {
-		s += " " + r.Root.Target
+		s += " " + cell(r.Root.Target)
 	}
-	return cell(s + " (id " + idText(r.Root.ID) + ")")
+	return s + " (id " + idText(r.Root.ID) + ")"
 }
 
 func ledgerKey(r *store.LedgerRow) string {

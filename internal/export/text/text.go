@@ -20,6 +20,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-json-experiment/json"
+
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
@@ -166,11 +168,23 @@ func formatMS(ms float64) string {
 	return strconv.FormatFloat(ms/1000, 'f', 3, 64) + "s"
 }
 
+// idText shows an id as its JSON token; a string id whose token holds an
+// escape or a character termtext would escape is shown Go-quoted instead,
+// so that its escapes are not escaped twice.
 func idText(id wire.ID) string {
-	if id.IsZero() {
+	raw := id.Raw()
+	switch {
+	case raw == "":
 		return "-"
+	case !strings.Contains(raw, `\`) && termtext.Escape(raw) == raw:
+		return raw
+	case id.IsString():
+		var s string
+		if err := json.Unmarshal([]byte(raw), &s); err == nil {
+			return strconv.Quote(s)
+		}
 	}
-	return termtext.Escape(id.Raw())
+	return termtext.Escape(raw)
 }
 
 func quoteShort(s string, max int) string {
