@@ -15,6 +15,7 @@ import (
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 // exportOptions are the export command's flags and argument.
@@ -87,10 +88,12 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 	hdr := redactedHeader(r, red)
 	return writeOutput(ios, opts.output, func(w io.Writer, spoolDir string) error {
 		var view exportView
+		var safe *termtext.JSONWriter // escapes C1 and bidi controls
 		if opts.format == "text" {
 			view = textexport.New(w, hdr)
 		} else {
-			jw := jsonexport.New(w, &jsonexport.Options{SpoolDir: spoolDir})
+			safe = termtext.NewJSONWriter(w)
+			jw := jsonexport.New(safe, &jsonexport.Options{SpoolDir: spoolDir})
 			defer jw.Close()
 			view = jw
 		}
@@ -99,7 +102,10 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 			return fmt.Errorf("reading %s: %w", name, err)
 		}
 		reportDamage(ios.ErrOut, name, snap.Session.Damage)
-		return view.Finish(snap)
+		if err := view.Finish(snap); err != nil || safe == nil {
+			return err
+		}
+		return safe.Flush()
 	})
 }
 

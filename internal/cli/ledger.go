@@ -199,7 +199,7 @@ func writeLedgerJSON(ios *IOStreams, ledgers []sessionLedger, withSession bool) 
 		b = append(b, '\n')
 	}
 	b = append(b, "]\n"...)
-	if _, err := ios.Out.Write(b); err != nil {
+	if err := writeJSON(ios.Out, b); err != nil {
 		return fmt.Errorf("writing ledger: %w", err)
 	}
 	return nil

@@ -92,8 +92,7 @@ func runSessions(io *IOStreams, asJSON bool, red *redact.Redactor) error {
 		if err != nil {
 			return fmt.Errorf("encoding sessions: %w", err)
 		}
-		_, err = io.Out.Write(append(b, '\n'))
-		return err
+		return writeJSON(io.Out, append(b, '\n'))
 	}
 	return writeSessionTable(io, rows)
 }

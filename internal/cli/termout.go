@@ -19,6 +19,16 @@ func printError(w io.Writer, err error) {
 	fmt.Fprintf(w, "mcptrail: %s\n", termtext.EscapeMultiline(err.Error()))
 }
 
+// writeJSON writes the JSON text b to w with its C1 and bidi controls
+// escaped (termtext.JSONWriter).
+func writeJSON(w io.Writer, b []byte) error {
+	jw := termtext.NewJSONWriter(w)
+	if _, err := jw.Write(b); err != nil {
+		return err
+	}
+	return jw.Flush()
+}
+
 // reportDamage warns on w that the capture read from name had lines the
 // reader skipped (a torn last line, corrupt lines). Every command that
 // reads a capture calls it, whatever it writes.

@@ -134,7 +134,7 @@ func hostileOutputs(capture, dir string) []hostileOutput {
 		{name: "export text by path", args: []string{"export", "-T", "text", capture}, stdout: "text", shown: evilShown},
 		{name: "export json", args: []string{"export", "-T", "json"}, stdout: "json"},
 		{name: "export events", args: []string{"export", "-T", "events"}, stdout: "jsonl"},
-		{name: "export otlp", args: []string{"export", "-T", "otlp"}, stdout: "json"},
+		{name: "export otlp", args: []string{"export", "-T", "otlp"}, stdout: "jsonl"},
 		{name: "sessions", args: []string{"sessions"}, stdout: "text", shown: evilShown},
 		{name: "sessions json", args: []string{"sessions", "--json"}, stdout: "json"},
 		{name: "ledger", args: []string{"ledger"}, stdout: "text", shown: evilShown},
