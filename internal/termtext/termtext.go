@@ -14,9 +14,9 @@
 //   - bidirectional formatting characters (U+061C, U+200E, U+200F,
 //     U+202A–U+202E, U+2066–U+2069): \u202e ...;
 //   - bytes that are not valid UTF-8: \x9b ...;
-//   - a backslash whose next character would otherwise read as the start
-//     of one of these escapes (a backslash, x, u, or an escaped
-//     character): \\.
+//   - a backslash that would otherwise read as the start of one of these
+//     escapes (one followed by a backslash, by x and two hex digits, by u
+//     and four, or by an escaped character): \\.
 //
 // So two different strings never print the same, while ordinary text,
 // Windows paths included, prints unchanged. The functions are pure and
@@ -124,16 +124,31 @@ func backslashEscaped(s string, i int, multiline bool) bool {
 	if i >= len(s) {
 		return false
 	}
-	switch c := s[i]; c {
-	case '\\', 'x', 'u':
+	switch c := s[i]; {
+	case c == '\\':
 		return true
-	default:
-		if c >= 0x20 && c < 0x7f {
-			return false
-		}
+	case c == 'x':
+		return hexRun(s[i+1:], 2)
+	case c == 'u':
+		return hexRun(s[i+1:], 4)
+	case c >= 0x20 && c < 0x7f:
+		return false
 	}
 	r, n := utf8.DecodeRuneInString(s[i:])
 	return needsEscape(r, n, multiline)
+}
+
+// hexRun reports whether s starts with n hex digits.
+func hexRun(s string, n int) bool {
+	if len(s) < n {
+		return false
+	}
+	for _, c := range []byte(s[:n]) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // needsEscape reports whether the rune r, n bytes long in its string, is

@@ -22,12 +22,14 @@ func TestEscape(t *testing.T) {
 		{name: "empty", in: "", want: "", multiline: ""},
 		{name: "non-ASCII text", in: "café → 東京 🙂", want: "café → 東京 🙂", multiline: "café → 東京 🙂"},
 		{name: "windows path", in: `C:\Users\dev\a.jsonl`, want: `C:\Users\dev\a.jsonl`, multiline: `C:\Users\dev\a.jsonl`},
+		{name: "backslash x without hex", in: `C:\xavier\uwe\x1`, want: `C:\xavier\uwe\x1`, multiline: `C:\xavier\uwe\x1`},
+		{name: "backslash u and four hex", in: `a\uBEEF`, want: `a\\uBEEF`, multiline: `a\\uBEEF`},
 		{name: "clear screen", in: "\x1b[2J\x1b[H", want: `\x1b[2J\x1b[H`, multiline: `\x1b[2J\x1b[H`},
 		{name: "title", in: "\x1b]0;pwned\x07", want: `\x1b]0;pwned\x07`, multiline: `\x1b]0;pwned\x07`},
 		{
 			name: "OSC 8 link", in: "\x1b]8;;http://evil\x1b\\x\x1b]8;;\x1b\\",
-			want:      `\x1b]8;;http://evil\x1b\\x\x1b]8;;\x1b\`,
-			multiline: `\x1b]8;;http://evil\x1b\\x\x1b]8;;\x1b\`,
+			want:      `\x1b]8;;http://evil\x1b\x\x1b]8;;\x1b\`,
+			multiline: `\x1b]8;;http://evil\x1b\x\x1b]8;;\x1b\`,
 		},
 		{name: "newline and tab", in: "a\nb\tc\r", want: `a\x0ab\x09c\x0d`, multiline: "a\nb\tc\\x0d"},
 		{name: "DEL and NUL", in: "\x7f\x00", want: `\x7f\x00`, multiline: `\x7f\x00`},
@@ -107,7 +109,8 @@ func checkSafe(t *testing.T, out string, multiline bool) {
 }
 
 // unescape inverts Escape and EscapeMultiline: it proves that two
-// different strings are never shown the same.
+// different strings are never shown the same. A backslash that starts no
+// escape stands for itself.
 func unescape(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -115,22 +118,16 @@ func unescape(s string) string {
 			b.WriteByte(s[i])
 			continue
 		}
-		switch s[i+1] {
-		case '\\':
+		switch {
+		case s[i+1] == '\\':
 			b.WriteByte('\\')
 			i++
-		case 'x':
-			v, err := strconv.ParseUint(s[i+2:i+4], 16, 8)
-			if err != nil {
-				panic("bad \\x escape in " + strconv.Quote(s))
-			}
+		case s[i+1] == 'x' && hexRun(s[i+2:], 2):
+			v, _ := strconv.ParseUint(s[i+2:i+4], 16, 8)
 			b.WriteByte(byte(v))
 			i += 3
-		case 'u':
-			v, err := strconv.ParseUint(s[i+2:i+6], 16, 32)
-			if err != nil {
-				panic("bad \\u escape in " + strconv.Quote(s))
-			}
+		case s[i+1] == 'u' && hexRun(s[i+2:], 4):
+			v, _ := strconv.ParseUint(s[i+2:i+6], 16, 32)
 			b.WriteRune(rune(v))
 			i += 5
 		default:
