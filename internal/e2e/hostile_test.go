@@ -19,10 +19,10 @@ import (
 )
 
 // evil holds what a hostile peer sends to take over a terminal: clear the
-// screen and home the cursor, set the window title, an OSC 8 hyperlink, a
-// right-to-left override, a bidi isolate, the C1 CSI as a code point and
-// as a raw (invalid UTF-8) byte.
-const evil = "\x1b[2J\x1b[H" + "\x1b]0;pwned\x07" + "\x1b]8;;http://evil\x1b\\x\x1b]8;;\x1b\\" + "\u202e" + "\u2066" + "\u009b" + "\x9b"
+// screen and home the cursor, set the window title, a DEL, an OSC 8
+// hyperlink, a right-to-left override, a bidi isolate, the C1 CSI as a
+// code point and as a raw (invalid UTF-8) byte.
+const evil = "\x1b[2J\x1b[H" + "\x1b]0;pwned\x07" + "\x7f" + "\x1b]8;;http://evil\x1b\\x\x1b]8;;\x1b\\" + "\u202e" + "\u2066" + "\u009b" + "\x9b"
 
 // evilName is evil without its slashes, for a file or directory name.
 var evilName = strings.ReplaceAll(evil, "/", "_")

@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 )
 
-// JSONWriter passes JSON text through to an io.Writer with every C1
+// JSONWriter passes JSON text through to an io.Writer with every DEL, C1
 // control, bidi control and invalid UTF-8 byte in it written as a \u
 // escape (an invalid byte as \ufffd, the character a decoder would make of
 // it). In valid JSON these can only sit inside strings, where the escape
@@ -41,7 +41,7 @@ func (j *JSONWriter) Write(p []byte) (int, error) {
 	b := j.buf[:0]
 	for i := 0; i < len(in); {
 		c := in[i]
-		if c < utf8.RuneSelf {
+		if c < 0x7f {
 			b = append(b, c)
 			i++
 			continue
@@ -54,7 +54,7 @@ func (j *JSONWriter) Write(p []byte) (int, error) {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			b = append(b, `\ufffd`...)
-		case r <= 0x9f || isBidi(r):
+		case r >= 0x7f && r <= 0x9f || isBidi(r):
 			b = append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
 		default:
 			b = append(b, in[i:i+n]...)
@@ -79,10 +79,11 @@ func (j *JSONWriter) Flush() error {
 	return err
 }
 
-// jsonClean reports whether p is all ASCII, so JSONWriter passes it as is.
+// jsonClean reports whether p is all ASCII without DEL, so JSONWriter
+// passes it as is.
 func jsonClean(p []byte) bool {
 	for _, c := range p {
-		if c >= utf8.RuneSelf {
+		if c >= 0x7f {
 			return false
 		}
 	}

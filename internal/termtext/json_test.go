@@ -15,6 +15,7 @@ func TestJSONWriter(t *testing.T) {
 		{"ascii", `{"a":"b"}`, `{"a":"b"}`},
 		{"text kept", `{"a":"café 東京 🙂"}`, `{"a":"café 東京 🙂"}`},
 		{"C1 and bidi", "{\"a\":\"x\u009by\u202ez\u2066\u200f\u061c\"}", `{"a":"x\u009by\u202ez\u2066\u200f\u061c"}`},
+		{"DEL", "{\"\x7f\":1}", `{"\u007f":1}`},
 		{"invalid byte", "{\"a\":\"x\x9by\"}", `{"a":"x\ufffdy"}`},
 		{"torn at the end", "\"\xe2\x80", `"\ufffd`},
 	}
