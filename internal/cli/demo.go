@@ -18,6 +18,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/tap/stdio"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 	"github.com/mcptrail/mcptrail/internal/transcript"
 )
 
@@ -177,6 +178,7 @@ func printDemoSummary(ios *IOStreams, path, id string) error {
 	if err := textexport.Summary(ios.Out, snap); err != nil {
 		return err
 	}
+	path, id = termtext.Escape(path), termtext.Escape(id)
 	fmt.Fprintf(ios.Out, "\ncapture: %s\nEvery frame, as text or JSON:\n  mcptrail export -T text %s\n  mcptrail export %s\n", path, id, id)
 	return nil
 }

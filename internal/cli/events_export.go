@@ -11,6 +11,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/events"
 	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 // Export formats served by the events package.
@@ -40,12 +41,20 @@ func runEventsExport(ios *IOStreams, opts *exportOptions, red *redact.Redactor) 
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", name, err)
 	}
+	reportDamage(ios.ErrOut, name, snap.Session.Damage)
 	evs := events.FromSnapshot(snap)
-	return writeOutput(ios, opts.output, func(w io.Writer, _ string) error {
+	return writeOutput(ios, opts.output, func(out io.Writer, _ string) error {
+		w := termtext.NewJSONWriter(out)
+		var err error
 		if opts.format == formatOTLP {
-			return writeOTLPJSON(w, &snap.Session, evs)
+			err = writeOTLPJSON(w, &snap.Session, evs)
+		} else {
+			err = events.WriteJSONL(w, evs)
 		}
-		return events.WriteJSONL(w, evs)
+		if err != nil {
+			return err
+		}
+		return w.Flush()
 	})
 }
 

@@ -138,7 +138,7 @@ func (l *liveEvents) finish(ios *IOStreams) {
 		fmt.Fprintf(ios.ErrOut, "mcptrail: analytics events: %s\n", st.String())
 	}
 	if err != nil {
-		fmt.Fprintf(ios.ErrOut, "mcptrail: %v\n", err)
+		printError(ios.ErrOut, err)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 // exportOptions are the export command's flags and argument.
@@ -96,10 +97,12 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 	hdr := redactedHeader(r, red)
 	return writeOutput(ios, opts.output, func(w io.Writer, spoolDir string) error {
 		var view exportView
+		var safe *termtext.JSONWriter // escapes C1 and bidi controls
 		if opts.format == "text" {
 			view = textexport.New(w, hdr)
 		} else {
-			jw := jsonexport.New(w, &jsonexport.Options{SpoolDir: spoolDir})
+			safe = termtext.NewJSONWriter(w)
+			jw := jsonexport.New(safe, &jsonexport.Options{SpoolDir: spoolDir})
 			defer jw.Close()
 			view = jw
 		}
@@ -107,7 +110,11 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", name, err)
 		}
-		return view.Finish(snap)
+		reportDamage(ios.ErrOut, name, snap.Session.Damage)
+		if err := view.Finish(snap); err != nil || safe == nil {
+			return err
+		}
+		return safe.Flush()
 	})
 }
 

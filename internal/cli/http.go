@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/tap/httpproxy"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 const httpLong = `Wrap a remote MCP server that speaks Streamable HTTP.
@@ -140,7 +141,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 		return err
 	}
 	serveErr := serveUntilSignal(cmd.Context(), ln, p, func() {
-		fmt.Fprintf(io.ErrOut, "mcptrail: listening on http://%s/ → %s\n", ln.Addr(), shownTarget(target, red))
+		fmt.Fprintf(io.ErrOut, "mcptrail: listening on http://%s/ → %s\n", ln.Addr(), termtext.Escape(shownTarget(target, red)))
 	})
 	err = p.Close()
 	if live != nil {

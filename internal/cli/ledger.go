@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -11,6 +12,7 @@ import (
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 // ledgerOptions are the ledger command's flags and argument.
@@ -104,7 +106,7 @@ func runLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) error 
 		if opts.all {
 			fmt.Fprintf(ios.ErrOut, "no elicitations in %d sessions\n", len(ledgers))
 		} else {
-			fmt.Fprintf(ios.ErrOut, "no elicitations in %s\n", ledgers[0].name)
+			fmt.Fprintf(ios.ErrOut, "no elicitations in %s\n", termtext.Escape(ledgers[0].name))
 		}
 		return nil
 	}
@@ -126,6 +128,7 @@ func loadLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) (sess
 	if err != nil {
 		return sessionLedger{}, fmt.Errorf("reading %s: %w", ci.name, err)
 	}
+	reportDamage(ios.ErrOut, ci.name, snap.Session.Damage)
 	return sessionLedger{id: snap.Session.ID, name: ci.name, rows: snap.Ledger}, nil
 }
 
@@ -143,9 +146,9 @@ func loadAllLedgers(ios *IOStreams, red *redact.Redactor) ([]sessionLedger, erro
 	}
 	var out []sessionLedger
 	for _, path := range files {
-		ls, err := loadLedgerFile(path, red)
+		ls, err := loadLedgerFile(ios.ErrOut, path, red)
 		if err != nil {
-			fmt.Fprintf(ios.ErrOut, "mcptrail: skipping %s: %v\n", path, err)
+			printError(ios.ErrOut, fmt.Errorf("skipping %s: %w", path, err))
 		}
 		out = append(out, ls...)
 	}
@@ -153,14 +156,16 @@ func loadAllLedgers(ios *IOStreams, red *redact.Redactor) ([]sessionLedger, erro
 }
 
 // loadLedgerFile returns the ledgers of the sessions in the file at path,
-// newest first, and those read before an error.
-func loadLedgerFile(path string, red *redact.Redactor) ([]sessionLedger, error) {
+// newest first, and those read before an error; damage its reader skipped
+// is reported on warn.
+func loadLedgerFile(warn io.Writer, path string, red *redact.Redactor) ([]sessionLedger, error) {
 	var out []sessionLedger
 	err := eachSession(path, func(r *capture.Reader) error {
 		snap, err := loadSnapshot(r, red)
 		if err != nil {
 			return err
 		}
+		reportDamage(warn, path, snap.Session.Damage)
 		id := snap.Session.ID
 		if id == "" {
 			id = sessionIDOf(path)
@@ -195,7 +200,7 @@ func writeLedgerJSON(ios *IOStreams, ledgers []sessionLedger, withSession bool) 
 		b = append(b, '\n')
 	}
 	b = append(b, "]\n"...)
-	if _, err := ios.Out.Write(b); err != nil {
+	if err := writeJSON(ios.Out, b); err != nil {
 		return fmt.Errorf("writing ledger: %w", err)
 	}
 	return nil

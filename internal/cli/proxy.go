@@ -190,14 +190,14 @@ func openCapture(io *IOStreams, f *tapFlags, start time.Time, label, id string) 
 // change it. A server that could not start exits 127 (not found) or 126.
 func proxyExit(io *IOStreams, res *stdio.Result, err error) error {
 	if res == nil {
-		fmt.Fprintf(io.ErrOut, "mcptrail: %v\n", err)
+		printError(io.ErrOut, err)
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 			return &exitError{127}
 		}
 		return &exitError{126}
 	}
 	if err != nil {
-		fmt.Fprintf(io.ErrOut, "mcptrail: %v\n", err)
+		printError(io.ErrOut, err)
 	}
 	if res.ExitCode != 0 {
 		return &exitError{res.ExitCode}

@@ -24,7 +24,7 @@ func Main(ctx context.Context, args []string, io *IOStreams) int {
 	code := exitCodeFor(err)
 	var ee *exitError
 	if err != nil && !errors.As(err, &ee) {
-		fmt.Fprintf(io.ErrOut, "mcptrail: %v\n", err)
+		printError(io.ErrOut, err)
 		var ue *usageError
 		if errors.As(err, &ue) {
 			fmt.Fprintln(io.ErrOut, "Run 'mcptrail --help' for usage.")

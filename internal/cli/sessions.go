@@ -9,11 +9,13 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 // sessionRow is one line of `mcptrail sessions`; its JSON form is the
@@ -88,17 +90,17 @@ func runSessions(io *IOStreams, asJSON bool, red *redact.Redactor) error {
 			return err
 		})
 		if err != nil {
-			fmt.Fprintf(io.ErrOut, "mcptrail: skipping %s: %v\n", path, err)
+			printError(io.ErrOut, fmt.Errorf("skipping %s: %w", path, err))
 		}
 	}
 	slices.SortStableFunc(rows, func(a, b sessionRow) int { return b.Start.Compare(a.Start) })
 	if asJSON {
-		b, err := json.Marshal(rows)
+		// A path or label may hold bytes that are not UTF-8.
+		b, err := json.Marshal(rows, jsontext.AllowInvalidUTF8(true))
 		if err != nil {
 			return fmt.Errorf("encoding sessions: %w", err)
 		}
-		_, err = io.Out.Write(append(b, '\n'))
-		return err
+		return writeJSON(io.Out, append(b, '\n'))
 	}
 	return writeSessionTable(io, rows)
 }
@@ -168,7 +170,8 @@ func writeSessionTable(io *IOStreams, rows []sessionRow) error {
 		if !r.Ended {
 			label += " (no end)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\n", r.ID, label, r.Start.Format(time.RFC3339), r.Frames, r.Calls, r.Errors, r.Path)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\n", termtext.Escape(r.ID), termtext.Escape(label), r.Start.Format(time.RFC3339),
+			r.Frames, r.Calls, r.Errors, termtext.Escape(r.Path))
 	}
 	return tw.Flush()
 }

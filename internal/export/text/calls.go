@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 // The calls table can have hundreds of thousands of rows, which
@@ -87,17 +88,17 @@ func appendCallRow(b []byte, c *store.Call) []byte {
 	b = append(b, "  "...)
 	b = strconv.AppendInt(b, int64(c.Index), 10)
 	b = append(b, '\t')
-	b = append(b, c.Dir...)
+	b = termtext.Append(b, string(c.Dir))
 	b = append(b, '\t')
 	b = append(b, idText(c.ID)...)
 	b = append(b, '\t')
-	b = append(b, c.Method...)
+	b = termtext.Append(b, c.Method)
 	b = append(b, '\t')
-	b = append(b, dash(c.Target)...)
+	b = termtext.Append(b, dash(c.Target))
 	b = append(b, '\t')
-	b = append(b, dash(c.Era)...)
+	b = termtext.Append(b, dash(c.Era))
 	b = append(b, '\t')
-	b = append(b, c.Status...)
+	b = termtext.Append(b, c.Status)
 	b = append(b, '\t')
 	b = append(b, callDuration(c)...)
 	b = append(b, '\t', '#')

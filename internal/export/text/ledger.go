@@ -6,9 +6,9 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 // writeLedger writes the elicitations section, one line per question; a
@@ -76,11 +76,11 @@ func ledgerRoot(r *store.LedgerRow) string {
 	if r.Root.Call < 0 {
 		return "(unattributed)"
 	}
-	s := r.Root.Method
+	s := cell(r.Root.Method)
 	if r.Root.Target != "" {
-		s += " " + r.Root.Target
+		s += " " + cell(r.Root.Target)
 	}
-	return cell(s + " (id " + idText(r.Root.ID) + ")")
+	return s + " (id " + idText(r.Root.ID) + ")"
 }
 
 func ledgerKey(r *store.LedgerRow) string {
@@ -107,7 +107,7 @@ func ledgerAsks(r *store.LedgerRow) string {
 		}
 		return strings.Join(parts, ", ")
 	case r.Host != "":
-		return r.Host
+		return cell(r.Host)
 	case r.URL != "":
 		return "(no host)"
 	}
@@ -140,7 +140,10 @@ func ledgerWaitTool(r *store.LedgerRow) string {
 }
 
 func ledgerNotes(r *store.LedgerRow) string {
-	notes := append([]string(nil), r.Observations...)
+	notes := make([]string, 0, len(r.Observations)+2)
+	for _, o := range r.Observations {
+		notes = append(notes, cell(o))
+	}
 	if r.ElicitationID != "" {
 		notes = append(notes, "elicitationId "+strconv.Quote(r.ElicitationID))
 	}
@@ -150,13 +153,8 @@ func ledgerNotes(r *store.LedgerRow) string {
 	return strings.Join(notes, "; ")
 }
 
-// cell keeps a wire string on one table cell: one with control characters
-// (a tab, a newline) or invalid UTF-8 is quoted.
+// cell keeps a wire string on one table cell and off the terminal's
+// controls: see termtext.Escape.
 func cell(s string) string {
-	for _, c := range s {
-		if c < 0x20 || c == 0x7f || c == utf8.RuneError {
-			return strconv.Quote(s)
-		}
-	}
-	return s
+	return termtext.Escape(s)
 }

@@ -46,7 +46,7 @@ func TestWriteLedger(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `ROOT                              KEY      MODE  FIELDS/HOST                            ACTION       ELAPSED  WAIT/TOOL       NOTES
-tools/call create_account (id 1)  profile  form  username:string*, "tab\there":unknown  accept       920.0ms  920.0ms/50.0ms
+tools/call create_account (id 1)  profile  form  username:string*, tab\x09here:unknown  accept       920.0ms  920.0ms/50.0ms
 (unattributed)                    -        url   10.0.0.1                               (required)   -        -               host-ip-literal; scheme-not-https; elicitationId "el-1"; completed after 3.100s
 tools/list (id "x")               q        form  (no fields)                            (pending)    -        -
 tools/call t (id 4)               -        form  (no fields)                            (no action)  0.500ms  -
@@ -79,7 +79,7 @@ func TestLedgerSection(t *testing.T) {
 	want := `
 elicitations (2)
   ASKED  ROOT                              ROUND  KEY      MODE  ASKS                                   ANSWER      ELAPSED  WAIT/TOOL       MESSAGE        NOTES
-  #2     tools/call create_account (id 1)  1      profile  form  username:string*, "tab\there":unknown  accept      920.0ms  920.0ms/50.0ms  "Pick a name"
+  #2     tools/call create_account (id 1)  1      profile  form  username:string*, tab\x09here:unknown  accept      920.0ms  920.0ms/50.0ms  "Pick a name"
   #5     (unattributed)                    -      -        url   10.0.0.1                               (required)  -        -               "Pay\nnow"     host-ip-literal; scheme-not-https; elicitationId "el-1"; completed after 3.100s
 `
 	if diff := cmp.Diff(want, buf.String()); diff != "" {

@@ -9,14 +9,17 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 func writeSession(w *bufio.Writer, s *store.Snapshot) {
 	ss := &s.Session
 	fmt.Fprintf(w, "\nsession\n")
 	tw := newTable(w)
-	row := func(k, v string) { fmt.Fprintf(tw, "  %s\t%s\n", k, v) }
+	// Every value may hold capture text (argv, peer names, versions).
+	row := func(k, v string) { fmt.Fprintf(tw, "  %s\t%s\n", k, termtext.Escape(v)) }
 	row("id", ss.ID)
 	row("label", ss.Label)
 	row("transport", ss.Transport)
@@ -86,13 +89,23 @@ func yesNo(b bool) string {
 	return "no"
 }
 
+// Damage describes the lines a capture reader skipped, "" when none: a
+// torn last line, corrupt lines. Every reader of a capture reports it.
+func Damage(d capture.Damage) string {
+	var parts []string
+	if d.Torn {
+		parts = append(parts, fmt.Sprintf("torn last line (%d bytes)", d.TornBytes))
+	}
+	if d.Corrupt > 0 {
+		parts = append(parts, fmt.Sprintf("%d corrupt lines", d.Corrupt))
+	}
+	return strings.Join(parts, "; ")
+}
+
 func damageText(s *store.Session) string {
 	var parts []string
-	if s.Damage.Torn {
-		parts = append(parts, fmt.Sprintf("torn last line (%d bytes)", s.Damage.TornBytes))
-	}
-	if s.Damage.Corrupt > 0 {
-		parts = append(parts, fmt.Sprintf("%d corrupt lines", s.Damage.Corrupt))
+	if d := Damage(s.Damage); d != "" {
+		parts = append(parts, d)
 	}
 	if s.LostFrames > 0 || s.LostBytes > 0 {
 		parts = append(parts, fmt.Sprintf("%d frames (%d bytes) lost", s.LostFrames, s.LostBytes))
@@ -117,8 +130,9 @@ func writeCallTable(w *bufio.Writer, calls []store.Call) {
 	fmt.Fprintln(tw, callHeader)
 	for i := range calls {
 		c := &calls[i]
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Index, c.Dir, idText(c.ID), c.Method,
-			dash(c.Target), dash(c.Era), c.Status, callDuration(c), seqText(c), callNotes(c))
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Index, termtext.Escape(string(c.Dir)), idText(c.ID),
+			termtext.Escape(c.Method), termtext.Escape(dash(c.Target)), termtext.Escape(dash(c.Era)), termtext.Escape(c.Status),
+			callDuration(c), seqText(c), callNotes(c))
 	}
 	tw.flush()
 }
@@ -150,9 +164,9 @@ func callNotes(c *store.Call) string {
 		n = append(n, fmt.Sprintf("op %d round %d", c.Operation, c.Round))
 	}
 	if c.Parent >= 0 {
-		n = append(n, fmt.Sprintf("inside call %d (%s)", c.Parent, c.Attribution))
+		n = append(n, fmt.Sprintf("inside call %d (%s)", c.Parent, termtext.Escape(c.Attribution)))
 	} else if c.Attribution != "" {
-		n = append(n, c.Attribution)
+		n = append(n, termtext.Escape(c.Attribution))
 	}
 	if c.Error != nil {
 		n = append(n, fmt.Sprintf("error %d %s", c.Error.Code, strconv.Quote(c.Error.Message)))
@@ -164,7 +178,7 @@ func callNotes(c *store.Call) string {
 		n = append(n, "late result")
 	}
 	if c.ResultType != "" && c.ResultType != "complete" && c.ResultType != "input_required" {
-		n = append(n, "resultType "+c.ResultType)
+		n = append(n, "resultType "+termtext.Escape(c.ResultType))
 	}
 	return strings.Join(n, "; ")
 }
@@ -174,12 +188,13 @@ func writeOperations(w *bufio.Writer, s *store.Snapshot) {
 	for i := range s.Operations {
 		op := &s.Operations[i]
 		fmt.Fprintf(w, "  op %d  %s %s  root call %d (id %s)  %s  %s  total %s, wait %s, tool %s\n",
-			op.Index, op.Method, dash(op.Target), op.Root, idText(op.RootID), op.Status, plural(len(op.Rounds), "round"),
+			op.Index, termtext.Escape(op.Method), termtext.Escape(dash(op.Target)), op.Root, idText(op.RootID), termtext.Escape(op.Status),
+			plural(len(op.Rounds), "round"),
 			formatMS(op.DurationMS), formatMS(op.WaitMS), formatMS(op.ToolMS))
 		tw := newTable(w)
 		for j := range op.Rounds {
 			r := &op.Rounds[j]
-			fmt.Fprintf(tw, "    round %d\tcall %d\tid %s\t%s\t%s\n", j+1, r.Call, idText(r.ID), r.Pairing, roundAsks(r))
+			fmt.Fprintf(tw, "    round %d\tcall %d\tid %s\t%s\t%s\n", j+1, r.Call, idText(r.ID), termtext.Escape(r.Pairing), roundAsks(r))
 		}
 		tw.flush()
 	}
@@ -188,7 +203,7 @@ func writeOperations(w *bufio.Writer, s *store.Snapshot) {
 func roundAsks(r *store.Round) string {
 	var parts []string
 	for _, ir := range r.InputRequests {
-		parts = append(parts, ir.Key+"="+ir.Method)
+		parts = append(parts, termtext.Escape(ir.Key)+"="+termtext.Escape(ir.Method))
 	}
 	var s string
 	if len(parts) > 0 {
@@ -212,13 +227,15 @@ func writeStats(w *bufio.Writer, what string, stats []store.Stat) {
 	if len(stats) == 0 {
 		return
 	}
+	names := make([]string, len(stats))
 	width := len(what)
-	for _, st := range stats {
-		width = max(width, len(st.Name))
+	for i, st := range stats {
+		names[i] = termtext.Escape(st.Name)
+		width = max(width, len(names[i]))
 	}
 	fmt.Fprintf(w, "\n  %-*s %6s %6s %10s %10s %10s\n", width, what, "COUNT", "ERRORS", "P50", "P95", "P99")
-	for _, st := range stats {
-		fmt.Fprintf(w, "  %-*s %6d %6d %10s %10s %10s\n", width, st.Name, st.Count, st.Errors,
+	for i, st := range stats {
+		fmt.Fprintf(w, "  %-*s %6d %6d %10s %10s %10s\n", width, names[i], st.Count, st.Errors,
 			formatMS(st.P50MS), formatMS(st.P95MS), formatMS(st.P99MS))
 	}
 }
@@ -230,7 +247,8 @@ func writeFindings(w *bufio.Writer, s *store.Snapshot) {
 		if f.Seq != 0 {
 			at = fmt.Sprintf("#%d", f.Seq)
 		}
-		fmt.Fprintf(w, "  %-7s %-26s %-6s %s\n", f.Severity, f.Rule, at, f.Message)
+		// A message quotes wire text with %q, not always: escape it whole.
+		fmt.Fprintf(w, "  %-7s %-26s %-6s %s\n", f.Severity, f.Rule, at, termtext.Escape(f.Message))
 	}
 }
 

@@ -2,7 +2,9 @@
 // the frames one per line, then the session's details, its calls, its MRTR
 // operations with their rounds, a per-method and per-tool summary with
 // latency percentiles, and the findings. It is a view: it reads store
-// frames and snapshots and never re-parses or correlates.
+// frames and snapshots and never re-parses or correlates. Its output may
+// reach a terminal, so every string that came from the capture passes
+// termtext.Escape (or strconv.Quote) on its way out.
 //
 // A Writer streams frames as the store ingests them (Frame is made to be
 // store.Options.OnFrame) and writes the rest from the final snapshot in
@@ -18,8 +20,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-json-experiment/json"
+
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
@@ -40,9 +45,9 @@ func New(w io.Writer, h *capture.Record) *Writer {
 
 func title(id, label string) string {
 	if label == "" {
-		return "mcptrail session " + id
+		return "mcptrail session " + termtext.Escape(id)
 	}
-	return fmt.Sprintf("mcptrail session %s (%s)", id, label)
+	return fmt.Sprintf("mcptrail session %s (%s)", termtext.Escape(id), termtext.Escape(label))
 }
 
 // Frame writes one frame line. It matches store.Options.OnFrame; errors
@@ -60,13 +65,13 @@ func (w *Writer) Frame(f *store.Frame) {
 	b = append(b, ' ')
 	b = appendPad(b, "+"+formatMS(msBetween(w.start, f.Time)), 12)
 	b = append(b, ' ')
-	b = appendPad(b, string(f.Dir), 4)
+	b = appendPad(b, termtext.Escape(string(f.Dir)), 4)
 	b = append(b, ' ')
 	b = appendPad(b, f.Kind.String(), 12)
 	b = append(b, ' ')
 	b = appendPad(b, idText(f.ID), 8)
 	b = append(b, ' ')
-	b = appendPad(b, f.Method, 28)
+	b = appendPad(b, termtext.Escape(f.Method), 28)
 	b = append(b, ' ')
 	b = appendPadLeft(b, strconv.Itoa(f.Size), 8)
 	if f.Call >= 0 {
@@ -78,7 +83,7 @@ func (w *Writer) Frame(f *store.Frame) {
 	}
 	if f.Problem != "" {
 		b = append(b, "  ! "...)
-		b = append(b, f.Problem...)
+		b = termtext.Append(b, f.Problem)
 		if r := f.Record; r != nil && f.Kind == wire.KindInvalid && r.Text != "" {
 			b = append(b, ": "...)
 			b = append(b, quoteShort(r.Text, 48)...)
@@ -163,11 +168,23 @@ func formatMS(ms float64) string {
 	return strconv.FormatFloat(ms/1000, 'f', 3, 64) + "s"
 }
 
+// idText shows an id as its JSON token; a string id whose token holds an
+// escape or a character termtext would escape is shown Go-quoted instead,
+// so that its escapes are not escaped twice.
 func idText(id wire.ID) string {
-	if id.IsZero() {
+	raw := id.Raw()
+	switch {
+	case raw == "":
 		return "-"
+	case !strings.Contains(raw, `\`) && termtext.Escape(raw) == raw:
+		return raw
+	case id.IsString():
+		var s string
+		if err := json.Unmarshal([]byte(raw), &s); err == nil {
+			return strconv.Quote(s)
+		}
 	}
-	return id.Raw()
+	return termtext.Escape(raw)
 }
 
 func quoteShort(s string, max int) string {
@@ -199,5 +216,5 @@ func appendHTTPStatus(b []byte, h *capture.HTTP) []byte {
 	if h.Status != 0 {
 		return strconv.AppendInt(b, int64(h.Status), 10)
 	}
-	return append(append(append(b, h.Method...), ' '), h.Path...)
+	return termtext.Append(append(termtext.Append(b, h.Method), ' '), h.Path)
 }
