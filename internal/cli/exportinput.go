@@ -95,7 +95,7 @@ func findAppended(ios *IOStreams, files []string, arg, dir string) (string, stri
 	for _, f := range files {
 		idx, err := indexFile(f)
 		if err != nil {
-			fmt.Fprintf(ios.ErrOut, "mcptrail: skipping %s: %v\n", f, err)
+			printError(ios.ErrOut, fmt.Errorf("skipping %s: %w", f, err))
 			continue
 		}
 		for i := range idx {

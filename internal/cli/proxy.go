@@ -139,7 +139,7 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	if file != nil && res == nil {
 		// The server never started: leave no empty session behind.
 		if err := file.Discard(); err != nil {
-			fmt.Fprintf(io.ErrOut, "mcptrail: %v\n", err)
+			printError(io.ErrOut, err)
 		}
 		file = nil
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 // openSession returns a reader for the session ci wants. A file is
@@ -56,7 +57,7 @@ func openFileSession(ios *IOStreams, f *os.File, ci *captureInput) (*capture.Rea
 	}
 	if ci.want == "" && len(idx) > 1 {
 		fmt.Fprintf(ios.ErrOut, "mcptrail: %s holds %d sessions; reading the last, %q (pick another with --session ID: %s)\n",
-			ci.name, len(idx), s.Header.SessionID, sessionIDList(idx))
+			termtext.Escape(ci.name), len(idx), s.Header.SessionID, sessionIDList(idx))
 	}
 	r, err := capture.OpenSession(f, s)
 	if err != nil {
