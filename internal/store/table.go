@@ -1,6 +1,14 @@
 package store
 
-import "github.com/go-json-experiment/json/jsontext"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/mcp"
+)
 
 // blockSize is how many calls one block of a callTable holds.
 const blockSize = 4096
@@ -42,12 +50,43 @@ func (t *callTable) at(i int) *entry { return &t.blocks[i/blockSize][i%blockSize
 // len returns the number of calls.
 func (t *callTable) len() int { return t.n }
 
-// track keeps a copy of the arguments of pending retryable call i.
+// track keeps what pairing needs of the arguments of pending retryable
+// call i: a copy, or for arguments over maxArgs bytes the key of their
+// canonical form (argsKey) behind keyMark, so that a pending call with a
+// huge argument does not hold a copy of it.
 func (t *callTable) track(i int, args jsontext.Value) {
 	if len(t.args) <= i {
 		t.args = append(t.args, make([]jsontext.Value, i+1-len(t.args))...)
 	}
+	if len(args) > maxArgs {
+		t.args[i] = jsontext.Value(keyMark + argsKey(mcp.CanonicalArguments(args)))
+		return
+	}
 	t.args[i] = append(jsontext.Value{}, args...)
+}
+
+// maxArgs is the size above which arguments are compared by hash.
+const maxArgs = 4096
+
+// keyMark starts a tracked argsKey; no JSON value starts with it.
+const keyMark = "\x00key:"
+
+// argsKey is what retries compare of canonical arguments: the arguments
+// themselves, or past maxArgs bytes their SHA-256.
+func argsKey(canonical string) string {
+	if len(canonical) <= maxArgs {
+		return canonical
+	}
+	sum := sha256.Sum256([]byte(canonical))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// trackedKey is the argsKey of what track kept.
+func trackedKey(kept jsontext.Value) string {
+	if k, ok := strings.CutPrefix(string(kept), keyMark); ok {
+		return k
+	}
+	return argsKey(mcp.CanonicalArguments(kept))
 }
 
 // untrack forgets call i's arguments and returns them (nil when it had
