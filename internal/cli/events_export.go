@@ -80,7 +80,6 @@ func streamEvents(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, 
 		s.Ingest(&rec)
 		rec = capture.Record{}
 	}
-	s.SetDamage(r.Damage())
-	s.Final()
+	// Every change has been reported during Ingest; no snapshot is needed.
 	return nil
 }
