@@ -25,6 +25,9 @@ type fastState struct {
 	// arena holds copies of msg values, so that records do not need one
 	// allocation each. Each copy is capped so appends cannot overlap.
 	arena []byte
+	// owned is set while the line being decoded is the reader's own
+	// allocation (a line longer than its buffer), which values may share.
+	owned bool
 }
 
 // member bits, to refuse duplicate names (Unmarshal lets the last win).
@@ -175,9 +178,12 @@ func (st *fastState) msgMember(line []byte, i int, rec *Record) (int, int) {
 	return fMsg, end
 }
 
-// keep copies v into the arena.
+// keep copies v into the arena, or shares it when the line is owned.
 func (st *fastState) keep(v []byte) jsontext.Value {
 	const chunk = 64 << 10
+	if st.owned {
+		return jsontext.Value(v[:len(v):len(v)])
+	}
 	if len(v) > chunk/4 {
 		return append(jsontext.Value(nil), v...)
 	}

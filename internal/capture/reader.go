@@ -190,13 +190,10 @@ func (r *Reader) sessionEnds(h *Record) {
 // newline was present.
 func (r *Reader) readLine() ([]byte, bool, error) {
 	line, err := r.br.ReadSlice('\n')
+	r.fast.owned = false
 	if errors.Is(err, bufio.ErrBufferFull) {
-		long := append([]byte(nil), line...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			line, err = r.br.ReadSlice('\n')
-			long = append(long, line...)
-		}
-		line = long
+		line, err = r.readLong(line)
+		r.fast.owned = true
 	}
 	r.line++
 	if err != nil {

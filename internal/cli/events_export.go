@@ -30,39 +30,44 @@ func (f *eventsExportFlags) add(fs *pflag.FlagSet) {
 		"with -T events or otlp, include the values of parameters, results and elicitation answers (after the --redact-* rules) instead of their shapes")
 }
 
-// runEventsExport writes a capture's analytics events.
+// runEventsExport writes a capture's analytics events. They stream: each
+// event is written (JSONL) or handed to the OTLP/JSON writer as the store
+// reports it, so memory follows the open calls, not the capture's size.
 func runEventsExport(ios *IOStreams, opts *exportOptions, red *redact.Redactor) error {
 	r, in, name, err := openExportReader(ios, opts)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	snap, err := loadEvents(r, red, opts.events.content)
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", name, err)
-	}
-	reportDamage(ios.ErrOut, name, snap.Session.Damage)
-	evs := events.FromSnapshot(snap)
-	return writeOutput(ios, opts.output, func(out io.Writer, _ string) error {
+	hdr := redactedHeader(r, red)
+	meta := events.Meta{SessionID: hdr.SessionID, Label: hdr.Label, Transport: hdr.Transport}
+	return writeOutput(ios, opts.output, func(out io.Writer, spoolDir string) error {
 		w := termtext.NewJSONWriter(out)
-		var err error
-		if opts.format == formatOTLP {
-			err = writeOTLPJSON(w, &snap.Session, evs)
-		} else {
-			err = events.WriteJSONL(w, evs)
-		}
+		sink, err := newEventsSink(w, opts.format, hdr.SessionID, spoolDir)
 		if err != nil {
 			return err
 		}
+		readErr := streamEvents(r, hdr, red, opts.events.content, func(ch *store.Change) {
+			e := events.FromChange(&meta, ch)
+			sink.add(&e)
+		})
+		if err := sink.close(); err != nil {
+			return err
+		}
+		if readErr != nil {
+			return fmt.Errorf("reading %s: %w", name, readErr)
+		}
+		reportDamage(ios.ErrOut, name, r.Damage())
 		return w.Flush()
 	})
 }
 
-// loadEvents reads a whole capture into a store that keeps the event log,
-// redacting each record with red (nil: none) before the store sees it.
-func loadEvents(r *capture.Reader, red *redact.Redactor, content bool) (*store.Snapshot, error) {
-	s := store.New(&store.Options{Events: &store.EventOptions{Content: content}})
-	s.Ingest(redactedHeader(r, red))
+// streamEvents reads a whole capture into a store that reports each change
+// to onChange as it happens, redacting each record with red (nil: none)
+// before the store sees it.
+func streamEvents(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, content bool, onChange func(*store.Change)) error {
+	s := store.New(&store.Options{Events: &store.EventOptions{Content: content, OnChange: onChange}})
+	s.Ingest(hdr)
 	var rec capture.Record
 	for {
 		err := r.Next(&rec)
@@ -70,7 +75,7 @@ func loadEvents(r *capture.Reader, red *redact.Redactor, content bool) (*store.S
 			break
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if red != nil {
 			red.Record(&rec)
@@ -78,6 +83,6 @@ func loadEvents(r *capture.Reader, red *redact.Redactor, content bool) (*store.S
 		s.Ingest(&rec)
 		rec = capture.Record{}
 	}
-	s.SetDamage(r.Damage())
-	return s.Final(), nil
+	// Every change has been reported during Ingest; no snapshot is needed.
+	return nil
 }

@@ -103,7 +103,15 @@ func (s *Store) session(calls []Call) Session {
 // end record): in a live or torn capture an unanswered call may simply
 // still be running. Cancelled calls are not flagged.
 func (s *Store) allFindings(calls []Call) []finding.Finding {
-	out := slices.Clone(s.findings)
+	n := len(s.findings) + 2
+	if s.sess.Ended {
+		for i := range calls {
+			if calls[i].ResponseSeq == 0 && calls[i].CancelSeq == 0 {
+				n++
+			}
+		}
+	}
+	out := append(make([]finding.Finding, 0, n), s.findings...)
 	if s.sess.Ended {
 		for i := range calls {
 			c := &calls[i]

@@ -36,7 +36,7 @@ type interim struct {
 	op       int
 	method   string
 	target   string
-	args     string // canonical arguments
+	args     string // argsKey of the arguments
 	state    string
 	hasState bool
 	// stateRedacted is set when redaction replaced (part of) the state:
@@ -87,7 +87,7 @@ func (s *Store) matchInterim(c *Call, req *mcp.Request) (*interim, string) {
 	if len(ids) == 0 {
 		return nil, ""
 	}
-	args := mcp.CanonicalArguments(req.Arguments)
+	args := argsKey(req.Arguments)
 	for i := len(ids) - 1; i >= 0; i-- {
 		in := s.mrtr.live[ids[i]]
 		if in.args == args && mcp.Covers(req.InputResponseKeys, in.requests) {
@@ -106,7 +106,7 @@ func (s *Store) checkRetry(c *Call, r *capture.Record, req *mcp.Request, in *int
 			"%s retry reuses id %s of the request it retries (seq %d)", c.Method, c.ID.Raw(), orig.RequestSeq))
 	}
 	if pairing == PairStrong {
-		if c.Method != in.method || c.Target != in.target || mcp.CanonicalArguments(req.Arguments) != in.args {
+		if c.Method != in.method || c.Target != in.target || argsKey(req.Arguments) != in.args {
 			s.add(finding.New(finding.MRTRRetryMismatch, r.Seq,
 				"%s %q id %s echoes the requestState of %s %q id %s but its method, target or arguments differ",
 				c.Method, c.Target, c.ID.Raw(), in.method, in.target, orig.ID.Raw()))
@@ -168,7 +168,7 @@ func (s *Store) mrtrAnswered(c *Call, res *mcp.Result, redacted bool) {
 	}
 	s.register(&interim{
 		call: c.Index, op: c.Operation, method: c.Method, target: c.Target,
-		args: mcp.CanonicalArguments(args), state: res.RequestState, hasState: res.HasRequestState,
+		args: trackedKey(args), state: res.RequestState, hasState: res.HasRequestState,
 		stateRedacted: redactedState(res.RequestState, redacted),
 		requests:      res.InputRequests, at: c.End,
 	})

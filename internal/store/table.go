@@ -1,6 +1,14 @@
 package store
 
-import "github.com/go-json-experiment/json/jsontext"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/mcp"
+)
 
 // blockSize is how many calls one block of a callTable holds.
 const blockSize = 4096
@@ -42,12 +50,45 @@ func (t *callTable) at(i int) *entry { return &t.blocks[i/blockSize][i%blockSize
 // len returns the number of calls.
 func (t *callTable) len() int { return t.n }
 
-// track keeps a copy of the arguments of pending retryable call i.
+// track keeps what pairing needs of the arguments of pending retryable
+// call i: a copy, or for arguments over maxArgs bytes their argsKey behind
+// keyMark, so that a pending call with a huge argument holds no copy of it.
 func (t *callTable) track(i int, args jsontext.Value) {
 	if len(t.args) <= i {
 		t.args = append(t.args, make([]jsontext.Value, i+1-len(t.args))...)
 	}
+	if len(args) > maxArgs {
+		t.args[i] = jsontext.Value(keyMark + argsKey(args))
+		return
+	}
 	t.args[i] = append(jsontext.Value{}, args...)
+}
+
+// maxArgs is the size of arguments above which retries compare them by
+// hash, byte for byte, instead of by canonical form: canonicalizing a huge
+// value would cost several times its size.
+const maxArgs = 64 << 10
+
+// keyMark starts a tracked argsKey; no JSON value starts with it.
+const keyMark = "\x00key:"
+
+// argsKey is what retries compare of raw arguments: their canonical form
+// (so that key order and number spelling do not matter), or past maxArgs
+// bytes the SHA-256 of the bytes themselves.
+func argsKey(raw jsontext.Value) string {
+	if len(raw) <= maxArgs {
+		return mcp.CanonicalArguments(raw)
+	}
+	sum := sha256.Sum256(raw)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// trackedKey is the argsKey of what track kept.
+func trackedKey(kept jsontext.Value) string {
+	if k, ok := strings.CutPrefix(string(kept), keyMark); ok {
+		return k
+	}
+	return argsKey(kept)
 }
 
 // untrack forgets call i's arguments and returns them (nil when it had

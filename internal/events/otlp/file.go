@@ -18,8 +18,6 @@ import (
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
-	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
-	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
@@ -36,10 +34,36 @@ import (
 // by the same Sink as the live export, through the SDK; ids are derived
 // from seed (the session id) so that the same events give the same file.
 func WriteJSON(ctx context.Context, w io.Writer, evs []events.Event, seed string) error {
-	tc := &traceCollector{}
+	fw, err := NewFileWriter(ctx, w, seed, "")
+	if err != nil {
+		return err
+	}
+	for i := range evs {
+		fw.Add(&evs[i])
+	}
+	return fw.Close()
+}
+
+// FileWriter writes what WriteJSON writes from events fed one at a time,
+// so that a large session streams: each span is encoded as it ends and
+// spooled (in memory, then in a temporary file), and only the spans of
+// operations still open and the elicitation log records are held.
+type FileWriter struct {
+	ctx  context.Context
+	w    io.Writer
+	tc   *traceCollector
+	lc   *logCollector
+	in   chan events.Event
+	done chan error
+}
+
+// NewFileWriter starts a FileWriter writing to w once Close is called;
+// spoolDir is where spans spill ("" means os.TempDir()).
+func NewFileWriter(ctx context.Context, w io.Writer, seed, spoolDir string) (*FileWriter, error) {
+	tc := &traceCollector{spoolDir: spoolDir}
 	te, err := otlptrace.New(ctx, tc)
 	if err != nil {
-		return fmt.Errorf("creating the OTLP/JSON trace exporter: %w", err)
+		return nil, fmt.Errorf("creating the OTLP/JSON trace exporter: %w", err)
 	}
 	lc := &logCollector{}
 	res := serviceResource("")
@@ -47,29 +71,31 @@ func WriteJSON(ctx context.Context, w io.Writer, evs []events.Event, seed string
 	lp := sdklog.NewLoggerProvider(sdklog.WithResource(res), sdklog.WithProcessor(sdklog.NewSimpleProcessor(lc)))
 	// Observed timestamps are the events' own, so the file is reproducible.
 	s := newSink(tp, lp, func(e *events.Event) time.Time { return e.Timestamp })
-	in := make(chan events.Event)
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx, in) }()
-	for i := range evs {
-		in <- evs[i]
-	}
-	close(in)
-	if err := <-done; err != nil {
+	fw := &FileWriter{ctx: ctx, w: w, tc: tc, lc: lc, in: make(chan events.Event), done: make(chan error, 1)}
+	go func() { fw.done <- s.Run(ctx, fw.in) }()
+	return fw, nil
+}
+
+// Add feeds one event. The FileWriter keeps no reference to e.
+func (fw *FileWriter) Add(e *events.Event) { fw.in <- *e }
+
+// Close ends the spans, writes the file and releases the spool. It must be
+// called exactly once.
+func (fw *FileWriter) Close() error {
+	close(fw.in)
+	defer fw.tc.release()
+	if err := <-fw.done; err != nil {
 		return fmt.Errorf("building OTLP data: %w", err)
 	}
-	var lines []proto.Message
-	if spans := tc.merged(); len(spans) > 0 {
-		lines = append(lines, &coltrace.ExportTraceServiceRequest{ResourceSpans: spans})
+	if err := fw.tc.writeLine(fw.w); err != nil {
+		return err
 	}
-	if logs := lc.request(); logs != nil {
-		lines = append(lines, logs)
-	}
-	for _, m := range lines {
-		b, err := marshalLine(m)
+	if logs := fw.lc.request(); logs != nil {
+		b, err := marshalLine(logs)
 		if err != nil {
 			return err
 		}
-		if _, err := w.Write(b); err != nil {
+		if _, err := fw.w.Write(b); err != nil {
 			return fmt.Errorf("writing OTLP/JSON: %w", err)
 		}
 	}
@@ -134,56 +160,6 @@ func hexIDs(in []byte) ([]byte, error) {
 func isObjectName(dec *jsontext.Decoder) bool {
 	kind, n := dec.StackIndex(dec.StackDepth())
 	return kind == '{' && n%2 == 1
-}
-
-// traceCollector is an otlptrace.Client that keeps what it is sent.
-type traceCollector struct {
-	mu    sync.Mutex
-	spans []*tracepb.ResourceSpans
-}
-
-func (c *traceCollector) Start(context.Context) error { return nil }
-func (c *traceCollector) Stop(context.Context) error  { return nil }
-
-func (c *traceCollector) UploadTraces(_ context.Context, rs []*tracepb.ResourceSpans) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.spans = append(c.spans, rs...)
-	return nil
-}
-
-// merged folds the uploads (one per span, all of one resource and scope)
-// into one ResourceSpans per resource and one ScopeSpans per scope.
-func (c *traceCollector) merged() []*tracepb.ResourceSpans {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []*tracepb.ResourceSpans
-	for _, rs := range c.spans {
-		var dst *tracepb.ResourceSpans
-		for _, o := range out {
-			if proto.Equal(o.GetResource(), rs.GetResource()) && o.GetSchemaUrl() == rs.GetSchemaUrl() {
-				dst = o
-			}
-		}
-		if dst == nil {
-			dst = &tracepb.ResourceSpans{Resource: rs.GetResource(), SchemaUrl: rs.GetSchemaUrl()}
-			out = append(out, dst)
-		}
-		for _, ss := range rs.GetScopeSpans() {
-			mergeScope(dst, ss)
-		}
-	}
-	return out
-}
-
-func mergeScope(dst *tracepb.ResourceSpans, ss *tracepb.ScopeSpans) {
-	for _, o := range dst.ScopeSpans {
-		if proto.Equal(o.GetScope(), ss.GetScope()) && o.GetSchemaUrl() == ss.GetSchemaUrl() {
-			o.Spans = append(o.Spans, ss.GetSpans()...)
-			return
-		}
-	}
-	dst.ScopeSpans = append(dst.ScopeSpans, ss)
 }
 
 // seededIDs generates trace and span ids from a seed and a counter.

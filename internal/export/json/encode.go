@@ -15,6 +15,28 @@ import (
 // as raw JSON (msg), as text, or as base64 (b64) for bytes that are not
 // UTF-8.
 func appendFrame(b []byte, f *store.Frame) []byte {
+	o := frameHead(b, f)
+	if r := f.Record; r != nil {
+		switch {
+		case f.Kind == wire.KindHTTPStatus && r.Text == "" && len(r.Msg) == 0 && r.B64 == nil:
+			// No body: no payload member.
+		case len(r.Msg) > 0:
+			o.raw("msg", r.Msg)
+		case r.B64 != nil:
+			o.key("b64")
+			o.b = append(o.b, '"')
+			o.b = base64.StdEncoding.AppendEncode(o.b, r.B64)
+			o.b = append(o.b, '"')
+		default:
+			o.str("text", r.Text)
+		}
+	}
+	return o.close()
+}
+
+// frameHead encodes a frame's members before its payload, leaving the
+// object open.
+func frameHead(b []byte, f *store.Frame) object {
 	o := openObject(b)
 	o.uint("seq", f.Seq)
 	o.time("time", f.Time)
@@ -33,22 +55,7 @@ func appendFrame(b []byte, f *store.Frame) []byte {
 		o.key("http")
 		o.b = appendHTTP(o.b, r.HTTP)
 	}
-	if r := f.Record; r != nil {
-		switch {
-		case f.Kind == wire.KindHTTPStatus && r.Text == "" && len(r.Msg) == 0 && r.B64 == nil:
-			// No body: no payload member.
-		case len(r.Msg) > 0:
-			o.raw("msg", r.Msg)
-		case r.B64 != nil:
-			o.key("b64")
-			o.b = append(o.b, '"')
-			o.b = base64.StdEncoding.AppendEncode(o.b, r.B64)
-			o.b = append(o.b, '"')
-		default:
-			o.str("text", r.Text)
-		}
-	}
-	return o.close()
+	return o
 }
 
 // appendHTTP encodes a frame's HTTP envelope: exchange, method, path,

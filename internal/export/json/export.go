@@ -64,8 +64,33 @@ func (w *Writer) Frame(f *store.Frame) {
 		b = append(b, ",\n"...)
 	}
 	w.n++
+	if r := f.Record; r != nil && len(r.Msg) > bigMsg {
+		// A large message goes to the spool as it is, not through b.
+		o := frameHead(b, f)
+		o.key("msg")
+		w.buf = o.b
+		w.write(o.b)
+		w.write(r.Msg)
+		w.write([]byte{'}'})
+		return
+	}
 	b = appendFrame(b, f)
+	w.write(b)
+	if cap(b) > bigMsg {
+		b = nil // a large text or b64 payload: do not keep its buffer
+	}
 	w.buf = b
+}
+
+// bigMsg is the message size above which Frame writes the message
+// directly instead of copying it into the frame's encoding.
+const bigMsg = 64 << 10
+
+// write spools b; errors are sticky.
+func (w *Writer) write(b []byte) {
+	if w.err != nil {
+		return
+	}
 	if _, err := w.frames.Write(b); err != nil {
 		w.err = err
 	}
