@@ -15,7 +15,7 @@ import (
 // stderr line in memory and spool it to a file instead (Spool), so that
 // the proxy's memory does not grow with the size of one frame. The record
 // written from a spool is byte for byte the one WriteLine would write.
-const SpoolAbove = 16 << 20
+const SpoolAbove = 4 << 20
 
 // spoolChunk is how much of a spool WriteSpooled reads at a time.
 const spoolChunk = 256 << 10
