@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -75,17 +76,37 @@ func (ht *hugeTarget) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.ServeFile(w, r, path)
 		return
 	}
+	if path := r.Header.Get("X-Test-Event"); path != "" {
+		f, err := os.Open(path)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		defer f.Close()
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, sseHead)
+		io.Copy(w, f)
+		io.WriteString(w, sseTail)
+		return
+	}
 	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`, r.Header.Get("X-Test-Id"))
 }
 
+// The SSE framing around the event hugeTarget sends for X-Test-Event.
+const (
+	sseHead = "event: message\ndata: "
+	sseTail = "\n\n"
+)
+
 // TestHugeBodies posts a 100 MB JSON body with a Content-Length and
 // another chunked, and has the target answer one of them with a 100 MB
-// JSON body, through the real `mcptrail http`. Every body must arrive
+// JSON body and a third request with a 100 MB SSE event, through the
+// real `mcptrail http`. Every body must arrive
 // byte for byte, the capture must hold each whole as msg, and the
 // proxy's peak RSS must stay bounded.
 func TestHugeBodies(t *testing.T) {
 	if testing.Short() || raceBuild {
-		t.Skip("relays 300 MB")
+		t.Skip("relays 400 MB")
 	}
 	dir := t.TempDir()
 	ht := &hugeTarget{hashes: map[string][32]byte{}}
@@ -101,10 +122,14 @@ func TestHugeBodies(t *testing.T) {
 		files[key] = filepath.Join(dir, key)
 		want[key] = writeHugeMessage(t, files[key], id, hugeBody)
 	}
-	postHuge(t, tp.url("/mcp"), "1", files["1"], true, "")
-	got := postHuge(t, tp.url("/mcp"), "2", files["2"], false, files["3"])
+	postHuge(t, tp.url("/mcp"), "1", files["1"], true, "", "")
+	got := postHuge(t, tp.url("/mcp"), "2", files["2"], false, files["3"], "")
 	if got != want["3"] {
 		t.Error("the client did not receive the 100 MB response byte for byte")
+	}
+	got = postHuge(t, tp.url("/mcp"), "4", "", false, "", files["3"])
+	if got != sseSHA(t, files["3"]) {
+		t.Error("the client did not receive the 100 MB event byte for byte")
 	}
 	tp.stop(t)
 	peak := rss.Stop()
@@ -122,18 +147,41 @@ func TestHugeBodies(t *testing.T) {
 	}
 }
 
-// postHuge POSTs the file at path (with its Content-Length when sized,
-// else chunked) and returns the SHA-256 of the response body.
-func postHuge(t *testing.T, url, id, path string, sized bool, respond string) [32]byte {
+// sseSHA is the SHA-256 of the event stream hugeTarget sends for the
+// file at path.
+func sseSHA(t *testing.T, path string) [32]byte {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var body io.Reader = struct{ io.Reader }{f} // no length: chunked
-	if sized {
-		body = f
+	h := sha256.New()
+	io.WriteString(h, sseHead)
+	if _, err := io.Copy(h, f); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(h, sseTail)
+	return [32]byte(h.Sum(nil))
+}
+
+// postHuge POSTs the file at path (with its Content-Length when sized,
+// else chunked; a small request when path is empty), asks the target to
+// answer with the file respond (JSON) or event (one SSE event), and
+// returns the SHA-256 of the response body.
+func postHuge(t *testing.T, url, id, path string, sized bool, respond, event string) [32]byte {
+	t.Helper()
+	var body io.Reader = strings.NewReader(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"big"}}`)
+	if path != "" {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		body = struct{ io.Reader }{f} // no length: chunked
+		if sized {
+			body = f
+		}
 	}
 	req, err := http.NewRequest(http.MethodPost, url, body)
 	if err != nil {
@@ -147,6 +195,9 @@ func postHuge(t *testing.T, url, id, path string, sized bool, respond string) [3
 	req.Header.Set("X-Test-Id", id)
 	if respond != "" {
 		req.Header.Set("X-Test-Respond", respond)
+	}
+	if event != "" {
+		req.Header.Set("X-Test-Event", event)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -167,7 +218,7 @@ func postHuge(t *testing.T, url, id, path string, sized bool, respond string) [3
 // msg frame whose bytes hash as relayed.
 func checkHugeRecords(t *testing.T, path string, want map[string][32]byte) {
 	t.Helper()
-	found := map[[32]byte]bool{}
+	found := map[[32]byte]int{}
 	for _, rec := range (&tap{capture: path}).records(t) {
 		if rec.Type != capture.TypeFrame || rec.Size != hugeBody {
 			continue
@@ -175,11 +226,14 @@ func checkHugeRecords(t *testing.T, path string, want map[string][32]byte) {
 		if len(rec.Msg) == 0 {
 			t.Errorf("frame %d (%s, %d bytes) not recorded as msg", rec.Seq, rec.Dir, rec.Size)
 		}
-		found[sha256.Sum256(rec.Bytes())] = true
+		found[sha256.Sum256(rec.Bytes())]++
 	}
+	// Two requests, the JSON response and the SSE event (which carries
+	// the same message as the JSON response).
+	wantCount := map[string]int{"1": 1, "2": 1, "3": 2}
 	for key, h := range want {
-		if !found[h] {
-			t.Errorf("body %s is not in the capture byte for byte", key)
+		if found[h] != wantCount[key] {
+			t.Errorf("body %s is in the capture byte for byte %d times, want %d", key, found[h], wantCount[key])
 		}
 	}
 }

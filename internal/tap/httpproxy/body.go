@@ -186,6 +186,9 @@ func (s *sseTap) Read(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if n > 0 && !s.done {
+		if s.parser.newSpool == nil && !s.p.q.off {
+			s.parser.newSpool, s.parser.emitSpool = s.newSpool, s.spoolEvent
+		}
 		s.parser.feed(p[:n], s.event)
 	}
 	if err != nil {
@@ -199,6 +202,23 @@ func (s *sseTap) event(data []byte, _ string) {
 	s.frames++
 	sl := s.p.q.reserve(true)
 	s.p.q.fill(sl, s.ex.frame(capture.S2C, s.env, data))
+}
+
+// newSpool returns a spool for a large event's data, or nil (the event
+// then stays in memory).
+func (s *sseTap) newSpool() *capture.Spool {
+	sp, err := capture.NewSpool(s.p.q.spoolDir, capture.TypeFrame, nil)
+	if err != nil {
+		return nil
+	}
+	return sp
+}
+
+// spoolEvent is event for an event whose data is in sp.
+func (s *sseTap) spoolEvent(sp *capture.Spool, _ string) {
+	s.frames++
+	sl := s.p.q.reserve(true)
+	s.p.q.fillSpooled(sl, sp, s.ex.sizedFrame(capture.S2C, s.env, sp.Len()))
 }
 
 func (s *sseTap) Close() error {
@@ -228,4 +248,5 @@ func (s *sseTap) finishLocked(err error) {
 		}
 		s.ex.note(NoteStreamAborted, text)
 	}
+	s.parser.discard()
 }
