@@ -10,7 +10,7 @@ import (
 // nesting depth (a bit per level). It is the streaming twin of
 // scanPayload + scanJSON for lines too large to hold (Spool), one byte at
 // a time: slower, but only lines of many megabytes take it.
-// FuzzLineScan holds it to scanPayload's answers.
+// FuzzSpool holds it to scanPayload's answers.
 type lineScan struct {
 	frame bool        // a frame line (stderr lines are never msg)
 	f     *NameFilter // member names to look for, or nil
