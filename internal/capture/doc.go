@@ -1,6 +1,7 @@
 // Package capture owns mcptrail's durable record: the versioned JSONL
 // capture format (see docs/capture-format.md), the Writer that appends
-// records, the streaming Reader, and the state directory where session files
+// records (and the Spool that holds a frame too large to keep in memory
+// until its record is streamed), the streaming Reader, and the state directory where session files
 // live. It sits between the taps (which produce records) and the store (which
 // correlates them); it never judges or correlates.
 //

@@ -82,7 +82,22 @@ func (w *Writer) writeLine(t Type, seq uint64, at time.Time, dir Dir, line []byt
 	if f != nil && (!p.valid || p.hit) {
 		return false, nil
 	}
-	b := w.buf
+	b, err := w.appendHead(w.buf, t, seq, at, dir, conn, env)
+	if err != nil {
+		return false, err
+	}
+	b = appendSize(b, len(line))
+	b = appendPayload(b, line, &p)
+	if noEOL {
+		b = append(b, `,"noeol":true`...)
+	}
+	w.buf = append(b, "}\n"...)
+	return true, w.spill()
+}
+
+// appendHead appends a frame or stderr record's members up to the size
+// value: type, seq, time, dir, conn and the HTTP envelope.
+func (w *Writer) appendHead(b []byte, t Type, seq uint64, at time.Time, dir Dir, conn string, env *HTTP) ([]byte, error) {
 	switch {
 	case t == TypeFrame && seq != 0:
 		b = append(b, `{"type":"frame","seq":`...)
@@ -102,19 +117,13 @@ func (w *Writer) writeLine(t Type, seq uint64, at time.Time, dir Dir, line []byt
 		b = appendMid(b, at, dir, conn)
 		e, err := json.Marshal(env)
 		if err != nil {
-			return false, fmt.Errorf("encoding http envelope: %w", err)
+			return b, fmt.Errorf("encoding http envelope: %w", err)
 		}
 		b = append(b, `,"http":`...)
 		b = append(b, e...)
 		b = append(b, `,"size":`...)
 	}
-	b = appendSize(b, len(line))
-	b = appendPayload(b, line, &p)
-	if noEOL {
-		b = append(b, `,"noeol":true`...)
-	}
-	w.buf = append(b, "}\n"...)
-	return true, w.spill()
+	return b, nil
 }
 
 // seqDigits returns seq in decimal, counting up from the last seq in place

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -117,6 +118,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 	}
 	if file != nil {
 		opts.Capture = file
+		opts.SpoolDir = filepath.Dir(file.Name()) // a huge frame waits next to its capture
 	}
 	if red != nil {
 		opts.Redact = red

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -124,6 +125,7 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	}
 	if file != nil {
 		opts.Capture = file
+		opts.SpoolDir = filepath.Dir(file.Name()) // a huge frame waits next to its capture
 	}
 	if red != nil {
 		opts.Redact = red

@@ -21,11 +21,13 @@ type bodyTap struct {
 	dir capture.Dir
 	env *capture.HTTP
 
-	mu   sync.Mutex
-	buf  []byte
-	scan jsonScan
-	slot *slot
-	done bool
+	mu    sync.Mutex
+	buf   []byte         // the body so far, up to capture.SpoolAbove
+	spool *capture.Spool // the body so far, once it grew past that
+	size  int64          // the body's length so far
+	scan  jsonScan
+	slot  *slot
+	done  bool
 }
 
 func (b *bodyTap) Read(p []byte) (int, error) {
@@ -33,7 +35,7 @@ func (b *bodyTap) Read(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if n > 0 && !b.done {
-		b.buf = append(b.buf, p[:n]...)
+		b.keep(p[:n])
 		if b.slot == nil && b.scan.feed(p[:n]) {
 			b.slot = b.p.q.reserve(true)
 		}
@@ -67,7 +69,7 @@ func (b *bodyTap) finishRequest() {
 	if b.done {
 		return
 	}
-	n, err := io.Copy(bufAppender{&b.buf}, io.LimitReader(b.rc, maxDrain))
+	n, err := io.Copy(keeper{b}, io.LimitReader(b.rc, maxDrain))
 	if err == nil && n < maxDrain {
 		err = io.EOF
 	}
@@ -77,11 +79,35 @@ func (b *bodyTap) finishRequest() {
 	}
 }
 
-// bufAppender appends to a byte slice.
-type bufAppender struct{ b *[]byte }
+// keep adds p to the body's copy for its frame record: in memory up to
+// capture.SpoolAbove, then in a spool file, so that a huge body does not
+// hold its size in memory; only its length when the proxy does not
+// capture. With b.mu held.
+func (b *bodyTap) keep(p []byte) {
+	b.size += int64(len(p))
+	switch {
+	case b.p.q.off:
+	case b.spool != nil:
+		_, _ = b.spool.Write(p) // an error is sticky: WriteSpooled reports it
+	case len(b.buf)+len(p) <= capture.SpoolAbove:
+		b.buf = append(b.buf, p...)
+	default:
+		sp, err := capture.NewSpool(b.p.q.spoolDir, capture.TypeFrame, nil)
+		if err != nil {
+			b.buf = append(b.buf, p...) // no file to spool to: as before
+			return
+		}
+		_, _ = sp.Write(b.buf)
+		_, _ = sp.Write(p)
+		b.spool, b.buf = sp, nil
+	}
+}
 
-func (a bufAppender) Write(p []byte) (int, error) {
-	*a.b = append(*a.b, p...)
+// keeper is an io.Writer that keeps what it is given (bodyTap.keep).
+type keeper struct{ b *bodyTap }
+
+func (k keeper) Write(p []byte) (int, error) {
+	k.b.keep(p)
 	return len(p), nil
 }
 
@@ -106,13 +132,28 @@ func (b *bodyTap) finishLocked(err error) {
 	if b.slot == nil {
 		b.slot = b.p.q.reserve(true)
 	}
-	b.p.q.fill(b.slot, b.ex.frame(b.dir, b.env, b.buf))
-	b.buf = nil
+	switch {
+	case b.spool != nil:
+		b.p.q.fillSpooled(b.slot, b.spool, b.ex.sizedFrame(b.dir, b.env, b.spool.Len()))
+	case b.p.q.off:
+		b.p.q.fill(b.slot, b.ex.sizedFrame(b.dir, b.env, b.size))
+	default:
+		b.p.q.fill(b.slot, b.ex.frame(b.dir, b.env, b.buf))
+	}
+	b.buf, b.spool = nil, nil
 	switch {
 	case err == nil:
 		b.ex.note(NoteStreamAborted, bodyName(b.dir)+" body closed before its end")
 	case !errors.Is(err, io.EOF):
 		b.ex.note(NoteStreamAborted, fmt.Sprintf("%s body cut short: %v", bodyName(b.dir), err))
+	}
+}
+
+// sizedFrame is frame for a body whose bytes are not in memory: in a
+// spool, or not kept at all.
+func (ex *exchange) sizedFrame(dir capture.Dir, env *capture.HTTP, size int64) func(*capture.Record) {
+	return func(r *capture.Record) {
+		r.Dir, r.Conn, r.HTTP, r.Size = dir, ex.conn, env, int(size)
 	}
 }
 
@@ -145,6 +186,9 @@ func (s *sseTap) Read(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if n > 0 && !s.done {
+		if s.parser.newSpool == nil && !s.p.q.off {
+			s.parser.newSpool, s.parser.emitSpool = s.newSpool, s.spoolEvent
+		}
 		s.parser.feed(p[:n], s.event)
 	}
 	if err != nil {
@@ -158,6 +202,23 @@ func (s *sseTap) event(data []byte, _ string) {
 	s.frames++
 	sl := s.p.q.reserve(true)
 	s.p.q.fill(sl, s.ex.frame(capture.S2C, s.env, data))
+}
+
+// newSpool returns a spool for a large event's data, or nil (the event
+// then stays in memory).
+func (s *sseTap) newSpool() *capture.Spool {
+	sp, err := capture.NewSpool(s.p.q.spoolDir, capture.TypeFrame, nil)
+	if err != nil {
+		return nil
+	}
+	return sp
+}
+
+// spoolEvent is event for an event whose data is in sp.
+func (s *sseTap) spoolEvent(sp *capture.Spool, _ string) {
+	s.frames++
+	sl := s.p.q.reserve(true)
+	s.p.q.fillSpooled(sl, sp, s.ex.sizedFrame(capture.S2C, s.env, sp.Len()))
 }
 
 func (s *sseTap) Close() error {
@@ -187,4 +248,5 @@ func (s *sseTap) finishLocked(err error) {
 		}
 		s.ex.note(NoteStreamAborted, text)
 	}
+	s.parser.discard()
 }

@@ -52,6 +52,10 @@ type Options struct {
 	Target *url.URL
 	// Capture receives the capture records; nil means no capture.
 	Capture io.Writer
+	// SpoolDir is where a body larger than capture.SpoolAbove waits, in a
+	// temporary file, for its record; empty means the system's temporary
+	// directory. Best next to the capture.
+	SpoolDir string
 	// Header holds the session fields the caller knows (SessionID, Label,
 	// ToolVersion); New fills in type, format, transport, target and time.
 	Header capture.Record
@@ -114,7 +118,7 @@ func New(opts *Options) (*Proxy, error) {
 		now = time.Now
 	}
 	p := &Proxy{target: opts.Target, q: newQueue(now), capture: opts.Capture != nil, beforeEnd: opts.BeforeEnd}
-	p.q.off = !p.capture
+	p.q.off, p.q.spoolDir = !p.capture, opts.SpoolDir
 	if len(opts.AllowedHosts) > 0 {
 		p.allowed = make(map[string]bool, len(opts.AllowedHosts))
 		for _, h := range opts.AllowedHosts {

@@ -1,6 +1,7 @@
 package httpproxy
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"sync"
@@ -26,12 +27,19 @@ type slot struct {
 	rec    capture.Record
 	filled bool
 	n      int // the bytes the slot holds in the queue's budget
+	// spool, when not nil, holds the frame's bytes (a body larger than
+	// capture.SpoolAbove); the capture goroutine closes it.
+	spool  *capture.Spool
+	queued bool // the slot is in the queue, so the capture goroutine will see it
 }
 
 // queue is the seq counter and the capture queue under one mutex.
 type queue struct {
 	now func() time.Time
 	off bool // no capture: slots are handed out but never queued
+	// spoolDir is where bodies larger than capture.SpoolAbove wait for
+	// their record (Options.SpoolDir).
+	spoolDir string
 
 	mu     sync.Mutex
 	room   sync.Cond
@@ -69,6 +77,7 @@ func (q *queue) reserve(frame bool) *slot {
 	}
 	if !q.closed && !q.off {
 		q.slots = append(q.slots, s)
+		s.queued = true
 	}
 	return s
 }
@@ -76,20 +85,32 @@ func (q *queue) reserve(frame bool) *slot {
 // fill completes a reserved slot. The record's Seq and Time are kept from
 // the reservation; the caller sets the rest through set.
 func (q *queue) fill(s *slot, set func(r *capture.Record)) {
+	q.fillSpooled(s, nil, set)
+}
+
+// fillSpooled is fill for a frame whose bytes are in sp (nil: in the
+// record), which the capture goroutine writes and closes.
+func (q *queue) fillSpooled(s *slot, sp *capture.Spool, set func(r *capture.Record)) {
 	q.mu.Lock()
+	if s.filled || !s.queued {
+		if sp != nil {
+			_ = sp.Close()
+			sp = nil
+		}
+	}
 	if s.filled {
 		q.mu.Unlock()
 		return
 	}
 	set(&s.rec)
-	s.filled = true
+	s.filled, s.spool = true, sp
 	n := len(s.rec.Raw) + len(s.rec.Text)
 	s.n = n
 	if !q.off {
 		q.bytes += n
 	}
 	if s.rec.Type == capture.TypeFrame {
-		q.frameBytes += int64(n)
+		q.frameBytes += int64(s.rec.Size)
 	}
 	q.mu.Unlock()
 	if !q.off {
@@ -149,7 +170,7 @@ func (q *queue) run(w io.Writer, header *capture.Record, red Redactor) {
 		var more bool
 		batch, more = q.take(batch[:0])
 		for _, s := range batch {
-			rec.write(&s.rec)
+			rec.writeSlot(s)
 		}
 		q.release(batch)
 		clear(batch)
@@ -215,12 +236,48 @@ func (r *recorder) write(rec *capture.Record) {
 			return
 		}
 	}
+	r.lose(rec)
+}
+
+// lose counts a record that could not be written.
+func (r *recorder) lose(rec *capture.Record) {
 	if rec.Type == capture.TypeFrame {
 		r.lost.frames++
-		r.lost.bytes += int64(len(rec.Bytes()))
+		r.lost.bytes += int64(rec.Size)
 	} else {
 		r.lost.other++
 	}
+}
+
+// writeSlot writes a slot's record, streaming a spooled frame from its
+// file. Redaction works on the record in memory, so with a Redactor a
+// spooled frame is read back whole first.
+func (r *recorder) writeSlot(s *slot) {
+	sp := s.spool
+	if sp == nil {
+		r.write(&s.rec)
+		return
+	}
+	s.spool = nil
+	defer sp.Close()
+	rec := &s.rec
+	if r.redact != nil {
+		b, err := sp.Bytes()
+		if err != nil {
+			r.err = cmp.Or(r.err, err)
+			r.lose(rec)
+			return
+		}
+		rec.Raw = string(b)
+		r.write(rec)
+		return
+	}
+	if r.err == nil {
+		if r.err = r.w.WriteSpooled(rec.Type, rec.Seq, rec.Time, rec.Dir, sp, rec.NoEOL, rec.Conn, rec.HTTP); r.err == nil {
+			return
+		}
+	}
+	r.lose(rec)
 }
 
 func (r *recorder) flush() {

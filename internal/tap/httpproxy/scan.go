@@ -1,5 +1,7 @@
 package httpproxy
 
+import "github.com/mcptrail/mcptrail/internal/capture"
+
 // jsonScan finds where the first JSON object or array in a stream ends,
 // without buffering: it tracks nesting, strings and escapes byte by byte.
 // A body that does not start with '{' or '[' (after whitespace) never
@@ -65,6 +67,15 @@ type sseParser struct {
 	hasData bool
 	id      string
 	afterCR bool // the last byte was a CR: an LF right after it is not a new line
+
+	// Large events. Once a data line grows past capture.SpoolAbove, the
+	// event's data goes to a spool from newSpool (nil: everything stays in
+	// memory), and the event is dispatched to emitSpool instead of emit.
+	newSpool  func() *capture.Spool
+	emitSpool func(sp *capture.Spool, id string)
+	spool     *capture.Spool // the event's data so far, when spooled
+	streaming bool           // the current line is a data line going to spool
+	skipping  bool           // the current line is a long line of no interest
 }
 
 // feed parses b and calls emit with the data of each dispatched event and
@@ -80,14 +91,64 @@ func (p *sseParser) feed(b []byte, emit func(data []byte, id string)) {
 		}
 		i := indexEOL(b)
 		if i < 0 {
-			p.line = append(p.line, b...)
+			p.partial(b)
 			return
 		}
-		p.line = append(p.line, b[:i]...)
+		p.partial(b[:i])
 		p.afterCR = b[i] == '\r'
 		b = b[i+1:]
+		if p.streaming || p.skipping {
+			p.streaming, p.skipping = false, false
+			continue
+		}
 		p.endLine(emit)
 	}
+}
+
+// partial adds b to the line being read. A data line that grows past
+// capture.SpoolAbove moves, with the event's data so far, to a spool; any
+// other line that long is of no use to the capture and is skipped.
+func (p *sseParser) partial(b []byte) {
+	switch {
+	case p.streaming:
+		_, _ = p.spool.Write(b) // an error is sticky: WriteSpooled reports it
+		return
+	case p.skipping:
+		return
+	}
+	p.line = append(p.line, b...)
+	if len(p.line) <= capture.SpoolAbove || p.newSpool == nil {
+		return
+	}
+	field, value := splitField(p.line)
+	if string(field) != "data" {
+		p.line, p.skipping = nil, true
+		return
+	}
+	if p.spool == nil {
+		if p.spool = p.newSpool(); p.spool == nil {
+			return // no spool: keep it in memory
+		}
+		_, _ = p.spool.Write(p.data)
+	}
+	p.appendData(value)
+	p.line, p.data, p.streaming = nil, nil, true
+}
+
+// appendData adds a data line's value to the event's data.
+func (p *sseParser) appendData(value []byte) {
+	if p.spool != nil {
+		if p.hasData {
+			_, _ = p.spool.Write([]byte{'\n'})
+		}
+		_, _ = p.spool.Write(value)
+	} else {
+		if p.hasData {
+			p.data = append(p.data, '\n')
+		}
+		p.data = append(p.data, value...)
+	}
+	p.hasData = true
 }
 
 func indexEOL(b []byte) int {
@@ -99,41 +160,68 @@ func indexEOL(b []byte) int {
 	return -1
 }
 
-// endLine handles one complete line.
-func (p *sseParser) endLine(emit func(data []byte, id string)) {
-	line := p.line
-	p.line = p.line[:0]
-	if len(line) == 0 {
-		if p.hasData && len(p.data) > 0 {
-			emit(p.data, p.id)
-		}
-		p.data, p.hasData = p.data[:0], false
-		return
-	}
-	if line[0] == ':' {
-		return
-	}
-	field, value := line, []byte(nil)
+// splitField splits a line into its field name and value.
+func splitField(line []byte) (field, value []byte) {
 	for i, c := range line {
 		if c == ':' {
 			field, value = line[:i], line[i+1:]
 			if len(value) > 0 && value[0] == ' ' {
 				value = value[1:]
 			}
-			break
+			return field, value
 		}
 	}
+	return line, nil
+}
+
+// endLine handles one complete line.
+func (p *sseParser) endLine(emit func(data []byte, id string)) {
+	line := p.line
+	p.line = p.line[:0]
+	if len(line) == 0 {
+		p.dispatch(emit)
+		return
+	}
+	if line[0] == ':' {
+		return
+	}
+	field, value := splitField(line)
 	switch string(field) {
 	case "data":
-		if p.hasData {
-			p.data = append(p.data, '\n')
-		}
-		p.data = append(p.data, value...)
-		p.hasData = true
+		p.appendData(value)
 	case "id":
 		p.id = string(value)
 	}
 }
 
+// dispatch ends an event at a blank line.
+func (p *sseParser) dispatch(emit func(data []byte, id string)) {
+	if sp := p.spool; sp != nil {
+		p.spool = nil
+		if p.hasData && sp.Len() > 0 {
+			p.emitSpool(sp, p.id)
+		} else {
+			_ = sp.Close()
+		}
+	} else if p.hasData && len(p.data) > 0 {
+		emit(p.data, p.id)
+	}
+	p.data, p.hasData = p.data[:0], false
+}
+
 // pending reports how many bytes of an undispatched event the parser holds.
-func (p *sseParser) pending() int { return len(p.line) + len(p.data) }
+func (p *sseParser) pending() int {
+	n := len(p.line) + len(p.data)
+	if p.spool != nil {
+		n += int(p.spool.Len())
+	}
+	return n
+}
+
+// discard drops an undispatched event's spool.
+func (p *sseParser) discard() {
+	if p.spool != nil {
+		_ = p.spool.Close()
+		p.spool = nil
+	}
+}

@@ -153,6 +153,7 @@ func newTap(opts *Options) *tap {
 		t.wake = make(chan struct{}, 1)
 		t.rec = newRecorder(opts.Capture)
 		t.rec.redact = opts.Redact
+		t.rec.spoolDir = opts.SpoolDir
 		t.recDone = make(chan error, 1)
 	}
 	return t

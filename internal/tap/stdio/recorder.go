@@ -33,6 +33,11 @@ type recorder struct {
 	lost  struct{ frames, bytes, other int64 }
 	// redact, when not nil, rewrites records before they are written.
 	redact Redactor
+	// spool holds, per stream, an unfinished line that grew past
+	// capture.SpoolAbove (partial is then empty); spoolDir is where such
+	// files go (Options.SpoolDir).
+	spool    [numStreams]*capture.Spool
+	spoolDir string
 }
 
 type mark struct {
@@ -84,18 +89,16 @@ func (r *recorder) run(t *tap) error {
 // data writes a record for each line the chunk completes and keeps the
 // rest as the stream's partial line.
 func (r *recorder) data(it *item) {
-	p := &r.partial[it.stream]
 	b, seq := it.data, it.base
-	if len(*p) > 0 {
+	if len(r.partial[it.stream]) > 0 || r.spool[it.stream] != nil {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
-			*p = append(*p, b...)
+			r.appendPartial(it.stream, b)
 			return
 		}
-		*p = append(*p, b[:i]...)
+		r.appendPartial(it.stream, b[:i])
 		seq++
-		r.line(it, seq, *p, false)
-		r.resetPartial(it.stream)
+		r.endPartial(it, seq, false)
 		b = b[i+1:]
 	}
 	for {
@@ -112,15 +115,71 @@ func (r *recorder) data(it *item) {
 		}
 		b = b[i+1:]
 	}
-	*p = append(*p, b...)
+	r.appendPartial(it.stream, b)
 }
 
 // eof writes the stream's partial line, if any, as a NoEOL record.
 func (r *recorder) eof(it *item) {
-	if len(r.partial[it.stream]) > 0 {
-		r.line(it, it.base+1, r.partial[it.stream], true)
+	if len(r.partial[it.stream]) > 0 || r.spool[it.stream] != nil {
+		r.endPartial(it, it.base+1, true)
 	}
-	r.resetPartial(it.stream)
+}
+
+// appendPartial adds b to stream s's unfinished line. Past
+// capture.SpoolAbove the line moves to a spool file, so that one huge
+// line does not hold its size in memory; if no spool can be created it
+// stays in memory.
+func (r *recorder) appendPartial(s stream, b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if sp := r.spool[s]; sp != nil {
+		_, _ = sp.Write(b) // an error is sticky: WriteSpooled reports it
+		return
+	}
+	p := &r.partial[s]
+	if len(*p)+len(b) <= capture.SpoolAbove {
+		*p = append(*p, b...)
+		return
+	}
+	sp, err := capture.NewSpool(r.spoolDir, lineType(s), r.filter(s))
+	if err != nil {
+		*p = append(*p, b...)
+		return
+	}
+	_, _ = sp.Write(*p)
+	_, _ = sp.Write(b)
+	r.spool[s] = sp
+	r.partial[s] = nil
+}
+
+// filter is the Redactor's NameFilter for the frames of stream s, or nil.
+func (r *recorder) filter(s stream) *capture.NameFilter {
+	if r.redact == nil || s == streamStderr {
+		return nil
+	}
+	return r.redact.Names(s.dir())
+}
+
+func lineType(s stream) capture.Type {
+	if s == streamStderr {
+		return capture.TypeStderr
+	}
+	return capture.TypeFrame
+}
+
+// endPartial writes the stream's unfinished line, from memory or from its
+// spool, and forgets it.
+func (r *recorder) endPartial(it *item, seq uint64, noEOL bool) {
+	s := it.stream
+	if sp := r.spool[s]; sp != nil {
+		r.spooledLine(it, seq, sp, noEOL)
+		_ = sp.Close()
+		r.spool[s] = nil
+		return
+	}
+	r.line(it, seq, r.partial[s], noEOL)
+	r.resetPartial(s)
 }
 
 func (r *recorder) resetPartial(s stream) {
@@ -141,13 +200,33 @@ func (r *recorder) line(it *item, seq uint64, line []byte, noEOL bool) {
 		r.countLost(t, len(line))
 		return
 	}
-	if err := r.writeLine(t, seq, it, line, noEOL); err != nil {
+	r.wrote(t, len(line), r.writeLine(t, seq, it, line, noEOL))
+}
+
+// spooledLine is line for a line held in a spool.
+func (r *recorder) spooledLine(it *item, seq uint64, sp *capture.Spool, noEOL bool) {
+	t := lineType(it.stream)
+	if t == capture.TypeStderr {
+		seq = 0
+	}
+	size := int(sp.Len())
+	if r.err != nil {
+		r.countLost(t, size)
+		return
+	}
+	r.wrote(t, size, r.writeSpooled(t, seq, it, sp, noEOL))
+}
+
+// wrote accounts for a frame or stderr record of size bytes whose write
+// returned err.
+func (r *recorder) wrote(t capture.Type, size int, err error) {
+	if err != nil {
 		r.fail(err)
-		r.countLost(t, len(line))
+		r.countLost(t, size)
 		return
 	}
 	if t == capture.TypeFrame {
-		r.marks = append(r.marks, mark{end: r.cw.n + int64(r.w.Buffered()), size: len(line)})
+		r.marks = append(r.marks, mark{end: r.cw.n + int64(r.w.Buffered()), size: size})
 		if len(r.marks) >= 4096 {
 			r.pruneMarks()
 		}

@@ -39,3 +39,19 @@ func (r *recorder) writeLine(t capture.Type, seq uint64, it *item, line []byte, 
 	}
 	return r.w.WriteLine(t, seq, it.at, dir, line, noEOL, "", nil)
 }
+
+// writeSpooled is writeLine for a line held in a spool: streamed from its
+// file when nothing is to be redacted in it (no Redactor, or a JSON frame
+// none of whose member names the filter selects); otherwise the Redactor
+// needs the whole line, and this one line is read back into memory.
+func (r *recorder) writeSpooled(t capture.Type, seq uint64, it *item, sp *capture.Spool, noEOL bool) error {
+	dir := it.stream.dir()
+	if r.redact == nil || t == capture.TypeFrame && r.redact.Names(dir) != nil && !sp.Selected() {
+		return r.w.WriteSpooled(t, seq, it.at, dir, sp, noEOL, "", nil)
+	}
+	line, err := sp.Bytes()
+	if err != nil {
+		return err
+	}
+	return r.writeLine(t, seq, it, line, noEOL)
+}

@@ -35,6 +35,10 @@ type Options struct {
 	Stderr io.Writer
 	// Capture receives the capture records. Nil means no capture.
 	Capture io.Writer
+	// SpoolDir is where a line longer than capture.SpoolAbove waits, in
+	// a temporary file, until it is complete and recorded; empty means
+	// the system's temporary directory. Best next to the capture.
+	SpoolDir string
 	// Header holds the session fields the caller knows (SessionID, Label,
 	// ToolVersion); Run fills in type, format, transport, command and time.
 	Header capture.Record
