@@ -181,14 +181,17 @@ func TestClientGone(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			capt := filepath.Join(t.TempDir(), "c.jsonl")
-			args := append([]string{"--capture", capt, "--kill-after", "500ms", "--", bins.stubborn}, tc.server...)
+			dir := t.TempDir()
+			capt, pidfile := filepath.Join(dir, "c.jsonl"), filepath.Join(dir, "pid")
+			args := append([]string{"--capture", capt, "--kill-after", "500ms", "--", bins.stubborn, "-pidfile", pidfile}, tc.server...)
 			p := startProxy(t, tc.openStdin, args...)
 			if _, err := io.ReadFull(p.stdout, make([]byte, tc.read)); err != nil {
 				t.Fatalf("reading %d bytes: %v", tc.read, err)
 			}
+			pid := serverPid(t, pidfile)
 			p.stdout.Close()
 			code, _ := p.wait(t, 500*time.Millisecond+margin)
+			waitGone(t, pid, margin)
 			if code != tc.wantCode {
 				t.Errorf("exit status %d, want %d", code, tc.wantCode)
 			}
