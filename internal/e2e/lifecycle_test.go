@@ -72,11 +72,9 @@ func (p *proxyRun) readReady(t *testing.T) {
 	}
 }
 
-// wait waits up to within for mcptrail to exit and returns its status and
-// how long it took.
-func (p *proxyRun) wait(t *testing.T, within time.Duration) (int, time.Duration) {
+// wait waits up to within for mcptrail to exit and returns its status.
+func (p *proxyRun) wait(t *testing.T, within time.Duration) int {
 	t.Helper()
-	start := time.Now()
 	timer := time.NewTimer(within)
 	defer timer.Stop()
 	select {
@@ -86,7 +84,7 @@ func (p *proxyRun) wait(t *testing.T, within time.Duration) (int, time.Duration)
 		<-p.done
 		t.Fatalf("mcptrail still running after %v; stderr %q", within, p.stderr.String())
 	}
-	return p.cmd.ProcessState.ExitCode(), time.Since(start)
+	return p.cmd.ProcessState.ExitCode()
 }
 
 // serverPid reads the pid the stubborn server wrote to file.
@@ -190,7 +188,7 @@ func TestClientGone(t *testing.T) {
 			}
 			pid := serverPid(t, pidfile)
 			p.stdout.Close()
-			code, _ := p.wait(t, 500*time.Millisecond+margin)
+			code := p.wait(t, 500*time.Millisecond+margin)
 			waitGone(t, pid, margin)
 			if code != tc.wantCode {
 				t.Errorf("exit status %d, want %d", code, tc.wantCode)
@@ -246,6 +244,7 @@ func TestStopEscalation(t *testing.T) {
 				bins.stubborn, "-pidfile", pidfile, "-ready", "-ignore", "-hold")
 			p.readReady(t)
 			pid := serverPid(t, pidfile)
+			sent := time.Now()
 			for _, sig := range tc.signals {
 				if err := p.cmd.Process.Signal(sig); err != nil {
 					t.Fatal(err)
@@ -255,7 +254,8 @@ func TestStopEscalation(t *testing.T) {
 			if len(tc.signals) == 1 {
 				within += tc.killAfter
 			}
-			code, took := p.wait(t, within)
+			code := p.wait(t, within)
+			took := time.Since(sent)
 			if code != 137 {
 				t.Errorf("exit status %d, want 137 (the server's SIGKILL)", code)
 			}
