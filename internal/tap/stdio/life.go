@@ -64,20 +64,19 @@ func (l *life) signal(sig os.Signal) {
 
 // clientGone ends the session because the client went away (why says how
 // we know): it notes it and, unless a stop is already under way, asks the
-// server to exit with politeStop and starts the grace period. It reports
-// whether this call was the first to see the client gone.
-func (l *life) clientGone(why string) bool {
+// server to exit with politeStop and starts the grace period. Only the
+// first call counts.
+func (l *life) clientGone(why string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.gone.Load() {
-		return false
+		return
 	}
 	l.gone.Store(true)
 	l.t.note(&capture.Record{Type: capture.TypeNote, Note: capture.NoteClientGone, Text: why})
 	if !l.exited && !l.killed && l.timer == nil {
 		l.askLocked(politeStop(), "sent by mcptrail: the client went away")
 	}
-	return true
 }
 
 // askLocked passes sig on, notes it, and arms the kill timer.
