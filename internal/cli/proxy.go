@@ -72,9 +72,9 @@ func newProxyCmd(io *IOStreams) *cobra.Command {
 	fl.StringVar(&f.capture, "capture", "", "write the capture to `PATH` instead of the sessions directory")
 	fl.StringVar(&f.label, "label", "", "name the session `L` (default: the server's script or package name)")
 	fl.BoolVar(&f.noCapture, "no-capture", false, "relay only; write no capture")
-	fl.DurationVar(&f.killAfter, "kill-after", stdio.DefaultKillAfter, "kill the server if it is still running `DURATION` after it was asked to stop")
 	f.redact.add(fl, "in the capture")
 	f.events.add(fl)
+	fl.DurationVar(&f.killAfter, "kill-after", stdio.DefaultKillAfter, "kill the server if it is still running `DURATION` after it was asked to stop")
 	return cmd
 }
 
