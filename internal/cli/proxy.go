@@ -42,9 +42,9 @@ SIGINT, SIGTERM and SIGHUP are passed on to the server; if it is still running
 --kill-after (5s) later, or when a second signal arrives, mcptrail kills it.
 When the client closes our stdin, the server's stdin is closed and mcptrail
 waits for the server. When the client is gone altogether (writing to it fails,
-or after closing stdin it closed its end of stdout too), mcptrail notes it,
-stops recording the server's output, sends the server SIGTERM (SIGKILL after
---kill-after) and exits. If mcptrail itself is killed, the server gets SIGKILL
+or it closed stdin and its end of stdout and the server is still running
+--kill-after later), mcptrail notes it, stops recording the server's output,
+sends the server SIGTERM (SIGKILL after --kill-after) and exits. If mcptrail itself is killed, the server gets SIGKILL
 on Linux; elsewhere it sees EOF on its stdin (on Windows its process tree is
 ended).`
 

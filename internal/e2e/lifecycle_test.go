@@ -291,3 +291,22 @@ func TestKilledProxyServerSeesEOF(t *testing.T) {
 	p.wait(t, margin)
 	waitGone(t, pid, margin)
 }
+
+// TestOrderlyClose: a client that closes both ends at once, as SDK clients
+// do, is not "gone" to a server that exits at EOF within the grace period:
+// no signal, the server's own status.
+func TestOrderlyClose(t *testing.T) {
+	t.Parallel()
+	capt := filepath.Join(t.TempDir(), "c.jsonl")
+	p := startProxy(t, true, "--capture", capt, "--", bins.stubborn, "-ready")
+	p.readReady(t)
+	p.stdin.Close()
+	p.stdout.Close()
+	if code := p.wait(t, margin); code != 0 {
+		t.Errorf("exit status %d, want 0", code)
+	}
+	got, _, _ := checkEnded(t, capt)
+	if diff := cmp.Diff([]string{"client-closed", "server-exit:0"}, got); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+}

@@ -16,8 +16,9 @@ import (
 // mcptrail kills it.
 const DefaultKillAfter = 5 * time.Second
 
-// hangupPoll is how often, once the client has closed our stdin, the tap
-// asks the system whether the client's end of our stdout is still open.
+// hangupPoll is how often, once the client has closed our stdin and the
+// server outlived the grace period, the tap asks the system whether the
+// client's end of our stdout is still open.
 const hangupPoll = 250 * time.Millisecond
 
 // life is the server's lifecycle in one Run: stop requests and their
@@ -122,11 +123,20 @@ func (l *life) exit() {
 	}
 }
 
-// watch ends the session as a client disconnect if, after the client
-// closed our stdin, the system reports its end of our stdout closed too:
-// the client is gone even if the server never writes again.
+// watch runs after the client closed our stdin (which closed the
+// server's): if the server is still running l.grace later and the system
+// reports the client's end of our stdout closed too, the client is gone
+// and the server has nobody to answer: the session ends as a client
+// disconnect. A server that exits at EOF, as it should, never gets here.
 func (l *life) watch(stdout io.Writer) {
+	timer := time.NewTimer(l.grace)
+	defer timer.Stop()
+	select {
+	case <-l.done:
+		return
+	case <-timer.C:
+	}
 	if watchHangup(stdout, l.done) {
-		l.clientGone("the client closed our stdin, then its end of our stdout")
+		l.clientGone(fmt.Sprintf("the client closed our stdin, then its end of our stdout, and the server was still running %v later", l.grace))
 	}
 }

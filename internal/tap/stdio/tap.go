@@ -76,11 +76,11 @@ type Result struct {
 
 // Run starts the server, relays bytes between it and the client until the
 // server exits, and writes the capture. When the client goes away (a write
-// to Options.Stdout fails, or, after the client closed Options.Stdin, the
-// system reports the other end of Options.Stdout closed), Run notes it,
-// stops recording the server's output and stops the server as it would
-// on a signal. It returns the server's exit status
-// in Result. A non-nil error with a non-nil Result means the session ran
+// to Options.Stdout fails, or the client closed Options.Stdin, the server
+// still runs KillAfter later, and the system reports the other end of
+// Options.Stdout closed), Run notes it, stops recording the server's
+// output and stops the server as it would on a signal. It returns the
+// server's exit status in Result. A non-nil error with a non-nil Result means the session ran
 // but its capture is incomplete (the error says what was lost); with a nil
 // Result the server could not be started.
 func Run(ctx context.Context, opts *Options) (*Result, error) {
