@@ -38,7 +38,9 @@ const (
 	NoteCaptureGap   = "capture-gap"   // records were lost; Lost* say how many
 	NoteStartFailed  = "start-failed"  // the server could not be started
 	NoteRelayError   = "relay-error"   // an I/O error on one side of the relay
-	NoteSignal       = "signal"        // a signal reached the tap and was passed on
+	NoteSignal       = "signal"        // a signal reached the tap and was passed on, or the tap sent one
+	NoteClientGone   = "client-gone"   // the client went away (our stdout broke); the tap stops the server
+	NoteDiscarded    = "discarded"     // server output read after the client went away; LostBytes says how much
 )
 
 // RedactedValue is the string that replaces every value redaction removes

@@ -17,7 +17,8 @@ const Ext = ".jsonl"
 
 // StateDir returns mcptrail's state directory from the environment:
 // $MCPTRAIL_HOME, else $XDG_STATE_HOME/mcptrail, else
-// ~/.local/state/mcptrail. getenv is os.Getenv in production.
+// ~/.local/state/mcptrail (%LOCALAPPDATA%\mcptrail on Windows). getenv is
+// os.Getenv in production.
 func StateDir(getenv func(string) string) (string, error) {
 	if d := getenv("MCPTRAIL_HOME"); d != "" {
 		return d, nil
@@ -25,11 +26,7 @@ func StateDir(getenv func(string) string) (string, error) {
 	if d := getenv("XDG_STATE_HOME"); d != "" {
 		return filepath.Join(d, "mcptrail"), nil
 	}
-	home := getenv("HOME")
-	if home == "" {
-		return "", errors.New("locating state directory: none of MCPTRAIL_HOME, XDG_STATE_HOME or HOME is set")
-	}
-	return filepath.Join(home, ".local", "state", "mcptrail"), nil
+	return defaultStateDir(getenv)
 }
 
 // SessionsDir returns the sessions directory under state.

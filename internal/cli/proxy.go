@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -44,12 +43,20 @@ directory may set label, capture (a relative path below that directory) and a
 [redact] table; flags override it.
 
 The server's exit status becomes mcptrail's (128+n when signal n killed it).
-SIGINT, SIGTERM and SIGHUP are passed on to the server. When the client closes
-its end, the server's stdin is closed and mcptrail waits for the server.`
+SIGINT, SIGTERM and SIGHUP are passed on to the server; if it is still running
+--kill-after (5s) later, or when a second signal arrives, mcptrail kills it.
+When the client closes our stdin, the server's stdin is closed and mcptrail
+waits for the server. When the client is gone altogether (writing to it fails,
+or it closed stdin and its end of stdout and the server is still running
+--kill-after later), mcptrail notes it, stops recording the server's output,
+sends the server SIGTERM (SIGKILL after --kill-after) and exits. If mcptrail
+itself is killed, the server gets SIGKILL on Linux; elsewhere it sees EOF on its stdin (on Windows its process tree is
+ended).`
 
 // proxyFlags are the root command's flags.
 type proxyFlags struct {
 	tapFlags
+	killAfter time.Duration
 }
 
 func newProxyCmd(io *IOStreams) *cobra.Command {
@@ -73,6 +80,7 @@ func newProxyCmd(io *IOStreams) *cobra.Command {
 	addCaptureFileFlags(fl, &f.tapFlags)
 	f.redact.add(fl, "in the capture")
 	f.events.add(fl)
+	fl.DurationVar(&f.killAfter, "kill-after", stdio.DefaultKillAfter, "kill the server if it is still running `DURATION` after it was asked to stop")
 	return cmd
 }
 
@@ -88,6 +96,9 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 		return usagef("unknown command %q; to wrap a server, put its command after --: mcptrail -- %s", args[0], args[0])
 	case dash > 0:
 		return usagef("unexpected arguments before --: %q", args[:dash])
+	}
+	if f.killAfter <= 0 {
+		return usagef("--kill-after must be positive, not %v", f.killAfter)
 	}
 	red, err := f.settle(cmd)
 	if err != nil {
@@ -108,20 +119,16 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	}
 
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sigs, stopSignals()...) // signals_*.go
 	defer signal.Stop(sigs)
-	// With SIGPIPE caught, a write to a client that went away fails with
-	// EPIPE (noted in the capture) instead of killing us mid-capture.
-	pipes := make(chan os.Signal, 1)
-	signal.Notify(pipes, syscall.SIGPIPE)
-	defer signal.Stop(pipes)
+	defer catchSIGPIPE()()
 
 	opts := &stdio.Options{
 		Command: args,
 		Stdin:   io.In, Stdout: io.Out, Stderr: io.ErrOut,
 		Header:  capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
 		Now:     io.Now,
-		Signals: sigs,
+		Signals: sigs, KillAfter: f.killAfter,
 	}
 	if file != nil {
 		opts.Capture = file

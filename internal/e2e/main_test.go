@@ -20,6 +20,7 @@ import (
 type binaries struct {
 	mcptrail   string
 	fastserver string
+	stubborn   string // a server that is hard to stop (lifecycle_test.go)
 }
 
 // bins is set once by TestMain before any test runs and never changed.
@@ -29,6 +30,7 @@ func TestMain(m *testing.M) {
 	os.Exit(testbin.Main(m,
 		testbin.Target{Out: &bins.mcptrail, Pkg: testbin.Mcptrail},
 		testbin.Target{Out: &bins.fastserver, Pkg: testbin.Module + "/internal/e2e/fastserver"},
+		testbin.Target{Out: &bins.stubborn, Pkg: testbin.Module + "/internal/e2e/stubborn"},
 	))
 }
 

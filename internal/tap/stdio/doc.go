@@ -44,6 +44,21 @@
 // torn last line. The server's pipes are kept in blocking mode, so a relay
 // waiting for the server is woken by the kernel directly, as cat is.
 //
+// # Lifecycle
+//
+// The first stop signal (Options.Signals) is passed on to the server; if
+// the server still runs Options.KillAfter later, or a second signal comes,
+// it is killed. The client is gone when a write to it fails (EPIPE), or
+// when it closed our stdin, the server still runs KillAfter later, and
+// the system reports the client's end of our stdout closed
+// (hangup_unix.go): the tap notes client-gone, sends the server SIGTERM
+// with the same escalation, and reads and discards what the server writes
+// from then on. A client that only closed our stdin is still there: the
+// server's stdin is closed and Run waits, as a direct connection would. On Linux the server gets SIGKILL when mcptrail dies
+// (Pdeathsig); on Windows a kill-on-close job object ends its process
+// tree; elsewhere it sees EOF on its stdin. Each platform's part is a
+// file of its own (process_*.go, procattr_*.go, pipe_*.go, hangup_*.go).
+//
 // # Concurrency
 //
 // Run may be called concurrently with different Options; one Run owns its

@@ -14,9 +14,10 @@ import (
 const bufSize = 256 << 10
 
 // relayIn copies the client's bytes to the server's stdin. At the client's
-// EOF it closes the server's stdin. If the server stops reading, the
-// client's bytes are still captured.
-func (t *tap) relayIn(src io.Reader, dst *os.File) {
+// EOF it closes the server's stdin and starts watching for the client to
+// go away altogether (l.watch). If the server stops reading, the client's
+// bytes are still captured.
+func (t *tap) relayIn(src io.Reader, dst *os.File, l *life) {
 	buf := make([]byte, bufSize)
 	broken := false
 	for {
@@ -45,27 +46,36 @@ func (t *tap) relayIn(src io.Reader, dst *os.File) {
 				t.note(&capture.Record{Type: capture.TypeNote, Note: capture.NoteClientClosed})
 			}
 			_ = dst.Close()
+			go l.watch(t.stdout)
 			return
 		}
 	}
 }
 
-// relayOut copies the server's stdout (or stderr) to dst until EOF. If dst
-// fails, the server's output is still drained and captured.
-func (t *tap) relayOut(src *os.File, dst io.Writer, s stream) {
+// relayOut copies the server's stdout (or stderr) to dst until EOF. If
+// writing stderr fails, the server's stderr is still drained and captured.
+// If writing stdout fails, the client is gone: the session ends (l), and
+// what the server writes from then on is read, counted and discarded,
+// neither relayed nor recorded.
+func (t *tap) relayOut(src *os.File, dst io.Writer, s stream, l *life) {
 	buf := make([]byte, bufSize)
 	broken := false
+	var discarded int64
 	for {
 		n, err := src.Read(buf)
-		if n > 0 {
+		switch {
+		case n == 0:
+		case s == streamS2C && l.gone.Load():
+			discarded += int64(n)
+		default:
 			relay, wake := t.take(s, buf[:n])
 			if !relay {
 				return
 			}
 			if !broken {
-				if _, werr := dst.Write(buf[:n]); werr != nil {
+				if w, werr := dst.Write(buf[:n]); werr != nil {
 					broken = true
-					t.relayError("writing the server's "+streamName(s)+" to the client", werr)
+					t.writeFailed(s, n-w, werr, l)
 				}
 			}
 			if wake {
@@ -77,9 +87,24 @@ func (t *tap) relayOut(src *os.File, dst io.Writer, s stream) {
 				t.relayError("reading the server's "+streamName(s), err)
 			}
 			t.eof(s)
+			if discarded > 0 {
+				t.note(&capture.Record{Type: capture.TypeNote, Note: capture.NoteDiscarded, LostBytes: discarded,
+					Text: fmt.Sprintf("%d bytes the server wrote after the client went away were neither relayed nor recorded", discarded)})
+			}
 			return
 		}
 	}
+}
+
+// writeFailed handles a failed write of a chunk to the client: on stderr a
+// relay error; on stdout the client is gone, and lost of the chunk's bytes,
+// already recorded, did not reach it.
+func (t *tap) writeFailed(s stream, lost int, err error, l *life) {
+	if s != streamS2C {
+		t.relayError("writing the server's "+streamName(s)+" to the client", err)
+		return
+	}
+	l.clientGone(fmt.Sprintf("writing the server's stdout to the client: %v (at least the last %d bytes recorded before this note did not reach it)", err, lost))
 }
 
 func streamName(s stream) string {

@@ -1,7 +1,6 @@
 package stdio
 
 import (
-	"fmt"
 	"os"
 	"syscall"
 
@@ -25,45 +24,4 @@ func exitNote(res *Result) *capture.Record {
 		n.Exit = &code
 	}
 	return n
-}
-
-// signalName returns the conventional name of sig ("SIGTERM").
-func signalName(sig os.Signal) string {
-	s, ok := sig.(syscall.Signal)
-	if !ok {
-		return sig.String()
-	}
-	switch s {
-	case syscall.SIGHUP:
-		return "SIGHUP"
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGQUIT:
-		return "SIGQUIT"
-	case syscall.SIGILL:
-		return "SIGILL"
-	case syscall.SIGTRAP:
-		return "SIGTRAP"
-	case syscall.SIGABRT:
-		return "SIGABRT"
-	case syscall.SIGBUS:
-		return "SIGBUS"
-	case syscall.SIGFPE:
-		return "SIGFPE"
-	case syscall.SIGKILL:
-		return "SIGKILL"
-	case syscall.SIGUSR1:
-		return "SIGUSR1"
-	case syscall.SIGSEGV:
-		return "SIGSEGV"
-	case syscall.SIGUSR2:
-		return "SIGUSR2"
-	case syscall.SIGPIPE:
-		return "SIGPIPE"
-	case syscall.SIGALRM:
-		return "SIGALRM"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	}
-	return fmt.Sprintf("SIG%d", int(s))
 }

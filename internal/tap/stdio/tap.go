@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"sync"
 	"time"
 
@@ -44,8 +43,15 @@ type Options struct {
 	Header capture.Record
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// Signals are passed on to the server as they arrive; nil means none.
+	// Signals are requests to stop the server (SIGINT, SIGTERM, SIGHUP).
+	// The first is passed on to the server; if the server is still
+	// running KillAfter later, or when a second arrives, Run kills it.
+	// Nil means none.
 	Signals <-chan os.Signal
+	// KillAfter is how long the server may take to exit after it was asked
+	// to: by a signal passed on, or by SIGTERM when the client went away.
+	// Zero means DefaultKillAfter.
+	KillAfter time.Duration
 	// Env is the server's environment; nil inherits ours.
 	Env []string
 	// Redact, when non-nil, rewrites what the capture records, on the
@@ -73,8 +79,12 @@ type Result struct {
 }
 
 // Run starts the server, relays bytes between it and the client until the
-// server exits, and writes the capture. It returns the server's exit status
-// in Result. A non-nil error with a non-nil Result means the session ran
+// server exits, and writes the capture. When the client goes away (a write
+// to Options.Stdout fails, or the client closed Options.Stdin, the server
+// still runs KillAfter later, and the system reports the other end of
+// Options.Stdout closed), Run notes it, stops recording the server's
+// output and stops the server as it would on a signal. It returns the
+// server's exit status in Result. A non-nil error with a non-nil Result means the session ran
 // but its capture is incomplete (the error says what was lost); with a nil
 // Result the server could not be started.
 func Run(ctx context.Context, opts *Options) (*Result, error) {
@@ -91,25 +101,19 @@ func Run(ctx context.Context, opts *Options) (*Result, error) {
 		}
 		return nil, fmt.Errorf("starting %s: %w", opts.Command[0], err)
 	}
+	l := newLife(t, p)
 	var outs sync.WaitGroup
 	outs.Add(2)
-	go func() { defer outs.Done(); t.relayOut(p.stdout, t.stdout, streamS2C) }()
-	go func() { defer outs.Done(); t.relayOut(p.stderr, t.stderr, streamStderr) }()
-	go t.relayIn(t.stdin, p.stdin)
-	sigDone := make(chan struct{})
-	go t.forwardSignals(p.cmd.Process, sigDone)
+	go func() { defer outs.Done(); t.relayOut(p.stdout, t.stdout, streamS2C, l) }()
+	go func() { defer outs.Done(); t.relayOut(p.stderr, t.stderr, streamStderr, l) }()
+	go t.relayIn(t.stdin, p.stdin, l)
+	go t.forwardSignals(l, l.done)
 
 	waitErr := p.cmd.Wait()
-	close(sigDone)
+	l.exit()
 	t.drain(&outs, p)
-	res := &Result{}
-	if p.cmd.ProcessState == nil {
-		t.note(&capture.Record{Type: capture.TypeNote, Note: capture.NoteRelayError, Text: fmt.Sprintf("waiting for server: %v", waitErr)})
-		res.ExitCode = 1
-	} else {
-		res.ExitCode, res.Signal = exitStatus(p.cmd.ProcessState)
-		t.note(exitNote(res))
-	}
+	p.sys.release()
+	res := t.result(p, waitErr)
 	if opts.BeforeEnd != nil {
 		for _, n := range opts.BeforeEnd() {
 			t.note(&n)
@@ -121,70 +125,9 @@ func Run(ctx context.Context, opts *Options) (*Result, error) {
 	return res, err
 }
 
-// process is a started server and our ends of its pipes.
-type process struct {
-	cmd    *exec.Cmd
-	stdin  *os.File
-	stdout *os.File
-	stderr *os.File
-}
-
-// start spawns the server with its stdio connected to fresh pipes.
-func (t *tap) start(ctx context.Context) (*process, error) {
-	argv := t.opts.Command
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = t.opts.Env
-	var theirs, ours [3]*os.File
-	closeAll := func(fs []*os.File) {
-		for _, f := range fs {
-			if f != nil {
-				_ = f.Close()
-			}
-		}
-	}
-	for i := range 3 {
-		r, w, err := pipe()
-		if err != nil {
-			closeAll(theirs[:])
-			closeAll(ours[:])
-			return nil, err
-		}
-		if i == 0 {
-			theirs[i], ours[i] = r, w
-		} else {
-			theirs[i], ours[i] = w, r
-		}
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = theirs[0], theirs[1], theirs[2]
-	err := cmd.Start()
-	closeAll(theirs[:])
-	if err != nil {
-		closeAll(ours[:])
-		return nil, err
-	}
-	return &process{cmd: cmd, stdin: ours[0], stdout: ours[1], stderr: ours[2]}, nil
-}
-
-// drain waits for the server's stdout and stderr to reach EOF. After
-// drainGrace it gives up on a pipe that something else (a grandchild)
-// still holds open: that relay is abandoned, and stops at its next read.
-func (t *tap) drain(outs *sync.WaitGroup, p *process) {
-	done := make(chan struct{})
-	go func() { outs.Wait(); close(done) }()
-	timer := time.NewTimer(drainGrace)
-	defer timer.Stop()
-	select {
-	case <-done:
-	case <-timer.C:
-		t.relayError("reading the server's output", fmt.Errorf("still open %v after the server exited; stopped reading", drainGrace))
-	}
-	_ = p.stdout.Close()
-	_ = p.stderr.Close()
-}
-
-// forwardSignals passes each signal from Options.Signals to the server
-// until done is closed.
-func (t *tap) forwardSignals(proc *os.Process, done <-chan struct{}) {
+// forwardSignals hands each signal from Options.Signals to l until done is
+// closed.
+func (t *tap) forwardSignals(l *life, done <-chan struct{}) {
 	if t.opts.Signals == nil {
 		return
 	}
@@ -193,11 +136,20 @@ func (t *tap) forwardSignals(proc *os.Process, done <-chan struct{}) {
 		case <-done:
 			return
 		case sig := <-t.opts.Signals:
-			n := &capture.Record{Type: capture.TypeNote, Note: capture.NoteSignal, Signal: signalName(sig)}
-			if err := proc.Signal(sig); err != nil {
-				n.Text = fmt.Sprintf("passing %s to the server: %v", n.Signal, err)
-			}
-			t.note(n)
+			l.signal(sig)
 		}
 	}
+}
+
+// result notes how the server exited and returns it.
+func (t *tap) result(p *process, waitErr error) *Result {
+	res := &Result{}
+	if p.cmd.ProcessState == nil {
+		t.note(&capture.Record{Type: capture.TypeNote, Note: capture.NoteRelayError, Text: fmt.Sprintf("waiting for server: %v", waitErr)})
+		res.ExitCode = 1
+	} else {
+		res.ExitCode, res.Signal = exitStatus(p.cmd.ProcessState)
+		t.note(exitNote(res))
+	}
+	return res
 }
