@@ -45,6 +45,12 @@ func TestPipelineDropsWhenSinkStalls(t *testing.T) {
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("writing the capture took %v with the sink stalled", d)
 	}
+	// Derivation runs on its own goroutine and is not stalled by the sink;
+	// on a loaded machine it may still be busy, so wait for it before the
+	// short flush deadline that tests the sink, not the machine.
+	for wait := time.Now().Add(10 * time.Second); p.Stats().Events < n && time.Now().Before(wait); {
+		time.Sleep(time.Millisecond)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	go func() { <-ctx.Done(); pr.Close() }() // unblock the stuck write at the deadline
