@@ -83,8 +83,9 @@ func runSessions(io *IOStreams, asJSON bool, red *redact.Redactor) error {
 	for _, path := range files {
 		// A file written with --append holds several sessions: a row each.
 		err := eachSession(path, func(r *capture.Reader) error {
-			row, err := loadSessionRow(path, r, red)
+			row, dmg, err := loadSessionRow(path, r, red)
 			if err == nil {
+				reportDamage(io.ErrOut, path, dmg)
 				rows = append(rows, row)
 			}
 			return err
@@ -106,12 +107,19 @@ func runSessions(io *IOStreams, asJSON bool, red *redact.Redactor) error {
 }
 
 // loadSessionRow reads the session r is at, in the capture at path,
-// through the store, redacting it with red when it is not nil.
-func loadSessionRow(path string, r *capture.Reader, red *redact.Redactor) (sessionRow, error) {
+// through the store, redacting it with red when it is not nil. It also
+// returns the damage worth a warning: a torn last line of a session with
+// no end record is what a session still being written looks like, so
+// only its corrupt lines count.
+func loadSessionRow(path string, r *capture.Reader, red *redact.Redactor) (sessionRow, capture.Damage, error) {
 	label := r.Header().Label
 	snap, err := loadSnapshot(r, red)
 	if err != nil {
-		return sessionRow{}, err
+		return sessionRow{}, capture.Damage{}, err
+	}
+	dmg := snap.Session.Damage
+	if !snap.Session.Ended {
+		dmg.Torn, dmg.TornBytes = false, 0
 	}
 	row := sessionRow{
 		ID: snap.Session.ID, Label: snap.Session.Label, Start: snap.Session.Start.UTC(),
@@ -125,7 +133,7 @@ func loadSessionRow(path string, r *capture.Reader, red *redact.Redactor) (sessi
 			row.Errors++
 		}
 	}
-	return row, nil
+	return row, dmg, nil
 }
 
 // scrubbedPath is path with the label it was named after, which redaction
