@@ -1,7 +1,6 @@
 package http_test
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
@@ -14,9 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
-
-	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 // startTapHome runs `mcptrail http --listen 127.0.0.1:0 --target target
@@ -25,44 +21,8 @@ import (
 // it listens.
 func startTapHome(t *testing.T, home, target string, extra ...string) *tap {
 	t.Helper()
-	tp := &tap{stderr: new(testbin.Buffer), done: make(chan error, 1)}
 	args := append([]string{"http", "--listen", "127.0.0.1:0", "--target", target}, extra...)
-	tp.cmd = exec.Command(bins.mcptrail, args...)
-	tp.cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+home)
-	tp.cmd.Dir = t.TempDir()
-	pr, pw := io.Pipe()
-	tp.cmd.Stderr = pw
-	if err := tp.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { tp.done <- tp.cmd.Wait(); pw.Close() }()
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			tp.stderr.Write(append(sc.Bytes(), '\n'))
-			if m := listening.FindSubmatch(sc.Bytes()); m != nil {
-				select {
-				case found <- string(m[1]):
-				default:
-				}
-			}
-		}
-		_, _ = io.Copy(io.Discard, pr)
-	}()
-	select {
-	case tp.addr = <-found:
-	case <-time.After(20 * time.Second):
-		_ = tp.cmd.Process.Kill()
-		t.Fatalf("mcptrail http did not start listening; stderr:\n%s", tp.stderr.String())
-	}
-	t.Cleanup(func() {
-		if tp.cmd.ProcessState == nil {
-			_ = tp.cmd.Process.Kill()
-			<-tp.done
-		}
-	})
-	return tp
+	return launchTap(t, &tap{}, home, t.TempDir(), args)
 }
 
 // noCanary fails when what holds the canary.

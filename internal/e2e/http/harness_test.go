@@ -42,10 +42,19 @@ func startTap(t *testing.T, target string, extra ...string) *tap {
 func startTapIn(t *testing.T, wd, target string, extra ...string) *tap {
 	t.Helper()
 	dir := t.TempDir()
-	tp := &tap{capture: filepath.Join(dir, "session.jsonl"), stderr: new(testbin.Buffer), done: make(chan error, 1)}
+	tp := &tap{capture: filepath.Join(dir, "session.jsonl")}
 	args := append([]string{"http", "--listen", "127.0.0.1:0", "--target", target, "--capture", tp.capture}, extra...)
+	return launchTap(t, tp, dir, wd, args)
+}
+
+// launchTap runs mcptrail with args, MCPTRAIL_HOME=home, in the working
+// directory wd, and returns tp once it listens; it is killed at cleanup
+// if still running.
+func launchTap(t *testing.T, tp *tap, home, wd string, args []string) *tap {
+	t.Helper()
+	tp.stderr, tp.done = new(testbin.Buffer), make(chan error, 1)
 	tp.cmd = exec.Command(bins.mcptrail, args...)
-	tp.cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+dir)
+	tp.cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+home)
 	tp.cmd.Dir = wd
 	pr, pw := io.Pipe()
 	tp.cmd.Stderr = pw
