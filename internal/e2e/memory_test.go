@@ -1,7 +1,6 @@
 package e2e_test
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"errors"
@@ -9,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
@@ -25,36 +25,12 @@ const hugeFrame = 100 << 20
 // frames were spooled).
 const maxHugeRSS = 400 << 20
 
-// writeHugeFrame writes a JSON-RPC response of size bytes (escapes and
-// runes beyond ASCII in its text) to path, with a newline when nl is set,
-// and returns the SHA-256 of what it wrote.
-func writeHugeFrame(t *testing.T, path string, id byte, size int, nl bool) [32]byte {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h := sha256.New()
-	w := bufio.NewWriter(io.MultiWriter(f, h))
-	head := []byte(`{"jsonrpc":"2.0","id":` + string('0'+id) + `,"result":{"content":[{"type":"text","text":"`)
-	tail := []byte(`"}]}}`)
-	fill := []byte(`héllo wörld \"q\" \\ \/ \u00e9 `)
-	w.Write(head)
-	n := size - len(head) - len(tail)
-	for ; n >= len(fill); n -= len(fill) {
-		w.Write(fill)
-	}
-	w.Write(bytes.Repeat([]byte("x"), n))
-	w.Write(tail)
-	if nl {
-		w.WriteByte('\n')
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	return [32]byte(h.Sum(nil))
+// hugeFrameHead and hugeFrameTail frame a huge JSON-RPC response with id.
+func hugeFrameHead(id int) string {
+	return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"result":{"content":[{"type":"text","text":"`
 }
+
+const hugeFrameTail = `"}]}}`
 
 func fileSHA(t *testing.T, path string) [32]byte {
 	t.Helper()
@@ -83,8 +59,8 @@ func TestHugeFrames(t *testing.T) {
 	in, out := filepath.Join(dir, "c2s"), filepath.Join(dir, "s2c")
 	got, stdoutPath, capt := filepath.Join(dir, "received"), filepath.Join(dir, "stdout"), filepath.Join(dir, "capture.jsonl")
 	want := map[capture.Dir][32]byte{
-		capture.C2S: writeHugeFrame(t, in, 1, hugeFrame, true),
-		capture.S2C: writeHugeFrame(t, out, 2, hugeFrame, false),
+		capture.C2S: testbin.WriteHugeJSON(t, in, hugeFrameHead(1), hugeFrameTail, hugeFrame, true),
+		capture.S2C: testbin.WriteHugeJSON(t, out, hugeFrameHead(2), hugeFrameTail, hugeFrame, false),
 	}
 	stdin, err := os.Open(in)
 	if err != nil {

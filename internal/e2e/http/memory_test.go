@@ -1,8 +1,6 @@
 package http_test
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -27,33 +25,6 @@ const hugeBody = 100 << 20
 // generous for a noisy machine, far below holding a body several times
 // over (about 1 GB for a 200 MB POST before bodies were spooled).
 const maxHugeRSS = 400 << 20
-
-// writeHugeMessage writes a JSON-RPC message of size bytes, with escapes
-// and runes beyond ASCII in a string, to path and returns its SHA-256.
-func writeHugeMessage(t *testing.T, path string, id, size int) [32]byte {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h := sha256.New()
-	w := bufio.NewWriter(io.MultiWriter(f, h))
-	head := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"big","arguments":{"data":"`, id)
-	tail := `"}}}`
-	fill := `héllo wörld \"q\" \\ \/ \u00e9 `
-	w.WriteString(head)
-	n := size - len(head) - len(tail)
-	for ; n >= len(fill); n -= len(fill) {
-		w.WriteString(fill)
-	}
-	w.Write(bytes.Repeat([]byte("x"), n))
-	w.WriteString(tail)
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	return [32]byte(h.Sum(nil))
-}
 
 // hugeTarget hashes every request body it reads, by the request's
 // X-Test-Id, and answers a POST carrying X-Test-Respond with that file.
@@ -120,7 +91,9 @@ func TestHugeBodies(t *testing.T) {
 	for id := 1; id <= 3; id++ {
 		key := strconv.Itoa(id)
 		files[key] = filepath.Join(dir, key)
-		want[key] = writeHugeMessage(t, files[key], id, hugeBody)
+		want[key] = testbin.WriteHugeJSON(t, files[key],
+			fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"big","arguments":{"data":"`, id),
+			`"}}}`, hugeBody, false)
 	}
 	postHuge(t, tp.url("/mcp"), "1", files["1"], true, "", "")
 	got := postHuge(t, tp.url("/mcp"), "2", files["2"], false, files["3"], "")
