@@ -66,7 +66,9 @@ func NewReader(r io.Reader) (*Reader, error) {
 		}
 		return nil, fmt.Errorf("reading capture header: %w", err)
 	}
-	if err := json.Unmarshal(line, &cr.header); err != nil || cr.header.Type != TypeSession {
+	// Duplicate member names are accepted as Next and Index accept them, so
+	// a session found in the middle of a file opens at its offset too.
+	if err := json.Unmarshal(line, &cr.header, jsontext.AllowDuplicateNames(true)); err != nil || cr.header.Type != TypeSession {
 		if !complete && len(line) > 0 && bytes.HasPrefix(line, []byte(`{"type":"session"`)) {
 			return nil, fmt.Errorf("%w: the session header is torn", ErrNotCapture)
 		}
