@@ -27,10 +27,12 @@ type entry struct {
 type callTable struct {
 	blocks [][]entry
 	n      int
-	// args holds, by call index, the arguments of a pending client
-	// tools/call, prompts/get or resources/read: non-nil (empty when the
-	// request had none) while the call is tracked.
-	args []jsontext.Value
+	// tracked has bit i set while call i, a pending client tools/call,
+	// prompts/get or resources/read, is tracked; args holds its arguments,
+	// except absent or `{}` arguments (their key is "{}" either way), so
+	// that a pending call without arguments costs one bit.
+	tracked []uint64
+	args    map[int]jsontext.Value
 }
 
 // add appends c and returns its entry.
@@ -54,8 +56,15 @@ func (t *callTable) len() int { return t.n }
 // call i: a copy, or for arguments over maxArgs bytes their argsKey behind
 // keyMark, so that a pending call with a huge argument holds no copy of it.
 func (t *callTable) track(i int, args jsontext.Value) {
-	if len(t.args) <= i {
-		t.args = append(t.args, make([]jsontext.Value, i+1-len(t.args))...)
+	if w := i/64 + 1; len(t.tracked) < w {
+		t.tracked = append(t.tracked, make([]uint64, w-len(t.tracked))...)
+	}
+	t.tracked[i/64] |= 1 << (i % 64)
+	switch {
+	case len(args) == 0 || string(args) == "{}":
+		return
+	case t.args == nil:
+		t.args = make(map[int]jsontext.Value)
 	}
 	if len(args) > maxArgs {
 		t.args[i] = jsontext.Value(keyMark + argsKey(args))
@@ -92,15 +101,15 @@ func trackedKey(kept jsontext.Value) string {
 }
 
 // untrack forgets call i's arguments and returns them (nil when it had
-// none), reporting whether the call was tracked.
+// none or `{}`), reporting whether the call was tracked.
 func (t *callTable) untrack(i int) (jsontext.Value, bool) {
-	if i >= len(t.args) || t.args[i] == nil {
+	if i/64 >= len(t.tracked) || t.tracked[i/64]&(1<<(i%64)) == 0 {
 		return nil, false
 	}
-	args := t.args[i]
-	t.args[i] = nil
-	if len(args) == 0 {
-		args = nil
+	t.tracked[i/64] &^= 1 << (i % 64)
+	args, ok := t.args[i]
+	if ok {
+		delete(t.args, i)
 	}
 	return args, true
 }
@@ -127,6 +136,6 @@ func (t *callTable) finish() []Call {
 		}
 		t.blocks[i] = nil
 	}
-	t.blocks, t.n, t.args = nil, 0, nil
+	t.blocks, t.n, t.tracked, t.args = nil, 0, nil, nil
 	return out
 }
