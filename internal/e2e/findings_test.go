@@ -33,12 +33,12 @@ func checkStore(t *testing.T, path string, n int) {
 		t.Errorf("finding %s at seq %d: %s", fd.Rule, fd.Seq, fd.Message)
 	}
 	ok := 0
-	for i := range snap.Calls {
-		if snap.Calls[i].Status == store.StatusOK {
+	for i := range snap.Calls.Len() {
+		if snap.Calls.At(i).Status == store.StatusOK {
 			ok++
 		}
 	}
-	if len(snap.Calls) != n || ok != n || snap.Counts.Frames != 2*n {
-		t.Errorf("store: %d calls (%d ok), %d frames; want %d calls, all ok, %d frames", len(snap.Calls), ok, snap.Counts.Frames, n, 2*n)
+	if snap.Calls.Len() != n || ok != n || snap.Counts.Frames != 2*n {
+		t.Errorf("store: %d calls (%d ok), %d frames; want %d calls, all ok, %d frames", snap.Calls.Len(), ok, snap.Counts.Frames, n, 2*n)
 	}
 }

@@ -200,7 +200,7 @@ func (s *Store) liveOperation(c *Call) (*Call, *Operation) {
 		return c, nil
 	}
 	op := s.ops[c.Operation]
-	root := &s.calls.at(op.Root).Call
+	root := s.calls.at(op.Root)
 	op.Start, op.Status, op.End = root.Start, c.Status, c.End
 	op.DurationMS = ms(op.End.Sub(op.Start))
 	op.ToolMS = op.DurationMS - op.WaitMS
@@ -305,10 +305,10 @@ func (s *Store) rowChange(kind ChangeKind, seq uint64, i int) {
 	ch := s.change(kind, seq)
 	ch.Row = &s.ledger.rows[i]
 	if c := ch.Row.Call; c >= 0 && c < s.calls.len() {
-		ch.Call = &s.calls.at(c).Call
+		ch.Call = s.calls.at(c)
 	}
 	if c := ch.Row.Root.Call; c >= 0 && c < s.calls.len() {
-		ch.Root = &s.calls.at(c).Call
+		ch.Root = s.calls.at(c)
 	}
 	x := &ev.rows[i]
 	ch.Fields, ch.AnswerFields, ch.Answer = x.fields, x.answerFields, x.answer

@@ -13,8 +13,9 @@ import (
 // Snapshot is an immutable view of a session's correlated state. Views read
 // snapshots and never re-parse frames or correlate on their own.
 type Snapshot struct {
-	Session    Session
-	Calls      []Call
+	Session Session
+	// Calls holds the calls in index order (callset.go).
+	Calls      Calls
 	Operations []Operation
 	Findings   []finding.Finding
 	Summary    Summary

@@ -10,14 +10,6 @@ import (
 	"github.com/mcptrail/mcptrail/internal/mcp"
 )
 
-// blockSize is how many calls one block of a callTable holds.
-const blockSize = 4096
-
-// entry is one call as the table stores it.
-type entry struct {
-	Call
-}
-
 // callTable stores calls in fixed-size blocks, so that adding one never
 // copies the others and pointers to entries stay valid. It also holds what
 // the store keeps about a call only while it is pending: the arguments of a
@@ -25,8 +17,7 @@ type entry struct {
 // Nothing else of the request is retained, and the arguments go as soon as
 // the call is answered.
 type callTable struct {
-	blocks [][]entry
-	n      int
+	calls Calls
 	// tracked has bit i set while call i, a pending client tools/call,
 	// prompts/get or resources/read, is tracked; args holds its arguments,
 	// except absent or `{}` arguments (their key is "{}" either way), so
@@ -35,22 +26,18 @@ type callTable struct {
 	args    map[int]jsontext.Value
 }
 
-// add appends c and returns its entry.
-func (t *callTable) add(c Call) *entry {
-	if t.n%blockSize == 0 {
-		t.blocks = append(t.blocks, make([]entry, 0, blockSize))
-	}
-	b := &t.blocks[len(t.blocks)-1]
-	*b = append(*b, entry{c})
-	t.n++
-	return &(*b)[len(*b)-1]
+// add appends c and returns it.
+func (t *callTable) add(c Call) *Call {
+	p := t.calls.add()
+	*p = c
+	return p
 }
 
-// at returns entry i.
-func (t *callTable) at(i int) *entry { return &t.blocks[i/blockSize][i%blockSize] }
+// at returns call i.
+func (t *callTable) at(i int) *Call { return t.calls.At(i) }
 
 // len returns the number of calls.
-func (t *callTable) len() int { return t.n }
+func (t *callTable) len() int { return t.calls.n }
 
 // track keeps what pairing needs of the arguments of pending retryable
 // call i: a copy, or for arguments over maxArgs bytes their argsKey behind
@@ -114,28 +101,13 @@ func (t *callTable) untrack(i int) (jsontext.Value, bool) {
 	return args, true
 }
 
-// export copies the calls into one slice.
-func (t *callTable) export() []Call {
-	out := make([]Call, 0, t.n)
-	for _, b := range t.blocks {
-		for i := range b {
-			out = append(out, b[i].Call)
-		}
-	}
-	return out
-}
+// export returns a copy of the calls.
+func (t *callTable) export() Calls { return t.calls.clone() }
 
-// finish moves the calls into one slice and empties the table, releasing
-// each block once copied so that the collector can reuse it while the
-// snapshot is rendered. The store must not add to the table afterwards.
-func (t *callTable) finish() []Call {
-	out := make([]Call, 0, t.n)
-	for i, b := range t.blocks {
-		for j := range b {
-			out = append(out, b[j].Call)
-		}
-		t.blocks[i] = nil
-	}
-	t.blocks, t.n, t.tracked, t.args = nil, 0, nil, nil
+// finish hands the calls over and empties the table. The store must not
+// add to the table afterwards.
+func (t *callTable) finish() Calls {
+	out := t.calls
+	t.calls, t.tracked, t.args = Calls{}, nil, nil
 	return out
 }

@@ -138,9 +138,9 @@ func writeTail(out *bufio.Writer, s *store.Snapshot, hadFrames bool) error {
 		b = append(b, '\n')
 	}
 	b = append(b, "],\n\"calls\":["...)
-	for i := range s.Calls {
+	for i := range s.Calls.Len() {
 		b = appendSep(b, i)
-		b = appendCall(b, &s.Calls[i])
+		b = appendCall(b, s.Calls.At(i))
 		if len(b) > 32<<10 {
 			if _, err := out.Write(b); err != nil {
 				return err
@@ -148,7 +148,7 @@ func writeTail(out *bufio.Writer, s *store.Snapshot, hadFrames bool) error {
 			b = b[:0]
 		}
 	}
-	b = appendEnd(b, len(s.Calls), "],\n\"operations\":[")
+	b = appendEnd(b, s.Calls.Len(), "],\n\"operations\":[")
 	for i := range s.Operations {
 		b = appendSep(b, i)
 		b = appendOperation(b, &s.Operations[i])
