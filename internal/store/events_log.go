@@ -113,7 +113,7 @@ func (s *Store) eventLog(calls *Calls, ops []Operation, ledger []LedgerRow) *Eve
 				ch.Root = calls.At(ops[op].Root)
 			}
 			ch.Result = ev.results[rec.call]
-			if p := ev.roots[ch.Root.Index]; p != nil {
+			if p, ok := ev.root(ch.Root.Index); ok {
 				ch.Params, ch.TraceParent, ch.TraceState, ch.HTTPSession = p.params, p.traceParent, p.traceState, p.httpSession
 			}
 			continue
