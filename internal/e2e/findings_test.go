@@ -25,9 +25,9 @@ func checkStore(t *testing.T, path string, n int) {
 	if err != nil {
 		t.Fatalf("store.Load: %v", err)
 	}
-	for i, fd := range snap.Findings {
+	for i, fd := range snap.Findings.Slice() {
 		if i == 5 {
-			t.Errorf("... %d findings in all", len(snap.Findings))
+			t.Errorf("... %d findings in all", snap.Findings.Len())
 			break
 		}
 		t.Errorf("finding %s at seq %d: %s", fd.Rule, fd.Seq, fd.Message)

@@ -55,8 +55,8 @@ func BenchmarkLoad200k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if snap.Calls.Len() != 100_000 || len(snap.Findings) != 0 {
-			b.Fatalf("%d calls, %d findings", snap.Calls.Len(), len(snap.Findings))
+		if snap.Calls.Len() != 100_000 || snap.Findings.Len() != 0 {
+			b.Fatalf("%d calls, %d findings", snap.Calls.Len(), snap.Findings.Len())
 		}
 	}
 }

@@ -30,7 +30,7 @@ func runScenarios(t *testing.T, tests []scenario) {
 			if diff := cmp.Diff(tt.ops, opLines(snap.Operations), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("operations (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.findings, findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.findings, findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("findings (-want +got):\n%s", diff)
 			}
 			checkConsistent(t, snap)

@@ -41,22 +41,23 @@ func TestCallsBlocks(t *testing.T) {
 	}
 }
 
-// TestFinalDoesNotCopyCalls checks that Final hands the store's calls over:
-// building the snapshot of many pending calls allocates next to nothing (it
-// copied them all into one slice, briefly holding every call twice).
+// TestFinalDoesNotCopyCalls checks that Final hands the store's calls over
+// and makes no finding per unanswered call: building the snapshot of many
+// calls never answered allocates next to nothing (it copied them all into
+// one slice, briefly holding every call twice, and held a finding each).
 func TestFinalDoesNotCopyCalls(t *testing.T) {
 	const n = 20_000
-	steps := make([]step, n)
+	steps := make([]step, n, n+1)
 	for i := range steps {
 		steps[i] = c2s(0, tool(wire.IntID(int64(i+1)).Raw(), "t", "{}", ""))
 	}
-	s := ingestAll(t, captureOf(t, steps)) // no end record: no unanswered-request findings
+	s := ingestAll(t, captureOf(t, append(steps, endRec())))
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	snap := s.Final()
 	runtime.ReadMemStats(&after)
-	if snap.Calls.Len() != n {
-		t.Fatalf("%d calls, want %d", snap.Calls.Len(), n)
+	if snap.Calls.Len() != n || snap.Findings.Len() != n {
+		t.Fatalf("%d calls, %d findings; want %d of each", snap.Calls.Len(), snap.Findings.Len(), n)
 	}
 	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(n*8); got > limit {
 		t.Errorf("Final of %d pending calls allocated %d bytes, want ≤ %d", n, got, limit)

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
@@ -72,7 +73,10 @@ func TestFinalMatchesSnapshot(t *testing.T) {
 	}
 }
 
-// callsSlice compares Calls by their calls.
+// callsSlice compares Calls and Findings by their elements.
 func callsSlice() cmp.Option {
-	return cmp.Transformer("Calls", func(c Calls) []Call { return c.Slice() })
+	return cmp.Options{
+		cmp.Transformer("Calls", func(c Calls) []Call { return c.Slice() }),
+		cmp.Transformer("Findings", func(f Findings) []finding.Finding { return f.Slice() }),
+	}
 }

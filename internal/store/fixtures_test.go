@@ -83,7 +83,7 @@ func TestFixtures(t *testing.T) {
 			if diff := cmp.Diff(tt.timings, timings, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
 				t.Errorf("operation timings (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.findings, findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.findings, findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("findings (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.client, snap.Session.Client, cmpopts.EquateEmpty()); diff != "" {

@@ -1,11 +1,8 @@
 package store
 
 import (
-	"cmp"
 	"math"
 	"slices"
-
-	"github.com/mcptrail/mcptrail/internal/finding"
 )
 
 // Snapshot returns an immutable copy of the session's correlated state.
@@ -91,43 +88,6 @@ func (s *Store) session(calls *Calls) Session {
 		}
 	}
 	return sess
-}
-
-// allFindings returns the findings raised while ingesting plus those only
-// the end of the capture decides, ordered by seq (session-wide findings,
-// seq 0, last).
-//
-// Unanswered requests are flagged only when the capture ended cleanly (an
-// end record): in a live or torn capture an unanswered call may simply
-// still be running. Cancelled calls are not flagged.
-func (s *Store) allFindings(calls *Calls) []finding.Finding {
-	n := len(s.findings) + 2
-	if s.sess.Ended {
-		for i := range calls.Len() {
-			if c := calls.At(i); c.ResponseSeq == 0 && c.CancelSeq == 0 {
-				n++
-			}
-		}
-	}
-	out := append(make([]finding.Finding, 0, n), s.findings...)
-	if s.sess.Ended {
-		for i := range calls.Len() {
-			if c := calls.At(i); c.ResponseSeq == 0 && c.CancelSeq == 0 {
-				out = append(out, finding.New(finding.UnansweredRequest, c.RequestSeq,
-					"%s %s id %s was never answered", c.Dir, c.Method, c.ID.Raw()))
-			}
-		}
-	}
-	if d := s.sess.Damage; d.Torn {
-		out = append(out, finding.New(finding.CaptureTorn, 0, "the last line is torn (%d bytes skipped)", d.TornBytes))
-	}
-	if d := s.sess.Damage; d.Corrupt > 0 {
-		out = append(out, finding.New(finding.CaptureCorrupt, 0, "%d lines could not be decoded (first at lines %v)", d.Corrupt, d.CorruptLines))
-	}
-	slices.SortStableFunc(out, func(a, b finding.Finding) int {
-		return cmp.Compare(seqOrder(a.Seq), seqOrder(b.Seq))
-	})
-	return out
 }
 
 // seqOrder sorts seq 0 after every real seq.

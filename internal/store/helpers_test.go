@@ -287,7 +287,7 @@ func checkConsistent(t testing.TB, snap *Snapshot) {
 			t.Errorf("operation %d: status %s differs from its last round's", i, op.Status)
 		}
 	}
-	for _, f := range snap.Findings {
+	for _, f := range snap.Findings.Slice() {
 		r, ok := finding.Lookup(f.Rule)
 		if !ok || r.Severity != f.Severity {
 			t.Errorf("finding %+v: unregistered rule or wrong severity", f)

@@ -55,7 +55,7 @@ func TestHTTPStatusFrames(t *testing.T) {
 	if e := snap.Calls.Slice()[0].Error; e == nil || e.Code != 401 || e.Message != `HTTP 401 Unauthorized; WWW-Authenticate: Bearer resource_metadata="m"` {
 		t.Errorf("401 call error %+v", e)
 	}
-	if diff := cmp.Diff([]string(nil), findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+	if diff := cmp.Diff([]string(nil), findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 	if snap.Counts.Invalid != 0 {
@@ -84,7 +84,7 @@ func TestHTTPHeaderRules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			snap := load(t, tt.steps)
-			if diff := cmp.Diff(tt.finding, findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.finding, findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("findings (-want +got):\n%s", diff)
 			}
 		})
@@ -126,7 +126,7 @@ func TestHTTPStatelessIDCollision(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("pairs (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string(nil), findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+	if diff := cmp.Diff([]string(nil), findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 }

@@ -63,7 +63,7 @@ func TestNotesAndEnd(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			snap := load(t, tt.steps)
-			if diff := cmp.Diff(tt.findings, findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.findings, findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("findings (-want +got):\n%s", diff)
 			}
 			tt.check(t, snap.Session)
@@ -84,7 +84,7 @@ func TestDamage(t *testing.T) {
 	damaged = append(damaged, lines[2][:20]...)
 	snap := loadBytes(t, damaged, nil)
 	want := []string{"capture-torn@0", "capture-corrupt@0"}
-	if diff := cmp.Diff(want, findingLines(snap.Findings)); diff != "" {
+	if diff := cmp.Diff(want, findingLines(snap.Findings.Slice())); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 	if d := snap.Session.Damage; !d.Torn || d.Corrupt != 1 {

@@ -6,7 +6,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
-	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
@@ -17,9 +16,10 @@ type Snapshot struct {
 	// Calls holds the calls in index order (callset.go).
 	Calls      Calls
 	Operations []Operation
-	Findings   []finding.Finding
-	Summary    Summary
-	Counts     Counts
+	// Findings holds the findings ordered by seq (findings.go).
+	Findings Findings
+	Summary  Summary
+	Counts   Counts
 
 	// Ledger is the elicitation ledger (ledger.go), ordered by the time
 	// each question was asked; nil when the session asked none.

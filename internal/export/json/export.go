@@ -157,12 +157,14 @@ func writeTail(out *bufio.Writer, s *store.Snapshot, hadFrames bool) error {
 	t.b = appendSummary(t.b, &s.Summary, &s.Counts)
 	t.b = appendLedgerSummary(t.b, s.Ledger)
 	t.b = append(t.b, ",\n\"findings\":["...)
-	for i := range s.Findings {
+	i := 0
+	for f := range s.Findings.All() {
 		t.b = appendSep(t.b, i)
-		t.b = appendFinding(t.b, &s.Findings[i])
+		t.b = appendFinding(t.b, &f)
 		t.flush(false)
+		i++
 	}
-	t.b = appendEnd(t.b, len(s.Findings), "]}\n")
+	t.b = appendEnd(t.b, i, "]}\n")
 	t.flush(true)
 	return t.err
 }

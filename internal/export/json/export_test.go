@@ -48,7 +48,7 @@ func sampleSnapshot() *store.Snapshot {
 				InputRequests: []store.InputRequest{{Key: "k", Method: "elicitation/create"}}, HasState: true}}}},
 		Summary:  store.Summary{Methods: []store.Stat{{Name: "tools/call", Count: 2, Errors: 1, P50MS: 40, P95MS: 40, P99MS: 40}}},
 		Counts:   store.Counts{Records: 5, Frames: 3, C2S: 1, S2C: 2, Bytes: 31, Invalid: 2},
-		Findings: []finding.Finding{finding.New(finding.InvalidFrame, 2, "bad frame")},
+		Findings: store.FindingsOf([]finding.Finding{finding.New(finding.InvalidFrame, 2, "bad frame")}),
 	}
 }
 

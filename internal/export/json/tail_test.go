@@ -7,6 +7,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/store"
 )
 
 // largestWrite records the largest single Write it is given.
@@ -26,11 +27,11 @@ func (w *largestWrite) Write(p []byte) (int, error) {
 func TestTailBounded(t *testing.T) {
 	t.Parallel()
 	snap := sampleSnapshot()
-	snap.Findings = nil
+	var fs []finding.Finding
 	for i := range 20_000 {
-		snap.Findings = append(snap.Findings, finding.New(finding.UnansweredRequest, uint64(i+1),
-			"c2s tools/call id %d was never answered", i+1))
+		fs = append(fs, finding.New(finding.UnansweredRequest, uint64(i+1), "c2s tools/call id %d was never answered", i+1))
 	}
+	snap.Findings = store.FindingsOf(fs)
 	var out largestWrite
 	w := New(&out, nil)
 	if err := w.Finish(snap); err != nil {

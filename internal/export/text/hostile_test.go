@@ -34,7 +34,7 @@ func TestHostileFields(t *testing.T) {
 		Operations: []store.Operation{{Method: evil, Target: evil, RootID: id, Status: evil,
 			Rounds: []store.Round{{ID: id, Pairing: evil, InputRequests: []store.InputRequest{{Key: evil, Method: evil}}}}}},
 		Summary:  store.Summary{Methods: []store.Stat{{Name: evil}}, Tools: []store.Stat{{Name: evil}}},
-		Findings: []finding.Finding{{Rule: "r", Message: evil}},
+		Findings: store.FindingsOf([]finding.Finding{{Rule: "r", Message: evil}}),
 		Ledger: []store.LedgerRow{{Root: store.LedgerRoot{Method: evil, Target: evil, ID: id}, Era: store.LedgerMRTR, Key: evil,
 			Mode: evil, Message: evil, Fields: []store.LedgerField{{Name: evil, Type: evil}}, Action: evil,
 			ElicitationID: evil, Observations: []string{evil}, Operation: -1}, {Host: evil, Operation: -1}},

@@ -241,8 +241,8 @@ func writeStats(w *bufio.Writer, what string, stats []store.Stat) {
 }
 
 func writeFindings(w *bufio.Writer, s *store.Snapshot) {
-	fmt.Fprintf(w, "\nfindings (%d)\n", len(s.Findings))
-	for _, f := range s.Findings {
+	fmt.Fprintf(w, "\nfindings (%d)\n", s.Findings.Len())
+	for f := range s.Findings.All() {
 		at := "session"
 		if f.Seq != 0 {
 			at = fmt.Sprintf("#%d", f.Seq)
