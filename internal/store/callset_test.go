@@ -1,12 +1,16 @@
 package store
 
 import (
+	"bytes"
 	"runtime"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
@@ -31,8 +35,8 @@ func TestCallsBlocks(t *testing.T) {
 		t.Errorf("Slice (-want +got):\n%s", diff)
 	}
 	cl := cs.clone()
-	cl.At(blockSize).Method = "changed"
-	if cs.At(blockSize).Method != "m" {
+	cl.blocks[1][0].method = 0
+	if cs.At(blockSize).Method != "m" || cl.At(blockSize).Method != "" {
 		t.Error("a clone shares its blocks with the original")
 	}
 	var zero Calls
@@ -62,4 +66,76 @@ func TestFinalDoesNotCopyCalls(t *testing.T) {
 	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(n*8); got > limit {
 		t.Errorf("Final of %d pending calls allocated %d bytes, want ≤ %d", n, got, limit)
 	}
+}
+
+// TestPackRoundTrip checks that every field of a call survives being
+// packed and unpacked, and that a call changed through the pointer the
+// table hands out is packed again at the next flush.
+func TestPackRoundTrip(t *testing.T) {
+	t.Parallel()
+	full := Call{
+		Index: 0, Dir: "s2c", Conn: "c1", ID: wire.StringID("x"), Method: "tools/call", Target: "t", Era: EraModern,
+		ProtocolVersion: "2026-07-28", RequestSeq: 3, ResponseSeq: 9, Start: t0, End: t0.Add(time.Second), DurationMS: 1000,
+		Status: StatusError, ResultType: "complete", Error: &CallError{Code: -1, Message: "m"}, CancelSeq: 5, Late: true,
+		Operation: 2, Round: 3, Parent: 4, Attribution: AttrExact,
+	}
+	cs := CallsOf([]Call{{}, full})
+	if diff := cmp.Diff([]Call{{}, func() Call { c := full; c.Index = 1; return c }()}, cs.Slice(), cmpopts.EquateComparable(wire.ID{})); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+	var tab callTable
+	c := tab.add(Call{Method: "a", Status: StatusPending, Operation: -1, Parent: -1})
+	tab.flush()
+	c = tab.at(0)
+	c.Status, c.ResponseSeq, c.Target = StatusOK, 7, "new"
+	if tab.at(0) != c {
+		t.Error("at returned another copy of a call already handed out")
+	}
+	tab.flush()
+	if got := tab.calls.At(0); got.Status != StatusOK || got.ResponseSeq != 7 || got.Target != "new" || got.Method != "a" {
+		t.Errorf("after flush: %+v", got)
+	}
+}
+
+// TestPendingCallFootprint checks the live heap a pending call costs the
+// store: its packed record, its id and its id index entry (it was about
+// 370 bytes: a 288-byte Call and a string-keyed index).
+func TestPendingCallFootprint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures the heap")
+	}
+	const n = 50_000
+	steps := make([]step, n)
+	for i := range steps {
+		steps[i] = c2s(0, req(strconv.Itoa(i+1), "tools/call", `{"name":"echo","arguments":{}}`))
+	}
+	data := captureOf(t, steps)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r, err := capture.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(nil)
+	s.Ingest(r.Header())
+	for {
+		var rec capture.Record
+		if err := r.Next(&rec); err != nil {
+			break
+		}
+		s.Ingest(&rec)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if s.calls.len() != n {
+		t.Fatalf("%d calls, want %d", s.calls.len(), n)
+	}
+	perCall := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / n
+	t.Logf("%.0f bytes of live heap per pending call", perCall)
+	if perCall > 240 {
+		t.Errorf("a pending call costs %.0f bytes of live heap, want ≤ 240", perCall)
+	}
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(data)
 }

@@ -106,11 +106,11 @@ func (s *Store) eventLog(calls *Calls, ops []Operation, ledger []LedgerRow) *Eve
 		ch := &out.Changes[i]
 		*ch = Change{Kind: rec.kind, Ordinal: i + 1, Seq: rec.seq, Client: rec.client, Server: rec.server}
 		if rec.kind == ChangeOperation {
-			ch.Call = calls.At(rec.call)
+			ch.Call = calls.ref(rec.call)
 			ch.Root = ch.Call
 			if op := ch.Call.Operation; op >= 0 && op < len(ops) {
 				ch.Operation = &ops[op]
-				ch.Root = calls.At(ops[op].Root)
+				ch.Root = calls.ref(ops[op].Root)
 			}
 			ch.Result = ev.results[rec.call]
 			if p, ok := ev.root(ch.Root.Index); ok {
@@ -121,10 +121,10 @@ func (s *Store) eventLog(calls *Calls, ops []Operation, ledger []LedgerRow) *Eve
 		x := &ev.rows[rec.row]
 		ch.Row = &ledger[rowAt[rec.row]]
 		if c := ch.Row.Call; c >= 0 && c < calls.Len() {
-			ch.Call = calls.At(c)
+			ch.Call = calls.ref(c)
 		}
 		if c := ch.Row.Root.Call; c >= 0 && c < calls.Len() {
-			ch.Root = calls.At(c)
+			ch.Root = calls.ref(c)
 		}
 		ch.Fields = x.fields
 		if rec.kind == ChangeAnswered {

@@ -62,7 +62,7 @@ func (fs *Findings) Slice() []finding.Finding {
 func (fs *Findings) unanswered() iter.Seq[*Call] {
 	return func(yield func(*Call) bool) {
 		for i := range fs.calls.Len() {
-			if c := fs.calls.At(i); unanswered(c) && !yield(c) {
+			if c := fs.calls.At(i); unanswered(&c) && !yield(&c) {
 				return
 			}
 		}
@@ -94,8 +94,8 @@ func (s *Store) allFindings(calls *Calls) Findings {
 		n, lazy = countUnanswered(calls)
 		if !lazy {
 			for i := range calls.Len() {
-				if c := calls.At(i); unanswered(c) {
-					out = append(out, unansweredFinding(c))
+				if c := calls.At(i); unanswered(&c) {
+					out = append(out, unansweredFinding(&c))
 				}
 			}
 		}
@@ -122,7 +122,7 @@ func countUnanswered(calls *Calls) (int, bool) {
 	n, last, ordered := 0, uint64(1), true
 	for i := range calls.Len() {
 		c := calls.At(i)
-		if !unanswered(c) {
+		if !unanswered(&c) {
 			continue
 		}
 		n++

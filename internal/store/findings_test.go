@@ -17,8 +17,8 @@ import (
 func eagerFindings(s *Store, calls *Calls) []finding.Finding {
 	out := slices.Clone(s.findings)
 	for i := range calls.Len() {
-		if c := calls.At(i); unanswered(c) {
-			out = append(out, unansweredFinding(c))
+		if c := calls.At(i); unanswered(&c) {
+			out = append(out, unansweredFinding(&c))
 		}
 	}
 	if s.sess.Damage.Torn {

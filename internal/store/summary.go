@@ -33,9 +33,9 @@ func summarize(calls *Calls) Summary {
 	tools := make(map[string]*group)
 	for i := range calls.Len() {
 		c := calls.At(i)
-		groupFor(methods, c.Method).add(c)
+		groupFor(methods, c.Method).add(&c)
 		if c.Method == mcp.MethodToolsCall {
-			groupFor(tools, c.Target).add(c)
+			groupFor(tools, c.Target).add(&c)
 		}
 	}
 	return Summary{Methods: stats(methods), Tools: stats(tools)}

@@ -10,14 +10,22 @@ import (
 	"github.com/mcptrail/mcptrail/internal/mcp"
 )
 
-// callTable stores calls in fixed-size blocks, so that adding one never
-// copies the others and pointers to entries stay valid. It also holds what
+// callTable stores calls packed (callset.go) in fixed-size blocks, so that
+// adding one never copies the others. The store changes a call through the
+// *Call that add and at hand out: the call is unpacked into it and packed
+// back by flush, which Ingest calls after each record, so such a pointer is
+// valid only while one record is ingested (Change.Call's contract). It also holds what
 // the store keeps about a call only while it is pending: the arguments of a
 // retryable request, compared if its answer is input_required (spec 2.7).
 // Nothing else of the request is retained, and the arguments go as soon as
 // the call is answered.
 type callTable struct {
 	calls Calls
+	names nameTable
+	// hot holds the calls unpacked while a record is ingested, so that the
+	// store can change them through pointers; flush packs them back.
+	hot   []hotCall
+	spare []*Call
 	// tracked has bit i set while call i, a pending client tools/call,
 	// prompts/get or resources/read, is tracked; args holds its arguments,
 	// except absent or `{}` arguments (their key is "{}" either way), so
@@ -26,15 +34,53 @@ type callTable struct {
 	args    map[int]jsontext.Value
 }
 
-// add appends c and returns it.
+// hotCall is a call unpacked for changing, and its packed form before.
+type hotCall struct {
+	c   *Call
+	was packed
+}
+
+// add appends c and returns it, valid until the next flush.
 func (t *callTable) add(c Call) *Call {
-	p := t.calls.add()
+	t.calls.add()
+	c.Index = t.calls.n - 1
+	return t.checkout(c, packed{})
+}
+
+// at returns call i, valid (and changed through it) until the next flush.
+func (t *callTable) at(i int) *Call {
+	for _, h := range t.hot {
+		if h.c.Index == i {
+			return h.c
+		}
+	}
+	p := &t.calls.blocks[i/blockSize][i%blockSize]
+	return t.checkout(t.calls.names.unpack(i, p), *p)
+}
+
+func (t *callTable) checkout(c Call, was packed) *Call {
+	var p *Call
+	if n := len(t.spare); n > 0 {
+		p, t.spare = t.spare[n-1], t.spare[:n-1]
+	} else {
+		p = new(Call)
+	}
 	*p = c
+	t.hot = append(t.hot, hotCall{p, was})
 	return p
 }
 
-// at returns call i.
-func (t *callTable) at(i int) *Call { return t.calls.At(i) }
+// flush packs the calls changed since the last flush back into the table.
+func (t *callTable) flush() {
+	for i := range t.hot {
+		h := &t.hot[i]
+		t.calls.blocks[h.c.Index/blockSize][h.c.Index%blockSize] = t.names.pack(h.c, &h.was)
+		t.spare = append(t.spare, h.c)
+	}
+	clear(t.hot)
+	t.hot = t.hot[:0]
+	t.calls.names = t.names.list
+}
 
 // len returns the number of calls.
 func (t *callTable) len() int { return t.calls.n }
@@ -102,11 +148,15 @@ func (t *callTable) untrack(i int) (jsontext.Value, bool) {
 }
 
 // export returns a copy of the calls.
-func (t *callTable) export() Calls { return t.calls.clone() }
+func (t *callTable) export() Calls {
+	t.flush()
+	return t.calls.clone()
+}
 
 // finish hands the calls over and empties the table. The store must not
 // add to the table afterwards.
 func (t *callTable) finish() Calls {
+	t.flush()
 	out := t.calls
 	t.calls, t.tracked, t.args = Calls{}, nil, nil
 	return out

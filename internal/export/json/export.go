@@ -142,7 +142,8 @@ func writeTail(out *bufio.Writer, s *store.Snapshot, hadFrames bool) error {
 	t.b = append(t.b, "],\n\"calls\":["...)
 	for i := range s.Calls.Len() {
 		t.b = appendSep(t.b, i)
-		t.b = appendCall(t.b, s.Calls.At(i))
+		c := s.Calls.At(i)
+		t.b = appendCall(t.b, &c)
 		t.flush(false)
 	}
 	t.b = appendEnd(t.b, s.Calls.Len(), "],\n\"operations\":[")

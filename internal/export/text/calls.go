@@ -33,14 +33,16 @@ func writeCallRows(w *bufio.Writer, calls *store.Calls) bool {
 		return false
 	}
 	for i := range calls.Len() {
-		line = appendCallRow(line[:0], calls.At(i))
+		c := calls.At(i)
+		line = appendCallRow(line[:0], &c)
 		if !measure(line, &widths) {
 			return false
 		}
 	}
 	out := writeAligned(w, nil, []byte(callHeader), &widths)
 	for i := range calls.Len() {
-		line = appendCallRow(line[:0], calls.At(i))
+		c := calls.At(i)
+		line = appendCallRow(line[:0], &c)
 		out = writeAligned(w, out, line, &widths)
 	}
 	return true

@@ -129,7 +129,8 @@ func writeCallTable(w *bufio.Writer, calls *store.Calls) {
 	tw := newTable(w)
 	fmt.Fprintln(tw, callHeader)
 	for i := range calls.Len() {
-		c := calls.At(i)
+		cv := calls.At(i)
+		c := &cv
 		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Index, termtext.Escape(string(c.Dir)), idText(c.ID),
 			termtext.Escape(c.Method), termtext.Escape(dash(c.Target)), termtext.Escape(dash(c.Era)), termtext.Escape(c.Status),
 			callDuration(c), seqText(c), callNotes(c))
