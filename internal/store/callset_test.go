@@ -84,9 +84,11 @@ func TestPackRoundTrip(t *testing.T) {
 		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
 	var tab callTable
-	c := tab.add(Call{Method: "a", Status: StatusPending, Operation: -1, Parent: -1})
+	if c := tab.add(Call{Method: "a", Status: StatusPending, Operation: -1, Parent: -1}); c.Index != 0 {
+		t.Errorf("add: index %d, want 0", c.Index)
+	}
 	tab.flush()
-	c = tab.at(0)
+	c := tab.at(0)
 	c.Status, c.ResponseSeq, c.Target = StatusOK, 7, "new"
 	if tab.at(0) != c {
 		t.Error("at returned another copy of a call already handed out")
