@@ -123,13 +123,13 @@ func loadSessionRow(path string, r *capture.Reader, red *redact.Redactor) (sessi
 	}
 	row := sessionRow{
 		ID: snap.Session.ID, Label: snap.Session.Label, Start: snap.Session.Start.UTC(),
-		Frames: snap.Counts.Frames, Calls: len(snap.Calls), Ended: snap.Session.Ended, Path: path,
+		Frames: snap.Counts.Frames, Calls: snap.Calls.Len(), Ended: snap.Session.Ended, Path: path,
 	}
 	if row.Label != label {
 		row.Path = scrubbedPath(path, label, row.Label, row.ID, red)
 	}
-	for i := range snap.Calls {
-		if s := snap.Calls[i].Status; s == store.StatusError || s == store.StatusToolError {
+	for i := range snap.Calls.Len() {
+		if s := snap.Calls.At(i).Status; s == store.StatusError || s == store.StatusToolError {
 			row.Errors++
 		}
 	}

@@ -25,20 +25,20 @@ func checkStore(t *testing.T, path string, n int) {
 	if err != nil {
 		t.Fatalf("store.Load: %v", err)
 	}
-	for i, fd := range snap.Findings {
+	for i, fd := range snap.Findings.Slice() {
 		if i == 5 {
-			t.Errorf("... %d findings in all", len(snap.Findings))
+			t.Errorf("... %d findings in all", snap.Findings.Len())
 			break
 		}
 		t.Errorf("finding %s at seq %d: %s", fd.Rule, fd.Seq, fd.Message)
 	}
 	ok := 0
-	for i := range snap.Calls {
-		if snap.Calls[i].Status == store.StatusOK {
+	for i := range snap.Calls.Len() {
+		if snap.Calls.At(i).Status == store.StatusOK {
 			ok++
 		}
 	}
-	if len(snap.Calls) != n || ok != n || snap.Counts.Frames != 2*n {
-		t.Errorf("store: %d calls (%d ok), %d frames; want %d calls, all ok, %d frames", len(snap.Calls), ok, snap.Counts.Frames, n, 2*n)
+	if snap.Calls.Len() != n || ok != n || snap.Counts.Frames != 2*n {
+		t.Errorf("store: %d calls (%d ok), %d frames; want %d calls, all ok, %d frames", snap.Calls.Len(), ok, snap.Counts.Frames, n, 2*n)
 	}
 }

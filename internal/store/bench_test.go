@@ -55,8 +55,8 @@ func BenchmarkLoad200k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(snap.Calls) != 100_000 || len(snap.Findings) != 0 {
-			b.Fatalf("%d calls, %d findings", len(snap.Calls), len(snap.Findings))
+		if snap.Calls.Len() != 100_000 || snap.Findings.Len() != 0 {
+			b.Fatalf("%d calls, %d findings", snap.Calls.Len(), snap.Findings.Len())
 		}
 	}
 }
@@ -87,8 +87,8 @@ func BenchmarkIngest200k(b *testing.B) {
 		for i := range recs {
 			s.Ingest(&recs[i])
 		}
-		if snap := s.freeze(false); len(snap.Calls) != 100_000 {
-			b.Fatalf("%d calls", len(snap.Calls))
+		if snap := s.freeze(false); snap.Calls.Len() != 100_000 {
+			b.Fatalf("%d calls", snap.Calls.Len())
 		}
 	}
 }

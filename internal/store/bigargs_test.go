@@ -64,3 +64,31 @@ func TestTrackBounded(t *testing.T) {
 		t.Errorf("tracked key %q, want %q", k1, k2)
 	}
 }
+
+// TestTrackEmptyArgs checks that a pending call whose arguments are absent
+// or `{}` is tracked without a copy of them (a million such calls held a
+// million small copies), and that its key is still "{}".
+func TestTrackEmptyArgs(t *testing.T) {
+	t.Parallel()
+	var tab callTable
+	tab.track(0, jsontext.Value(`{}`))
+	tab.track(1, nil)
+	tab.track(70, jsontext.Value(`{"a":1}`))
+	if len(tab.args) != 1 {
+		t.Errorf("%d argument copies kept, want 1 (for call 70)", len(tab.args))
+	}
+	for _, i := range []int{0, 1} {
+		args, ok := tab.untrack(i)
+		if !ok || trackedKey(args) != "{}" {
+			t.Errorf("untrack(%d) = %q, %v; want key {}, tracked", i, args, ok)
+		}
+	}
+	if args, ok := tab.untrack(70); !ok || string(args) != `{"a":1}` {
+		t.Errorf("untrack(70) = %q, %v", args, ok)
+	}
+	for _, i := range []int{0, 2, 70, 500} {
+		if _, ok := tab.untrack(i); ok {
+			t.Errorf("call %d still tracked", i)
+		}
+	}
+}

@@ -18,12 +18,11 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 	}
 	req := mcp.ParseRequest(f.Method, f.Params)
 	idx := s.calls.len()
-	e := s.calls.add(Call{
+	c := s.calls.add(Call{
 		Index: idx, Dir: dir, Conn: s.names.intern(r.Conn), ID: f.ID, Method: s.names.intern(f.Method),
 		Target: s.names.intern(req.Target), RequestSeq: r.Seq, Start: r.Time,
 		Status: StatusPending, Operation: -1, Parent: -1,
 	})
-	c := &e.Call
 	s.openKey(c, r)
 	s.classify(c, &req)
 	if dir == capture.S2C {
@@ -39,7 +38,7 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 	if r.HTTP != nil && r.HTTP.Exchange != "" {
 		s.exchanges[r.HTTP.Exchange] = idx
 	}
-	s.trackRetryable(e, &req)
+	s.trackRetryable(c, &req)
 	s.pairRetry(c, r, &req)
 	s.ledgerRequest(c, r, f.Params, &req)
 	if s.ev != nil {
@@ -54,7 +53,7 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 func (s *Store) openKey(c *Call, r *capture.Record) {
 	seq := r.Seq
 	if prev, ok := s.byID.lookup(c.Dir, c.Conn, c.ID.Raw()); ok {
-		p := &s.calls.at(prev).Call
+		p := s.calls.at(prev)
 		if p.ResponseSeq == 0 && p.CancelSeq == 0 && !s.standalone(prev, r) {
 			s.add(finding.New(finding.IDReused, seq,
 				"%s request %s reuses id %s of %s (seq %d), which is still in flight",
@@ -83,7 +82,7 @@ func (s *Store) response(r *capture.Record, f *wire.Frame) int {
 			"%s %s answers no %s request seen in the capture", dir, describe(f), opposite(dir)))
 		return -1
 	}
-	c := &s.calls.at(idx).Call
+	c := s.calls.at(idx)
 	if c.ResponseSeq != 0 {
 		s.add(finding.New(finding.DuplicateResponse, r.Seq,
 			"%s %s answers %s again (first answer at seq %d)", dir, describe(f), c.Method, c.ResponseSeq))
@@ -173,7 +172,7 @@ func (s *Store) cancel(r *capture.Record, f *wire.Frame) int {
 			"%s notifications/cancelled names request %s, which is not in flight", dir, id))
 		return -1
 	}
-	c := &s.calls.at(idx).Call
+	c := s.calls.at(idx)
 	c.CancelSeq = r.Seq
 	c.Status = StatusCancelled
 	if c.Dir == capture.C2S {

@@ -24,13 +24,13 @@ func runScenarios(t *testing.T, tests []scenario) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			snap := load(t, tt.steps)
-			if diff := cmp.Diff(tt.calls, callLines(snap.Calls), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.calls, callLines(snap.Calls.Slice()), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("calls (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.ops, opLines(snap.Operations), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("operations (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.findings, findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.findings, findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("findings (-want +got):\n%s", diff)
 			}
 			checkConsistent(t, snap)
@@ -187,18 +187,18 @@ func TestCallDetails(t *testing.T) {
 		c2s(3, req("2", "tools/call", `{"name":"t"}`)),
 	})
 	want := []Call{{
-		Index: 0, Dir: capture.C2S, ID: snap.Calls[0].ID, Method: "resources/read", Target: "file:///a",
+		Index: 0, Dir: capture.C2S, ID: snap.Calls.Slice()[0].ID, Method: "resources/read", Target: "file:///a",
 		RequestSeq: 1, ResponseSeq: 2, Start: t0, End: t0.Add(12e6), DurationMS: 12,
 		Status: StatusError, Error: &CallError{Code: -32602, Message: "resource not found"},
 		Operation: -1, Parent: -1,
 	}, {
-		Index: 1, Dir: capture.C2S, ID: snap.Calls[1].ID, Method: "tools/call", Target: "t",
+		Index: 1, Dir: capture.C2S, ID: snap.Calls.Slice()[1].ID, Method: "tools/call", Target: "t",
 		RequestSeq: 3, Start: t0.Add(15e6), Status: StatusPending, Operation: -1, Parent: -1,
 	}}
-	if diff := cmp.Diff(want, snap.Calls, cmp.AllowUnexported(snap.Calls[0].ID)); diff != "" {
+	if diff := cmp.Diff(want, snap.Calls.Slice(), cmp.AllowUnexported(snap.Calls.Slice()[0].ID)); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
-	if got := snap.Calls[0].ID.Raw(); got != "1" {
+	if got := snap.Calls.Slice()[0].ID.Raw(); got != "1" {
 		t.Errorf("id = %s, want 1", got)
 	}
 }

@@ -100,10 +100,14 @@ type eventState struct {
 	n    int
 	log  []changeRec
 	// roots holds, per client call that is not an MRTR retry, what an
-	// event keeps of its request; results, per answered call that
+	// event keeps of its params (root.go), and rootMeta its trace context
+	// and session id when it had any; results, per answered call that
 	// completed an operation, what it keeps of the result (offline only).
-	roots   map[int]*rootPayload
-	results map[int]jsontext.Value
+	roots    map[int]jsontext.Value
+	rootMeta map[int]rootPayload
+	results  map[int]jsontext.Value
+	// shapes shares one copy of each shape kept (root.go).
+	shapes map[string]jsontext.Value
 	// rows holds, by ledger insertion index, the extras of each row;
 	// seen is how many rows have been announced, open the asked rows
 	// still waiting for an answer.
@@ -142,20 +146,21 @@ type rowKey struct {
 }
 
 func newEventState(o *EventOptions) *eventState {
-	return &eventState{opts: *o, roots: make(map[int]*rootPayload), results: make(map[int]jsontext.Value)}
+	return &eventState{opts: *o, roots: make(map[int]jsontext.Value), rootMeta: make(map[int]rootPayload),
+		results: make(map[int]jsontext.Value), shapes: make(map[string]jsontext.Value)}
 }
 
 // eventRequest runs after a request is correlated (the ledger included).
 func (s *Store) eventRequest(c *Call, r *capture.Record, f *wire.Frame, req *mcp.Request) {
 	ev := s.ev
 	if c.Dir == capture.C2S && !req.IsRetry() {
-		p := &rootPayload{params: payloadOf(f.Params, ev.opts.Content)}
+		p := rootPayload{params: ev.keep(payloadOf(f.Params, ev.opts.Content))}
 		meta := member(f.Params, "_meta")
 		p.traceParent, p.traceState = stringMember(meta, "traceparent"), stringMember(meta, "tracestate")
 		if r.HTTP != nil {
 			p.httpSession = r.HTTP.Headers["Mcp-Session-Id"]
 		}
-		ev.roots[c.Index] = p
+		ev.keepRoot(c.Index, p)
 	}
 	s.eventRows(r, f)
 }
@@ -175,7 +180,7 @@ func (s *Store) eventAnswer(c *Call, r *capture.Record, f *wire.Frame) {
 	ev := s.ev
 	if ev.opts.OnChange == nil {
 		if f.Kind != wire.KindError {
-			ev.results[c.Index] = payloadOf(f.Result, ev.opts.Content)
+			ev.results[c.Index] = ev.keep(payloadOf(f.Result, ev.opts.Content))
 		}
 		s.logChange(ChangeOperation, r.Seq, c.Index, -1)
 		return
@@ -186,9 +191,9 @@ func (s *Store) eventAnswer(c *Call, r *capture.Record, f *wire.Frame) {
 	if f.Kind != wire.KindError {
 		ch.Result = payloadOf(f.Result, ev.opts.Content)
 	}
-	if p := ev.roots[ch.Root.Index]; p != nil {
+	if p, ok := ev.root(ch.Root.Index); ok {
 		ch.Params, ch.TraceParent, ch.TraceState, ch.HTTPSession = p.params, p.traceParent, p.traceState, p.httpSession
-		delete(ev.roots, ch.Root.Index)
+		ev.dropRoot(ch.Root.Index)
 	}
 	ev.opts.OnChange(ch)
 }
@@ -200,7 +205,7 @@ func (s *Store) liveOperation(c *Call) (*Call, *Operation) {
 		return c, nil
 	}
 	op := s.ops[c.Operation]
-	root := &s.calls.at(op.Root).Call
+	root := s.calls.at(op.Root)
 	op.Start, op.Status, op.End = root.Start, c.Status, c.End
 	op.DurationMS = ms(op.End.Sub(op.Start))
 	op.ToolMS = op.DurationMS - op.WaitMS
@@ -305,10 +310,10 @@ func (s *Store) rowChange(kind ChangeKind, seq uint64, i int) {
 	ch := s.change(kind, seq)
 	ch.Row = &s.ledger.rows[i]
 	if c := ch.Row.Call; c >= 0 && c < s.calls.len() {
-		ch.Call = &s.calls.at(c).Call
+		ch.Call = s.calls.at(c)
 	}
 	if c := ch.Row.Root.Call; c >= 0 && c < s.calls.len() {
-		ch.Root = &s.calls.at(c).Call
+		ch.Root = s.calls.at(c)
 	}
 	x := &ev.rows[i]
 	ch.Fields, ch.AnswerFields, ch.Answer = x.fields, x.answerFields, x.answer

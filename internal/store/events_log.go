@@ -95,7 +95,7 @@ func numberMember(v []byte, name string) *float64 {
 
 // eventLog builds the snapshot's EventLog from the logged changes,
 // pointing into the snapshot's calls, operations and (sorted) ledger.
-func (s *Store) eventLog(calls []Call, ops []Operation, ledger []LedgerRow) *EventLog {
+func (s *Store) eventLog(calls *Calls, ops []Operation, ledger []LedgerRow) *EventLog {
 	ev := s.ev
 	if ev == nil || ev.opts.OnChange != nil {
 		return nil
@@ -106,25 +106,25 @@ func (s *Store) eventLog(calls []Call, ops []Operation, ledger []LedgerRow) *Eve
 		ch := &out.Changes[i]
 		*ch = Change{Kind: rec.kind, Ordinal: i + 1, Seq: rec.seq, Client: rec.client, Server: rec.server}
 		if rec.kind == ChangeOperation {
-			ch.Call = &calls[rec.call]
+			ch.Call = calls.ref(rec.call)
 			ch.Root = ch.Call
 			if op := ch.Call.Operation; op >= 0 && op < len(ops) {
 				ch.Operation = &ops[op]
-				ch.Root = &calls[ops[op].Root]
+				ch.Root = calls.ref(ops[op].Root)
 			}
 			ch.Result = ev.results[rec.call]
-			if p := ev.roots[ch.Root.Index]; p != nil {
+			if p, ok := ev.root(ch.Root.Index); ok {
 				ch.Params, ch.TraceParent, ch.TraceState, ch.HTTPSession = p.params, p.traceParent, p.traceState, p.httpSession
 			}
 			continue
 		}
 		x := &ev.rows[rec.row]
 		ch.Row = &ledger[rowAt[rec.row]]
-		if c := ch.Row.Call; c >= 0 && c < len(calls) {
-			ch.Call = &calls[c]
+		if c := ch.Row.Call; c >= 0 && c < calls.Len() {
+			ch.Call = calls.ref(c)
 		}
-		if c := ch.Row.Root.Call; c >= 0 && c < len(calls) {
-			ch.Root = &calls[c]
+		if c := ch.Row.Root.Call; c >= 0 && c < calls.Len() {
+			ch.Root = calls.ref(c)
 		}
 		ch.Fields = x.fields
 		if rec.kind == ChangeAnswered {

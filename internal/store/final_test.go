@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
@@ -62,12 +63,20 @@ func TestFinalMatchesSnapshot(t *testing.T) {
 			want := s.Snapshot()
 			before := s.Snapshot()
 			got := s.Final()
-			if diff := cmp.Diff(want, got, cmpopts.EquateComparable(wire.ID{})); diff != "" {
+			if diff := cmp.Diff(want, got, cmpopts.EquateComparable(wire.ID{}), callsSlice()); diff != "" {
 				t.Errorf("Final differs from Snapshot (-snapshot +final):\n%s", diff)
 			}
-			if diff := cmp.Diff(want, before, cmpopts.EquateComparable(wire.ID{})); diff != "" {
+			if diff := cmp.Diff(want, before, cmpopts.EquateComparable(wire.ID{}), callsSlice()); diff != "" {
 				t.Errorf("Final changed an earlier snapshot (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// callsSlice compares Calls and Findings by their elements.
+func callsSlice() cmp.Option {
+	return cmp.Options{
+		cmp.Transformer("Calls", func(c Calls) []Call { return c.Slice() }),
+		cmp.Transformer("Findings", func(f Findings) []finding.Finding { return f.Slice() }),
 	}
 }

@@ -63,11 +63,11 @@ func TestFixtures(t *testing.T) {
 			t.Parallel()
 			snap := load(t, transcript(t, tt.file))
 			checkConsistent(t, snap)
-			if diff := cmp.Diff(tt.calls, callLines(snap.Calls)); diff != "" {
+			if diff := cmp.Diff(tt.calls, callLines(snap.Calls.Slice())); diff != "" {
 				t.Errorf("calls (-want +got):\n%s", diff)
 			}
 			var durations []float64
-			for _, c := range snap.Calls {
+			for _, c := range snap.Calls.Slice() {
 				durations = append(durations, c.DurationMS)
 			}
 			if diff := cmp.Diff(tt.durations, durations, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
@@ -83,7 +83,7 @@ func TestFixtures(t *testing.T) {
 			if diff := cmp.Diff(tt.timings, timings, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
 				t.Errorf("operation timings (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.findings, findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.findings, findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("findings (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.client, snap.Session.Client, cmpopts.EquateEmpty()); diff != "" {

@@ -92,6 +92,7 @@ func (s *Store) batch(r *capture.Record, f *wire.Frame) {
 		"%s frame is a JSON-RPC batch of %d messages (batches exist only in 2025-03-26)", r.Dir, len(f.Batch)))
 	for i := range f.Batch {
 		s.message(r, &f.Batch[i])
+		s.calls.flush() // a huge batch must not make the hot calls many
 	}
 }
 

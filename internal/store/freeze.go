@@ -1,11 +1,8 @@
 package store
 
 import (
-	"cmp"
 	"math"
 	"slices"
-
-	"github.com/mcptrail/mcptrail/internal/finding"
 )
 
 // Snapshot returns an immutable copy of the session's correlated state.
@@ -13,21 +10,19 @@ import (
 func (s *Store) Snapshot() *Snapshot { return s.freeze(true) }
 
 // Final returns the snapshot of a finished session. It hands the store's
-// operations over instead of copying them, and moves the calls out of the
-// store's blocks, freeing each as it goes: the store's copy does not stay
-// alive beside the snapshot's. The Store must not be used afterwards.
+// calls and operations over instead of copying them, so that a large
+// session is not held twice. The Store must not be used afterwards.
 func (s *Store) Final() *Snapshot { return s.freeze(false) }
 
-// freeze builds a Snapshot. With copyState false it hands over (or moves)
-// the store's calls and operations, which Load and Final may do because the
+// freeze builds a Snapshot. With copyState false it hands over the
+// store's calls and operations, which Load and Final may do because the
 // store is dropped afterwards.
 func (s *Store) freeze(copyState bool) *Snapshot {
-	var calls []Call
+	var calls Calls
 	if copyState {
 		calls = s.calls.export()
 	} else {
-		// What pairs later frames is dead now: let it go before the calls
-		// are moved, which is when memory peaks.
+		// What pairs later frames is dead now: let it go.
 		s.byID, s.exchanges, s.mrtr = ids{}, nil, mrtrState{}
 		calls = s.calls.finish()
 	}
@@ -38,28 +33,28 @@ func (s *Store) freeze(copyState bool) *Snapshot {
 			ops[i].Rounds = slices.Clone(ops[i].Rounds)
 		}
 	}
-	finishOperations(ops, calls)
+	finishOperations(ops, &calls)
 	ledger := s.ledgerRows(ops, copyState)
 	return &Snapshot{
-		Session:    s.session(calls),
+		Session:    s.session(&calls),
 		Calls:      calls,
 		Operations: ops,
-		Findings:   s.allFindings(calls),
+		Findings:   s.allFindings(&calls),
 		Ledger:     ledger,
-		Summary:    summarize(calls),
+		Summary:    summarize(&calls),
 		Counts:     s.counts,
-		Events:     s.eventLog(calls, ops, ledger),
+		Events:     s.eventLog(&calls, ops, ledger),
 	}
 }
 
 // finishOperations derives each operation's status and times from its
 // calls: it starts with the root request and ends with the last round's
 // answer, whose status it takes.
-func finishOperations(ops []Operation, calls []Call) {
+func finishOperations(ops []Operation, calls *Calls) {
 	for i := range ops {
 		op := &ops[i]
-		last := &calls[op.Rounds[len(op.Rounds)-1].Call]
-		op.Start = calls[op.Root].Start
+		last := calls.At(op.Rounds[len(op.Rounds)-1].Call)
+		op.Start = calls.At(op.Root).Start
 		op.Status = last.Status
 		if last.ResponseSeq == 0 {
 			continue
@@ -72,7 +67,7 @@ func finishOperations(ops []Operation, calls []Call) {
 
 // session copies the session description and derives the eras and
 // protocol versions, in order of first use.
-func (s *Store) session(calls []Call) Session {
+func (s *Store) session(calls *Calls) Session {
 	sess := s.sess
 	sess.Command = slices.Clone(s.sess.Command)
 	sess.Damage.CorruptLines = slices.Clone(s.sess.Damage.CorruptLines)
@@ -83,8 +78,8 @@ func (s *Store) session(calls []Call) Session {
 	if !sess.Ended {
 		sess.End = s.last
 	}
-	for i := range calls {
-		c := &calls[i]
+	for i := range calls.Len() {
+		c := calls.At(i)
 		if c.Era != "" && !slices.Contains(sess.Eras, c.Era) {
 			sess.Eras = append(sess.Eras, c.Era)
 		}
@@ -93,44 +88,6 @@ func (s *Store) session(calls []Call) Session {
 		}
 	}
 	return sess
-}
-
-// allFindings returns the findings raised while ingesting plus those only
-// the end of the capture decides, ordered by seq (session-wide findings,
-// seq 0, last).
-//
-// Unanswered requests are flagged only when the capture ended cleanly (an
-// end record): in a live or torn capture an unanswered call may simply
-// still be running. Cancelled calls are not flagged.
-func (s *Store) allFindings(calls []Call) []finding.Finding {
-	n := len(s.findings) + 2
-	if s.sess.Ended {
-		for i := range calls {
-			if calls[i].ResponseSeq == 0 && calls[i].CancelSeq == 0 {
-				n++
-			}
-		}
-	}
-	out := append(make([]finding.Finding, 0, n), s.findings...)
-	if s.sess.Ended {
-		for i := range calls {
-			c := &calls[i]
-			if c.ResponseSeq == 0 && c.CancelSeq == 0 {
-				out = append(out, finding.New(finding.UnansweredRequest, c.RequestSeq,
-					"%s %s id %s was never answered", c.Dir, c.Method, c.ID.Raw()))
-			}
-		}
-	}
-	if d := s.sess.Damage; d.Torn {
-		out = append(out, finding.New(finding.CaptureTorn, 0, "the last line is torn (%d bytes skipped)", d.TornBytes))
-	}
-	if d := s.sess.Damage; d.Corrupt > 0 {
-		out = append(out, finding.New(finding.CaptureCorrupt, 0, "%d lines could not be decoded (first at lines %v)", d.Corrupt, d.CorruptLines))
-	}
-	slices.SortStableFunc(out, func(a, b finding.Finding) int {
-		return cmp.Compare(seqOrder(a.Seq), seqOrder(b.Seq))
-	})
-	return out
 }
 
 // seqOrder sorts seq 0 after every real seq.

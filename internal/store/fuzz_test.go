@@ -104,7 +104,7 @@ func FuzzIngest(f *testing.F) {
 func checkInflight(t *testing.T, s *Store, snap *Snapshot) {
 	t.Helper()
 	latest := make(map[idSpace]map[string]int)
-	for i, c := range snap.Calls {
+	for i, c := range snap.Calls.Slice() {
 		k := idSpace{c.Dir, c.Conn}
 		if latest[k] == nil {
 			latest[k] = make(map[string]int)
@@ -112,7 +112,7 @@ func checkInflight(t *testing.T, s *Store, snap *Snapshot) {
 		latest[k][c.ID.Raw()] = i
 	}
 	var want inflight
-	for i, c := range snap.Calls {
+	for i, c := range snap.Calls.Slice() {
 		if c.Dir == capture.C2S && c.ResponseSeq == 0 && c.CancelSeq == 0 && latest[idSpace{c.Dir, c.Conn}][c.ID.Raw()] == i {
 			want.add(i)
 		}

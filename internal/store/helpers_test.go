@@ -242,7 +242,8 @@ func elicit(key string) string {
 // traffic.
 func checkConsistent(t testing.TB, snap *Snapshot) {
 	t.Helper()
-	for i, c := range snap.Calls {
+	calls := snap.Calls.Slice()
+	for i, c := range calls {
 		if c.Index != i {
 			t.Errorf("call %d has Index %d", i, c.Index)
 		}
@@ -265,7 +266,7 @@ func checkConsistent(t testing.TB, snap *Snapshot) {
 		if (c.Attribution != "") != (c.Dir == capture.S2C) {
 			t.Errorf("call %d: dir %s with attribution %q", i, c.Dir, c.Attribution)
 		}
-		if c.Parent >= 0 && (c.Parent >= len(snap.Calls) || snap.Calls[c.Parent].Dir != capture.C2S) {
+		if c.Parent >= 0 && (c.Parent >= len(calls) || calls[c.Parent].Dir != capture.C2S) {
 			t.Errorf("call %d: parent %d is not a client call", i, c.Parent)
 		}
 	}
@@ -275,18 +276,18 @@ func checkConsistent(t testing.TB, snap *Snapshot) {
 			continue
 		}
 		for j, r := range op.Rounds {
-			if r.Call >= len(snap.Calls) || snap.Calls[r.Call].Operation != i || snap.Calls[r.Call].Round != j+1 {
+			if r.Call >= len(calls) || calls[r.Call].Operation != i || calls[r.Call].Round != j+1 {
 				t.Errorf("operation %d round %d: call %d does not point back", i, j, r.Call)
 			}
 			if j > 0 && r.Pairing != PairStrong && r.Pairing != PairHeuristic {
 				t.Errorf("operation %d round %d: pairing %q", i, j, r.Pairing)
 			}
 		}
-		if op.Status != snap.Calls[op.Rounds[len(op.Rounds)-1].Call].Status {
+		if op.Status != calls[op.Rounds[len(op.Rounds)-1].Call].Status {
 			t.Errorf("operation %d: status %s differs from its last round's", i, op.Status)
 		}
 	}
-	for _, f := range snap.Findings {
+	for _, f := range snap.Findings.Slice() {
 		r, ok := finding.Lookup(f.Rule)
 		if !ok || r.Severity != f.Severity {
 			t.Errorf("finding %+v: unregistered rule or wrong severity", f)

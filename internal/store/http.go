@@ -46,7 +46,7 @@ func (s *Store) httpFrame(r *capture.Record, f *wire.Frame, call *int) bool {
 	s.httpResponseRules(r, f)
 	if f.Kind == wire.KindError && (f.ID.IsZero() || f.ID.IsNull()) && env.Exchange != "" {
 		if idx, ok := s.exchanges[env.Exchange]; ok {
-			s.answer(&s.calls.at(idx).Call, r, f)
+			s.answer(s.calls.at(idx), r, f)
 			*call = idx
 			return true
 		}
@@ -81,7 +81,7 @@ func (s *Store) httpStatus(r *capture.Record, f *wire.Frame) int {
 			"%s %s answered HTTP %d without a JSON-RPC response", s.calls.at(idx).Method, s.calls.at(idx).ID.Raw(), env.Status))
 		return idx
 	}
-	c := &s.calls.at(idx).Call
+	c := s.calls.at(idx)
 	c.ResponseSeq = r.Seq
 	c.End = r.Time
 	c.DurationMS = ms(c.End.Sub(c.Start))

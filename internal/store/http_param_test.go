@@ -102,9 +102,9 @@ func TestHTTPParamHeaders(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			snap := load(t, tt.steps)
-			if diff := cmp.Diff(tt.finding, findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.finding, findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("findings (-want +got):\n%s", diff)
-				for _, f := range snap.Findings {
+				for _, f := range snap.Findings.Slice() {
 					t.Logf("%s: %s", f.Rule, f.Message)
 				}
 			}
@@ -137,10 +137,10 @@ func TestToolHeaderAnnotations(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			snap := load(t, listed(toolsList("l", toolDef("t", tt.props))))
-			if diff := cmp.Diff(tt.finding, findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.finding, findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("findings (-want +got):\n%s", diff)
 			}
-			for _, f := range snap.Findings {
+			for _, f := range snap.Findings.Slice() {
 				t.Logf("%s: %s", f.Rule, f.Message)
 			}
 		})
@@ -154,7 +154,7 @@ func TestToolHeaderAnnotations(t *testing.T) {
 func TestToolHeaderAnnotationCall(t *testing.T) {
 	bad := toolDef("t", `{"a":{"type":"number","x-mcp-header":"A"}}`)
 	snap := load(t, listed(toolsList("l", bad), paramCall("t", `{"a":1.5}`)))
-	if diff := cmp.Diff([]string{"tool-header-annotation@2", "tool-header-annotation@3"}, findingLines(snap.Findings)); diff != "" {
+	if diff := cmp.Diff([]string{"tool-header-annotation@2", "tool-header-annotation@3"}, findingLines(snap.Findings.Slice())); diff != "" {
 		t.Errorf("HTTP findings (-want +got):\n%s", diff)
 	}
 	snap = load(t, []step{
@@ -162,7 +162,7 @@ func TestToolHeaderAnnotationCall(t *testing.T) {
 		s2c(1, toolsList("l", bad)),
 		c2s(1, tool("1", "t", `{"a":1.5}`, "")),
 	})
-	if diff := cmp.Diff([]string{"tool-header-annotation@2"}, findingLines(snap.Findings)); diff != "" {
+	if diff := cmp.Diff([]string{"tool-header-annotation@2"}, findingLines(snap.Findings.Slice())); diff != "" {
 		t.Errorf("stdio findings (-want +got):\n%s", diff)
 	}
 }

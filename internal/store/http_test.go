@@ -49,13 +49,13 @@ func TestHTTPStatusFrames(t *testing.T) {
 		"c2s 3 tools/call[a] error modern",
 		"c2s 4 tools/call[a] http-error modern",
 	}
-	if diff := cmp.Diff(want, callLines(snap.Calls)); diff != "" {
+	if diff := cmp.Diff(want, callLines(snap.Calls.Slice())); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
-	if e := snap.Calls[0].Error; e == nil || e.Code != 401 || e.Message != `HTTP 401 Unauthorized; WWW-Authenticate: Bearer resource_metadata="m"` {
+	if e := snap.Calls.Slice()[0].Error; e == nil || e.Code != 401 || e.Message != `HTTP 401 Unauthorized; WWW-Authenticate: Bearer resource_metadata="m"` {
 		t.Errorf("401 call error %+v", e)
 	}
-	if diff := cmp.Diff([]string(nil), findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+	if diff := cmp.Diff([]string(nil), findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 	if snap.Counts.Invalid != 0 {
@@ -84,7 +84,7 @@ func TestHTTPHeaderRules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			snap := load(t, tt.steps)
-			if diff := cmp.Diff(tt.finding, findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.finding, findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("findings (-want +got):\n%s", diff)
 			}
 		})
@@ -114,7 +114,7 @@ func TestHTTPStatelessIDCollision(t *testing.T) {
 		Status           string
 	}
 	var got []pair
-	for _, c := range snap.Calls {
+	for _, c := range snap.Calls.Slice() {
 		got = append(got, pair{c.Target, c.RequestSeq, c.ResponseSeq, c.Status})
 	}
 	want := []pair{
@@ -126,7 +126,7 @@ func TestHTTPStatelessIDCollision(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("pairs (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string(nil), findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+	if diff := cmp.Diff([]string(nil), findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 }

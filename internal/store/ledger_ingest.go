@@ -107,7 +107,7 @@ func (s *Store) ledgerAsked(c *Call, r *capture.Record, result jsontext.Value) {
 	}
 	root, round := c, 1
 	if c.Operation >= 0 {
-		root, round = &s.calls.at(s.ops[c.Operation].Root).Call, c.Round
+		root, round = s.calls.at(s.ops[c.Operation].Root), c.Round
 	}
 	for _, q := range mcp.InputElicitations(result) {
 		row := newRow(LedgerMRTR, &q.Request, r.Time, r.Seq, declared)
@@ -147,7 +147,7 @@ func (s *Store) ledgerServerAsked(c *Call, r *capture.Record, params jsontext.Va
 	row.RequestID, row.Call = c.ID, c.Index
 	var root *Call
 	if c.Parent >= 0 {
-		root = &s.calls.at(c.Parent).Call
+		root = s.calls.at(c.Parent)
 	}
 	s.addRow(row, root, true)
 }
@@ -179,7 +179,7 @@ func (s *Store) ledgerRequired(c *Call, r *capture.Record, data jsontext.Value) 
 	}
 	root := c
 	if c.Operation >= 0 {
-		root = &s.calls.at(s.ops[c.Operation].Root).Call
+		root = s.calls.at(s.ops[c.Operation].Root)
 	}
 	for _, q := range mcp.RequiredElicitations(data) {
 		row := newRow(LedgerLegacy, &q, r.Time, r.Seq, declared)

@@ -445,6 +445,7 @@ func TestCountLedger(t *testing.T) {
 // checkLedgerConsistent asserts the invariants every ledger keeps.
 func checkLedgerConsistent(t testing.TB, snap *Snapshot) {
 	t.Helper()
+	calls := snap.Calls.Slice()
 	for i, r := range snap.Ledger {
 		if i > 0 && r.AskedSeq < snap.Ledger[i-1].AskedSeq {
 			t.Errorf("row %d asked at seq %d, before row %d", i, r.AskedSeq, i-1)
@@ -459,10 +460,10 @@ func checkLedgerConsistent(t testing.TB, snap *Snapshot) {
 		if (r.Era == LedgerMRTR) != (r.Round > 0) {
 			t.Errorf("row %d: era %s, round %d", i, r.Era, r.Round)
 		}
-		if r.Call < 0 || r.Call >= len(snap.Calls) || snap.Calls[r.Call].RequestSeq > r.AskedSeq {
+		if r.Call < 0 || r.Call >= len(calls) || calls[r.Call].RequestSeq > r.AskedSeq {
 			t.Errorf("row %d: call %d does not carry the question", i, r.Call)
 		}
-		if c := r.Root.Call; c >= 0 && (c >= len(snap.Calls) || snap.Calls[c].Dir != capture.C2S || snap.Calls[c].ID != r.Root.ID) {
+		if c := r.Root.Call; c >= 0 && (c >= len(calls) || calls[c].Dir != capture.C2S || calls[c].ID != r.Root.ID) {
 			t.Errorf("row %d: root %+v is not a client call", i, r.Root)
 		}
 	}

@@ -85,7 +85,7 @@ func TestLegacyExactAttribution(t *testing.T) {
 		"s2c 9 elicitation/create ok legacy parent=1(exact)",
 		"s2c 10 ping pending legacy parent=-1(unattributed)",
 	}
-	if diff := cmp.Diff(want, callLines(snap.Calls)); diff != "" {
+	if diff := cmp.Diff(want, callLines(snap.Calls.Slice())); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
 }
@@ -146,7 +146,7 @@ func TestEraAndCapabilities(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			snap := load(t, tt.steps)
-			if diff := cmp.Diff(tt.calls, callLines(snap.Calls)); diff != "" {
+			if diff := cmp.Diff(tt.calls, callLines(snap.Calls.Slice())); diff != "" {
 				t.Errorf("calls (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.client, snap.Session.Client, cmpopts.EquateEmpty()); diff != "" {

@@ -50,7 +50,7 @@ func targetKey(method, target string) string { return method + "\x00" + target }
 
 // trackRetryable keeps the arguments of a pending tools/call, prompts/get
 // or resources/read until it is answered.
-func (s *Store) trackRetryable(e *entry, req *mcp.Request) {
+func (s *Store) trackRetryable(e *Call, req *mcp.Request) {
 	if mcp.Retryable(e.Method) {
 		s.calls.track(e.Index, req.Arguments)
 	}
@@ -100,7 +100,7 @@ func (s *Store) matchInterim(c *Call, req *mcp.Request) (*interim, string) {
 // checkRetry raises the conformance findings of a paired retry (spec 2.5,
 // 2.7 step 3).
 func (s *Store) checkRetry(c *Call, r *capture.Record, req *mcp.Request, in *interim, pairing string) {
-	orig := &s.calls.at(in.call).Call
+	orig := s.calls.at(in.call)
 	if c.ID.Raw() == orig.ID.Raw() {
 		s.add(finding.New(finding.MRTRRetrySameID, r.Seq,
 			"%s retry reuses id %s of the request it retries (seq %d)", c.Method, c.ID.Raw(), orig.RequestSeq))

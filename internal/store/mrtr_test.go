@@ -216,21 +216,21 @@ func TestMRTRRoundsAndDurations(t *testing.T) {
 		s2c(25, done("3")),
 	})
 	want := []Operation{{
-		Index: 0, Method: "tools/call", Target: "t", Root: 0, RootID: snap.Calls[0].ID,
+		Index: 0, Method: "tools/call", Target: "t", Root: 0, RootID: snap.Calls.Slice()[0].ID,
 		Rounds: []Round{
-			{Call: 0, ID: snap.Calls[0].ID, Pairing: PairRoot, HasState: true, InputRequests: []InputRequest{
+			{Call: 0, ID: snap.Calls.Slice()[0].ID, Pairing: PairRoot, HasState: true, InputRequests: []InputRequest{
 				{Key: "ask", Method: "elicitation/create"}, {Key: "llm", Method: "sampling/createMessage"}, {Key: "roots", Method: "roots/list"},
 			}},
-			{Call: 1, ID: snap.Calls[1].ID, Pairing: PairStrong, HasState: true, InputRequests: []InputRequest{}},
-			{Call: 2, ID: snap.Calls[2].ID, Pairing: PairStrong},
+			{Call: 1, ID: snap.Calls.Slice()[1].ID, Pairing: PairStrong, HasState: true, InputRequests: []InputRequest{}},
+			{Call: 2, ID: snap.Calls.Slice()[2].ID, Pairing: PairStrong},
 		},
 		Status: StatusOK, Start: t0, End: t0.Add(1125e6),
 		DurationMS: 1125, WaitMS: 1000, ToolMS: 125,
 	}}
-	if diff := cmp.Diff(want, snap.Operations, cmp.AllowUnexported(snap.Calls[0].ID)); diff != "" {
+	if diff := cmp.Diff(want, snap.Operations, cmp.AllowUnexported(snap.Calls.Slice()[0].ID)); diff != "" {
 		t.Errorf("operations (-want +got):\n%s", diff)
 	}
-	if got := snap.Calls[1].DurationMS; got != 60 {
+	if got := snap.Calls.Slice()[1].DurationMS; got != 60 {
 		t.Errorf("round 2 call duration = %v, want 60", got)
 	}
 }

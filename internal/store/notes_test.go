@@ -15,10 +15,10 @@ func TestTapFailureNotes(t *testing.T) {
 		noteRec(capture.Record{Note: capture.NoteRelayError, Text: "writing to the server's stdin: broken pipe"}),
 		endRec(),
 	})
-	if diff := cmp.Diff([]string{"server-start-failed@1", "relay-error@2"}, findingLines(snap.Findings)); diff != "" {
+	if diff := cmp.Diff([]string{"server-start-failed@1", "relay-error@2"}, findingLines(snap.Findings.Slice())); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
-	if got, want := snap.Findings[0].Message, "the server could not be started: starting srv: no such file or directory"; got != want {
+	if got, want := snap.Findings.Slice()[0].Message, "the server could not be started: starting srv: no such file or directory"; got != want {
 		t.Errorf("start-failed message %q, want %q", got, want)
 	}
 }

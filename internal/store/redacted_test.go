@@ -47,7 +47,7 @@ func TestRedactedRequestState(t *testing.T) {
 					Msg: jsontext.Value(f.msg), Size: len(f.msg), Redacted: f.redacted})
 			}
 			var got []string
-			for _, f := range s.Snapshot().Findings {
+			for _, f := range s.Snapshot().Findings.Slice() {
 				if f.Rule == "mrtr-state-changed" {
 					got = append(got, findingLines([]finding.Finding{f})...)
 				}

@@ -63,7 +63,7 @@ func TestNotesAndEnd(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			snap := load(t, tt.steps)
-			if diff := cmp.Diff(tt.findings, findingLines(snap.Findings), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.findings, findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("findings (-want +got):\n%s", diff)
 			}
 			tt.check(t, snap.Session)
@@ -84,13 +84,13 @@ func TestDamage(t *testing.T) {
 	damaged = append(damaged, lines[2][:20]...)
 	snap := loadBytes(t, damaged, nil)
 	want := []string{"capture-torn@0", "capture-corrupt@0"}
-	if diff := cmp.Diff(want, findingLines(snap.Findings)); diff != "" {
+	if diff := cmp.Diff(want, findingLines(snap.Findings.Slice())); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 	if d := snap.Session.Damage; !d.Torn || d.Corrupt != 1 {
 		t.Errorf("damage = %+v", d)
 	}
-	if got := callLines(snap.Calls); !cmp.Equal(got, []string{"c2s 1 a pending"}) {
+	if got := callLines(snap.Calls.Slice()); !cmp.Equal(got, []string{"c2s 1 a pending"}) {
 		t.Errorf("calls = %v", got)
 	}
 }
@@ -126,11 +126,11 @@ func TestSnapshotIsImmutable(t *testing.T) {
 	frame(1, capture.C2S, tool("1", "t", `{}`, ""))
 	frame(2, capture.S2C, inputRequired("1", elicit("a"), "s"))
 	before := s.Snapshot()
-	frozen := callLines(before.Calls)
+	frozen := callLines(before.Calls.Slice())
 	frozenOps := opLines(before.Operations)
 	frame(3, capture.C2S, tool("2", "t", `{}`, `,"requestState":"s"`))
 	frame(4, capture.S2C, done("2"))
-	if diff := cmp.Diff(frozen, callLines(before.Calls)); diff != "" {
+	if diff := cmp.Diff(frozen, callLines(before.Calls.Slice())); diff != "" {
 		t.Errorf("earlier snapshot's calls changed (-before +after):\n%s", diff)
 	}
 	if diff := cmp.Diff(frozenOps, opLines(before.Operations)); diff != "" {

@@ -6,19 +6,20 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
-	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
 // Snapshot is an immutable view of a session's correlated state. Views read
 // snapshots and never re-parse frames or correlate on their own.
 type Snapshot struct {
-	Session    Session
-	Calls      []Call
+	Session Session
+	// Calls holds the calls in index order (callset.go).
+	Calls      Calls
 	Operations []Operation
-	Findings   []finding.Finding
-	Summary    Summary
-	Counts     Counts
+	// Findings holds the findings ordered by seq (findings.go).
+	Findings Findings
+	Summary  Summary
+	Counts   Counts
 
 	// Ledger is the elicitation ledger (ledger.go), ordered by the time
 	// each question was asked; nil when the session asked none.

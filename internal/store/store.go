@@ -112,6 +112,7 @@ func (s *Store) Ingest(r *capture.Record) {
 	case capture.TypeEnd:
 		s.end(r)
 	}
+	s.calls.flush()
 }
 
 // header records the session record's fields.

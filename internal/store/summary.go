@@ -28,14 +28,14 @@ func (g *group) add(c *Call) {
 // Every call counts, so each round of an MRTR operation is one call of its
 // method; Errors counts JSON-RPC errors and tool errors; the percentiles
 // cover answered calls only.
-func summarize(calls []Call) Summary {
+func summarize(calls *Calls) Summary {
 	methods := make(map[string]*group)
 	tools := make(map[string]*group)
-	for i := range calls {
-		c := &calls[i]
-		groupFor(methods, c.Method).add(c)
+	for i := range calls.Len() {
+		c := calls.At(i)
+		groupFor(methods, c.Method).add(&c)
 		if c.Method == mcp.MethodToolsCall {
-			groupFor(tools, c.Target).add(c)
+			groupFor(tools, c.Target).add(&c)
 		}
 	}
 	return Summary{Methods: stats(methods), Tools: stats(tools)}

@@ -10,52 +10,94 @@ import (
 	"github.com/mcptrail/mcptrail/internal/mcp"
 )
 
-// blockSize is how many calls one block of a callTable holds.
-const blockSize = 4096
-
-// entry is one call as the table stores it.
-type entry struct {
-	Call
-}
-
-// callTable stores calls in fixed-size blocks, so that adding one never
-// copies the others and pointers to entries stay valid. It also holds what
+// callTable stores calls packed (callset.go) in fixed-size blocks, so that
+// adding one never copies the others. The store changes a call through the
+// *Call that add and at hand out: the call is unpacked into it and packed
+// back by flush, which Ingest calls after each record, so such a pointer is
+// valid only while one record is ingested (Change.Call's contract). It also holds what
 // the store keeps about a call only while it is pending: the arguments of a
 // retryable request, compared if its answer is input_required (spec 2.7).
 // Nothing else of the request is retained, and the arguments go as soon as
 // the call is answered.
 type callTable struct {
-	blocks [][]entry
-	n      int
-	// args holds, by call index, the arguments of a pending client
-	// tools/call, prompts/get or resources/read: non-nil (empty when the
-	// request had none) while the call is tracked.
-	args []jsontext.Value
+	calls Calls
+	names nameTable
+	// hot holds the calls unpacked while a record is ingested, so that the
+	// store can change them through pointers; flush packs them back.
+	hot   []hotCall
+	spare []*Call
+	// tracked has bit i set while call i, a pending client tools/call,
+	// prompts/get or resources/read, is tracked; args holds its arguments,
+	// except absent or `{}` arguments (their key is "{}" either way), so
+	// that a pending call without arguments costs one bit.
+	tracked []uint64
+	args    map[int]jsontext.Value
 }
 
-// add appends c and returns its entry.
-func (t *callTable) add(c Call) *entry {
-	if t.n%blockSize == 0 {
-		t.blocks = append(t.blocks, make([]entry, 0, blockSize))
+// hotCall is a call unpacked for changing, and its packed form before.
+type hotCall struct {
+	c   *Call
+	was packed
+}
+
+// add appends c and returns it, valid until the next flush.
+func (t *callTable) add(c Call) *Call {
+	t.calls.add()
+	c.Index = t.calls.n - 1
+	return t.checkout(c, packed{})
+}
+
+// at returns call i, valid (and changed through it) until the next flush.
+func (t *callTable) at(i int) *Call {
+	for _, h := range t.hot {
+		if h.c.Index == i {
+			return h.c
+		}
 	}
-	b := &t.blocks[len(t.blocks)-1]
-	*b = append(*b, entry{c})
-	t.n++
-	return &(*b)[len(*b)-1]
+	p := &t.calls.blocks[i/blockSize][i%blockSize]
+	return t.checkout(t.calls.names.unpack(i, p), *p)
 }
 
-// at returns entry i.
-func (t *callTable) at(i int) *entry { return &t.blocks[i/blockSize][i%blockSize] }
+func (t *callTable) checkout(c Call, was packed) *Call {
+	var p *Call
+	if n := len(t.spare); n > 0 {
+		p, t.spare = t.spare[n-1], t.spare[:n-1]
+	} else {
+		p = new(Call)
+	}
+	*p = c
+	t.hot = append(t.hot, hotCall{p, was})
+	return p
+}
+
+// flush packs the calls changed since the last flush back into the table.
+func (t *callTable) flush() {
+	for i := range t.hot {
+		h := &t.hot[i]
+		t.calls.blocks[h.c.Index/blockSize][h.c.Index%blockSize] = t.names.pack(h.c, &h.was)
+		t.spare = append(t.spare, h.c)
+	}
+	clear(t.hot)
+	t.hot = t.hot[:0]
+	t.calls.names = t.names.list
+}
 
 // len returns the number of calls.
-func (t *callTable) len() int { return t.n }
+func (t *callTable) len() int { return t.calls.n }
 
 // track keeps what pairing needs of the arguments of pending retryable
 // call i: a copy, or for arguments over maxArgs bytes their argsKey behind
 // keyMark, so that a pending call with a huge argument holds no copy of it.
 func (t *callTable) track(i int, args jsontext.Value) {
-	if len(t.args) <= i {
-		t.args = append(t.args, make([]jsontext.Value, i+1-len(t.args))...)
+	if w := i/64 + 1; len(t.tracked) < w {
+		t.tracked = append(t.tracked, make([]uint64, w-len(t.tracked))...)
+	}
+	t.tracked[i/64] |= 1 << (i % 64)
+	switch {
+	case len(args) == 0 || string(args) == "{}":
+		return
+	case t.args == nil:
+		t.args = make(map[int]jsontext.Value)
 	}
 	if len(args) > maxArgs {
 		t.args[i] = jsontext.Value(keyMark + argsKey(args))
@@ -92,41 +134,30 @@ func trackedKey(kept jsontext.Value) string {
 }
 
 // untrack forgets call i's arguments and returns them (nil when it had
-// none), reporting whether the call was tracked.
+// none or `{}`), reporting whether the call was tracked.
 func (t *callTable) untrack(i int) (jsontext.Value, bool) {
-	if i >= len(t.args) || t.args[i] == nil {
+	if i/64 >= len(t.tracked) || t.tracked[i/64]&(1<<(i%64)) == 0 {
 		return nil, false
 	}
-	args := t.args[i]
-	t.args[i] = nil
-	if len(args) == 0 {
-		args = nil
+	t.tracked[i/64] &^= 1 << (i % 64)
+	args, ok := t.args[i]
+	if ok {
+		delete(t.args, i)
 	}
 	return args, true
 }
 
-// export copies the calls into one slice.
-func (t *callTable) export() []Call {
-	out := make([]Call, 0, t.n)
-	for _, b := range t.blocks {
-		for i := range b {
-			out = append(out, b[i].Call)
-		}
-	}
-	return out
+// export returns a copy of the calls.
+func (t *callTable) export() Calls {
+	t.flush()
+	return t.calls.clone()
 }
 
-// finish moves the calls into one slice and empties the table, releasing
-// each block once copied so that the collector can reuse it while the
-// snapshot is rendered. The store must not add to the table afterwards.
-func (t *callTable) finish() []Call {
-	out := make([]Call, 0, t.n)
-	for i, b := range t.blocks {
-		for j := range b {
-			out = append(out, b[j].Call)
-		}
-		t.blocks[i] = nil
-	}
-	t.blocks, t.n, t.args = nil, 0, nil
+// finish hands the calls over and empties the table. The store must not
+// add to the table afterwards.
+func (t *callTable) finish() Calls {
+	t.flush()
+	out := t.calls
+	t.calls, t.tracked, t.args = Calls{}, nil, nil
 	return out
 }

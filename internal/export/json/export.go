@@ -131,41 +131,61 @@ func (w *Writer) Finish(s *store.Snapshot) error {
 // Close releases the spool. It is safe to call more than once.
 func (w *Writer) Close() error { return w.spool.remove() }
 
-// writeTail writes everything after the frames: one element per line.
+// writeTail writes everything after the frames: one element per line,
+// written out every 32 KiB so that the buffer does not grow with the
+// session (a million findings made it hold all of them).
 func writeTail(out *bufio.Writer, s *store.Snapshot, hadFrames bool) error {
-	b := make([]byte, 0, 4096)
+	t := tail{out: out, b: make([]byte, 0, 4096)}
 	if hadFrames {
-		b = append(b, '\n')
+		t.b = append(t.b, '\n')
 	}
-	b = append(b, "],\n\"calls\":["...)
-	for i := range s.Calls {
-		b = appendSep(b, i)
-		b = appendCall(b, &s.Calls[i])
-		if len(b) > 32<<10 {
-			if _, err := out.Write(b); err != nil {
-				return err
-			}
-			b = b[:0]
-		}
+	t.b = append(t.b, "],\n\"calls\":["...)
+	for i := range s.Calls.Len() {
+		t.b = appendSep(t.b, i)
+		c := s.Calls.At(i)
+		t.b = appendCall(t.b, &c)
+		t.flush(false)
 	}
-	b = appendEnd(b, len(s.Calls), "],\n\"operations\":[")
+	t.b = appendEnd(t.b, s.Calls.Len(), "],\n\"operations\":[")
 	for i := range s.Operations {
-		b = appendSep(b, i)
-		b = appendOperation(b, &s.Operations[i])
+		t.b = appendSep(t.b, i)
+		t.b = appendOperation(t.b, &s.Operations[i])
+		t.flush(false)
 	}
-	b = appendEnd(b, len(s.Operations), "]")
-	b = appendLedger(b, s.Ledger)
-	b = append(b, ",\n\"summary\":"...)
-	b = appendSummary(b, &s.Summary, &s.Counts)
-	b = appendLedgerSummary(b, s.Ledger)
-	b = append(b, ",\n\"findings\":["...)
-	for i := range s.Findings {
-		b = appendSep(b, i)
-		b = appendFinding(b, &s.Findings[i])
+	t.b = appendEnd(t.b, len(s.Operations), "]")
+	t.b = appendLedger(t.b, s.Ledger)
+	t.b = append(t.b, ",\n\"summary\":"...)
+	t.b = appendSummary(t.b, &s.Summary, &s.Counts)
+	t.b = appendLedgerSummary(t.b, s.Ledger)
+	t.b = append(t.b, ",\n\"findings\":["...)
+	i := 0
+	for f := range s.Findings.All() {
+		t.b = appendSep(t.b, i)
+		t.b = appendFinding(t.b, &f)
+		t.flush(false)
+		i++
 	}
-	b = appendEnd(b, len(s.Findings), "]}\n")
-	_, err := out.Write(b)
-	return err
+	t.b = appendEnd(t.b, i, "]}\n")
+	t.flush(true)
+	return t.err
+}
+
+// tail buffers the encoding of the tail; errors are sticky.
+type tail struct {
+	out *bufio.Writer
+	b   []byte
+	err error
+}
+
+// flush writes the buffer once it passes 32 KiB, or always with all set.
+func (t *tail) flush(all bool) {
+	if !all && len(t.b) <= 32<<10 {
+		return
+	}
+	if t.err == nil {
+		_, t.err = t.out.Write(t.b)
+	}
+	t.b = t.b[:0]
 }
 
 func appendSep(b []byte, i int) []byte {

@@ -36,19 +36,19 @@ func sampleSnapshot() *store.Snapshot {
 		Session: store.Session{ID: "s1", Label: "demo", Transport: "stdio", Command: []string{"srv", "--x"}, Format: 1,
 			Start: t0, End: t0.Add(time.Second), Ended: true, Exit: &exit, Eras: []string{"modern"}, ProtocolVersions: []string{"2026-07-28"},
 			Client: store.Peer{Name: "c", Version: "1", ElicitForm: true}},
-		Calls: []store.Call{
+		Calls: store.CallsOf([]store.Call{
 			{Index: 0, Dir: capture.C2S, ID: wire.IntID(1), Method: "tools/call", Target: "t", Era: "modern", RequestSeq: 1, ResponseSeq: 4,
 				Start: t0, End: t0.Add(40 * time.Millisecond), DurationMS: 40.0004, Status: store.StatusError, Error: &store.CallError{Code: -32602, Message: "bad"},
 				Operation: -1, Parent: -1},
 			{Index: 1, Dir: capture.C2S, ID: wire.StringID("a"), Method: "tools/call", RequestSeq: 5, Start: t0, Status: store.StatusPending,
 				Operation: 0, Round: 1, Parent: -1, CancelSeq: 6, Late: true},
-		},
+		}),
 		Operations: []store.Operation{{Index: 0, Method: "tools/call", Target: "t", Root: 1, RootID: wire.StringID("a"), Status: "input-required",
 			Start: t0, Rounds: []store.Round{{Call: 1, ID: wire.StringID("a"), Pairing: store.PairRoot,
 				InputRequests: []store.InputRequest{{Key: "k", Method: "elicitation/create"}}, HasState: true}}}},
 		Summary:  store.Summary{Methods: []store.Stat{{Name: "tools/call", Count: 2, Errors: 1, P50MS: 40, P95MS: 40, P99MS: 40}}},
 		Counts:   store.Counts{Records: 5, Frames: 3, C2S: 1, S2C: 2, Bytes: 31, Invalid: 2},
-		Findings: []finding.Finding{finding.New(finding.InvalidFrame, 2, "bad frame")},
+		Findings: store.FindingsOf([]finding.Finding{finding.New(finding.InvalidFrame, 2, "bad frame")}),
 	}
 }
 

@@ -96,8 +96,8 @@ func BenchmarkExportUnanswered1M(b *testing.B) {
 			b.Fatal(err)
 		}
 		jw.Close()
-		if len(snap.Calls) != n || len(snap.Findings) != n {
-			b.Fatalf("%d calls, %d findings", len(snap.Calls), len(snap.Findings))
+		if snap.Calls.Len() != n || snap.Findings.Len() != n {
+			b.Fatalf("%d calls, %d findings", snap.Calls.Len(), snap.Findings.Len())
 		}
 	}
 	b.ReportMetric(float64(h.peak)/n, "live-B/call")

@@ -26,21 +26,23 @@ const callHeader = "  #\tDIR\tID\tMETHOD\tTARGET\tERA\tSTATUS\tDURATION\tSEQ\tNO
 // writeCallRows writes the header and one row per call, aligned. It
 // reports false, having written nothing, when a cell holds a character
 // tabwriter treats specially, so that the caller can use a table instead.
-func writeCallRows(w *bufio.Writer, calls []store.Call) bool {
+func writeCallRows(w *bufio.Writer, calls *store.Calls) bool {
 	var widths [callColumns]int
 	line := []byte(callHeader)
 	if !measure(line, &widths) {
 		return false
 	}
-	for i := range calls {
-		line = appendCallRow(line[:0], &calls[i])
+	for i := range calls.Len() {
+		c := calls.At(i)
+		line = appendCallRow(line[:0], &c)
 		if !measure(line, &widths) {
 			return false
 		}
 	}
 	out := writeAligned(w, nil, []byte(callHeader), &widths)
-	for i := range calls {
-		line = appendCallRow(line[:0], &calls[i])
+	for i := range calls.Len() {
+		c := calls.At(i)
+		line = appendCallRow(line[:0], &c)
 		out = writeAligned(w, out, line, &widths)
 	}
 	return true

@@ -18,8 +18,9 @@ func renderCalls(t *testing.T, calls []store.Call) (fast string, ok bool, table 
 	t.Helper()
 	var a, b bytes.Buffer
 	wa, wb := bufio.NewWriter(&a), bufio.NewWriter(&b)
-	ok = writeCallRows(wa, calls)
-	writeCallTable(wb, calls)
+	cs := store.CallsOf(calls)
+	ok = writeCallRows(wa, &cs)
+	writeCallTable(wb, &cs)
 	wa.Flush()
 	wb.Flush()
 	return a.String(), ok, b.String()

@@ -117,19 +117,20 @@ func damageText(s *store.Session) string {
 }
 
 func writeCalls(w *bufio.Writer, s *store.Snapshot) {
-	fmt.Fprintf(w, "\ncalls (%d)\n", len(s.Calls))
-	if len(s.Calls) > 0 && !writeCallRows(w, s.Calls) {
-		writeCallTable(w, s.Calls)
+	fmt.Fprintf(w, "\ncalls (%d)\n", s.Calls.Len())
+	if s.Calls.Len() > 0 && !writeCallRows(w, &s.Calls) {
+		writeCallTable(w, &s.Calls)
 	}
 }
 
 // writeCallTable is writeCallRows through tabwriter, for cells that hold
 // characters tabwriter interprets.
-func writeCallTable(w *bufio.Writer, calls []store.Call) {
+func writeCallTable(w *bufio.Writer, calls *store.Calls) {
 	tw := newTable(w)
 	fmt.Fprintln(tw, callHeader)
-	for i := range calls {
-		c := &calls[i]
+	for i := range calls.Len() {
+		cv := calls.At(i)
+		c := &cv
 		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Index, termtext.Escape(string(c.Dir)), idText(c.ID),
 			termtext.Escape(c.Method), termtext.Escape(dash(c.Target)), termtext.Escape(dash(c.Era)), termtext.Escape(c.Status),
 			callDuration(c), seqText(c), callNotes(c))
@@ -241,8 +242,8 @@ func writeStats(w *bufio.Writer, what string, stats []store.Stat) {
 }
 
 func writeFindings(w *bufio.Writer, s *store.Snapshot) {
-	fmt.Fprintf(w, "\nfindings (%d)\n", len(s.Findings))
-	for _, f := range s.Findings {
+	fmt.Fprintf(w, "\nfindings (%d)\n", s.Findings.Len())
+	for f := range s.Findings.All() {
 		at := "session"
 		if f.Seq != 0 {
 			at = fmt.Sprintf("#%d", f.Seq)

@@ -33,8 +33,8 @@ func TestWriterAndSummary(t *testing.T) {
 	t0 := time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)
 	snap := &store.Snapshot{
 		Session: store.Session{ID: "s1", Label: "demo", Transport: "stdio", Format: 1, Start: t0, End: t0.Add(time.Second), Ended: true},
-		Calls: []store.Call{{Index: 0, Dir: capture.C2S, ID: wire.IntID(1), Method: "tools/call", Target: "t", RequestSeq: 1,
-			Start: t0, Status: store.StatusPending, Operation: -1, Parent: -1}},
+		Calls: store.CallsOf([]store.Call{{Index: 0, Dir: capture.C2S, ID: wire.IntID(1), Method: "tools/call", Target: "t", RequestSeq: 1,
+			Start: t0, Status: store.StatusPending, Operation: -1, Parent: -1}}),
 	}
 	var full bytes.Buffer
 	w := New(&full, &capture.Record{SessionID: "s1", Label: "demo", Time: t0})

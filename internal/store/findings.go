@@ -1,0 +1,135 @@
+package store
+
+import (
+	"cmp"
+	"iter"
+	"slices"
+
+	"github.com/mcptrail/mcptrail/internal/finding"
+)
+
+// Findings is a snapshot's findings ordered by seq (a stable order:
+// session-wide findings, seq 0, last). The unanswered-request findings of
+// a capture that ended are not held but made from the calls as they are
+// read, so that a session of a million open calls does not hold a million
+// findings beside them. The zero value is empty.
+type Findings struct {
+	list []finding.Finding
+	// calls, when not empty, are the calls whose unanswered ones are
+	// flagged between the findings of list; n counts both.
+	calls Calls
+	n     int
+}
+
+// FindingsOf returns Findings holding fs, which must be ordered.
+func FindingsOf(fs []finding.Finding) Findings { return Findings{list: fs, n: len(fs)} }
+
+// Len returns the number of findings.
+func (fs *Findings) Len() int { return fs.n }
+
+// All yields the findings in order.
+func (fs *Findings) All() iter.Seq[finding.Finding] {
+	return func(yield func(finding.Finding) bool) {
+		i := 0
+		for c := range fs.unanswered() {
+			for ; i < len(fs.list) && seqOrder(fs.list[i].Seq) <= c.RequestSeq; i++ {
+				if !yield(fs.list[i]) {
+					return
+				}
+			}
+			if !yield(unansweredFinding(c)) {
+				return
+			}
+		}
+		for ; i < len(fs.list); i++ {
+			if !yield(fs.list[i]) {
+				return
+			}
+		}
+	}
+}
+
+// Slice returns the findings as one slice.
+func (fs *Findings) Slice() []finding.Finding {
+	out := make([]finding.Finding, 0, fs.n)
+	for f := range fs.All() {
+		out = append(out, f)
+	}
+	return out
+}
+
+// unanswered yields the calls flagged as never answered, in order.
+func (fs *Findings) unanswered() iter.Seq[*Call] {
+	return func(yield func(*Call) bool) {
+		for i := range fs.calls.Len() {
+			if c := fs.calls.At(i); unanswered(&c) && !yield(&c) {
+				return
+			}
+		}
+	}
+}
+
+// unanswered reports whether c would be flagged as never answered in a
+// capture that ended: it has no answer and was not cancelled.
+func unanswered(c *Call) bool { return c.ResponseSeq == 0 && c.CancelSeq == 0 }
+
+func unansweredFinding(c *Call) finding.Finding {
+	return finding.New(finding.UnansweredRequest, c.RequestSeq, "%s %s id %s was never answered", c.Dir, c.Method, c.ID.Raw())
+}
+
+// allFindings returns the findings raised while ingesting plus those only
+// the end of the capture decides, ordered by seq (session-wide findings,
+// seq 0, last).
+//
+// Unanswered requests are flagged only when the capture ended cleanly (an
+// end record): in a live or torn capture an unanswered call may simply
+// still be running. Cancelled calls are not flagged. They are made as the
+// findings are read when their seqs never go down and are not zero (so
+// that merging them yields the stable order); otherwise they are held.
+func (s *Store) allFindings(calls *Calls) Findings {
+	out := slices.Clone(s.findings)
+	var lazy bool
+	var n int
+	if s.sess.Ended {
+		n, lazy = countUnanswered(calls)
+		if !lazy {
+			for i := range calls.Len() {
+				if c := calls.At(i); unanswered(&c) {
+					out = append(out, unansweredFinding(&c))
+				}
+			}
+		}
+	}
+	if d := s.sess.Damage; d.Torn {
+		out = append(out, finding.New(finding.CaptureTorn, 0, "the last line is torn (%d bytes skipped)", d.TornBytes))
+	}
+	if d := s.sess.Damage; d.Corrupt > 0 {
+		out = append(out, finding.New(finding.CaptureCorrupt, 0, "%d lines could not be decoded (first at lines %v)", d.Corrupt, d.CorruptLines))
+	}
+	slices.SortStableFunc(out, func(a, b finding.Finding) int {
+		return cmp.Compare(seqOrder(a.Seq), seqOrder(b.Seq))
+	})
+	fs := FindingsOf(out)
+	if lazy && n > 0 {
+		fs.calls, fs.n = *calls, len(out)+n
+	}
+	return fs
+}
+
+// countUnanswered counts the unanswered calls, reporting whether their
+// seqs are all non-zero and never go down.
+func countUnanswered(calls *Calls) (int, bool) {
+	n, last, ordered := 0, uint64(1), true
+	for i := range calls.Len() {
+		c := calls.At(i)
+		if !unanswered(&c) {
+			continue
+		}
+		n++
+		if c.RequestSeq < last {
+			ordered = false
+		}
+		last = max(last, c.RequestSeq)
+	}
+	return n, ordered
+}
