@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"sync"
 
+	"github.com/mcptrail/mcptrail/internal/spool"
 	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	respb "go.opentelemetry.io/proto/otlp/resource/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
@@ -37,7 +37,7 @@ type spanGroup struct {
 	resource  *respb.Resource
 	schemaURL string
 	scope     *tracepb.ScopeSpans // scope and schema URL, without spans
-	spans     spool
+	spans     *spool.Spool
 	n         int
 }
 
@@ -70,7 +70,7 @@ func (c *traceCollector) group(r *tracepb.ResourceSpans, ss *tracepb.ScopeSpans)
 	g := &spanGroup{
 		resource: r.GetResource(), schemaURL: r.GetSchemaUrl(),
 		scope: &tracepb.ScopeSpans{Scope: ss.GetScope(), SchemaUrl: ss.GetSchemaUrl()},
-		spans: spool{dir: c.spoolDir},
+		spans: spool.New(c.spoolDir, ".mcptrail-otlp", 0),
 	}
 	c.groups = append(c.groups, g)
 	return g
@@ -133,7 +133,7 @@ func (c *traceCollector) writeLine(w io.Writer) error {
 		if _, err := bw.Write(env[:at]); err != nil {
 			return fmt.Errorf("writing OTLP/JSON: %w", err)
 		}
-		if err := g.spans.copyTo(bw); err != nil {
+		if _, err := g.spans.WriteTo(bw); err != nil {
 			return fmt.Errorf("writing OTLP/JSON: %w", err)
 		}
 		env = env[at+len(ph):]
@@ -175,67 +175,6 @@ func (c *traceCollector) release() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, g := range c.groups {
-		g.spans.remove()
-	}
-}
-
-// spool keeps up to spoolMemory bytes in memory and the rest in a private
-// temporary file, unlinked at once where the system allows it.
-type spool struct {
-	dir  string
-	mem  bytes.Buffer
-	file *os.File
-	fw   *bufio.Writer
-}
-
-// spoolMemory is how much of a spool stays in memory.
-const spoolMemory = 4 << 20
-
-func (s *spool) Write(b []byte) (int, error) {
-	if s.file == nil && s.mem.Len()+len(b) <= spoolMemory {
-		return s.mem.Write(b)
-	}
-	if s.file == nil {
-		f, err := os.CreateTemp(s.dir, ".mcptrail-otlp-*.spool")
-		if err != nil {
-			return 0, fmt.Errorf("creating OTLP/JSON spool: %w", err)
-		}
-		_ = os.Remove(f.Name())
-		s.file, s.fw = f, bufio.NewWriterSize(f, 256<<10)
-		if _, err := s.fw.Write(s.mem.Bytes()); err != nil {
-			return 0, fmt.Errorf("writing OTLP/JSON spool: %w", err)
-		}
-		s.mem = bytes.Buffer{}
-	}
-	n, err := s.fw.Write(b)
-	if err != nil {
-		return n, fmt.Errorf("writing OTLP/JSON spool: %w", err)
-	}
-	return n, nil
-}
-
-// copyTo writes everything spooled to w.
-func (s *spool) copyTo(w io.Writer) error {
-	if s.file == nil {
-		_, err := w.Write(s.mem.Bytes())
-		return err
-	}
-	if err := s.fw.Flush(); err != nil {
-		return err
-	}
-	if _, err := s.file.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	_, err := io.Copy(w, s.file)
-	return err
-}
-
-// remove closes and deletes the spill file, if any.
-func (s *spool) remove() {
-	if s.file != nil {
-		name := s.file.Name()
-		s.file.Close()
-		_ = os.Remove(name)
-		s.file = nil
+		_ = g.spans.Remove()
 	}
 }

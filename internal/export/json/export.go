@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/mcptrail/mcptrail/internal/spool"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -32,7 +33,7 @@ type Options struct {
 // Writer streams a JSON export to an io.Writer.
 type Writer struct {
 	out    io.Writer
-	spool  spool
+	spool  *spool.Spool
 	frames *bufio.Writer
 	buf    []byte
 	n      int
@@ -44,12 +45,8 @@ func New(w io.Writer, opts *Options) *Writer {
 	if opts == nil {
 		opts = &Options{}
 	}
-	mem := opts.SpoolMemory
-	if mem <= 0 {
-		mem = 4 << 20
-	}
-	jw := &Writer{out: w, spool: spool{dir: opts.SpoolDir, memLimit: mem}}
-	jw.frames = bufio.NewWriterSize(&jw.spool, 64<<10)
+	jw := &Writer{out: w, spool: spool.New(opts.SpoolDir, ".mcptrail-export", opts.SpoolMemory)}
+	jw.frames = bufio.NewWriterSize(jw.spool, 64<<10)
 	return jw
 }
 
@@ -116,7 +113,7 @@ func (w *Writer) Finish(s *store.Snapshot) error {
 	if _, err := out.Write(b); err != nil {
 		return fmt.Errorf("writing export: %w", err)
 	}
-	if err := w.spool.copyTo(out); err != nil {
+	if _, err := w.spool.WriteTo(out); err != nil {
 		return fmt.Errorf("writing export: %w", err)
 	}
 	if err := writeTail(out, s, w.n > 0); err != nil {
@@ -129,7 +126,7 @@ func (w *Writer) Finish(s *store.Snapshot) error {
 }
 
 // Close releases the spool. It is safe to call more than once.
-func (w *Writer) Close() error { return w.spool.remove() }
+func (w *Writer) Close() error { return w.spool.Remove() }
 
 // writeTail writes everything after the frames: one element per line,
 // written out every 32 KiB so that the buffer does not grow with the

@@ -1,4 +1,4 @@
-package otlp
+package spool
 
 import (
 	"bytes"
@@ -10,21 +10,21 @@ import (
 // and in order, across the spill from memory to its temporary file.
 func TestSpoolSpills(t *testing.T) {
 	t.Parallel()
-	s := spool{dir: t.TempDir()}
-	defer s.remove()
+	s := New(t.TempDir(), ".mcptrail-test", 0)
+	defer s.Remove()
 	var want bytes.Buffer
-	for i := 0; want.Len() < 3*spoolMemory; i++ {
+	for i := 0; want.Len() < 3*DefaultMemory; i++ {
 		part := []byte(strings.Repeat(string(rune('a'+i%26)), 1+i%70000))
 		want.Write(part)
 		if _, err := s.Write(part); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if s.file == nil {
+	if !s.Spilled() {
 		t.Fatal("the spool never spilled to its file")
 	}
 	var got bytes.Buffer
-	if err := s.copyTo(&got); err != nil {
+	if _, err := s.WriteTo(&got); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Bytes(), want.Bytes()) {
