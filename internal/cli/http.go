@@ -149,12 +149,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 	if live != nil {
 		live.finish(io)
 	}
-	if file != nil {
-		if cerr := file.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("closing capture: %w", cerr)
-		}
-	}
-	return errors.Join(serveErr, err)
+	return errors.Join(serveErr, closeCapture(io, file, false, err))
 }
 
 // parseTarget checks --target.

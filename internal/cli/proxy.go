@@ -84,7 +84,9 @@ func newProxyCmd(io *IOStreams) *cobra.Command {
 	return cmd
 }
 
-func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) error {
+// checkProxyArgs refuses a command line that names no server command after
+// --, printing the help for a bare `mcptrail`.
+func checkProxyArgs(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) error {
 	if len(args) == 0 {
 		// Help goes to stderr: when a client starts us, stdout is its protocol.
 		cmd.SetOut(io.ErrOut)
@@ -99,6 +101,13 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	}
 	if f.killAfter <= 0 {
 		return usagef("--kill-after must be positive, not %v", f.killAfter)
+	}
+	return nil
+}
+
+func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) error {
+	if err := checkProxyArgs(cmd, io, f, args); err != nil {
+		return err
 	}
 	red, err := f.settle(cmd)
 	if err != nil {
@@ -145,19 +154,25 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	if live != nil {
 		live.finish(io)
 	}
-	if file != nil && res == nil {
-		// The server never started: leave no empty session behind.
+	return proxyExit(io, res, closeCapture(io, file, res == nil, runErr))
+}
+
+// closeCapture closes the capture file (nil with --no-capture) and returns
+// runErr, or the closing error when runErr is nil. When the server never
+// started the file is discarded instead: no empty session is left behind.
+func closeCapture(io *IOStreams, file *capture.File, notStarted bool, runErr error) error {
+	switch {
+	case file == nil:
+	case notStarted:
 		if err := file.Discard(); err != nil {
 			printError(io.ErrOut, err)
 		}
-		file = nil
-	}
-	if file != nil {
+	default:
 		if err := file.Close(); err != nil && runErr == nil {
 			runErr = fmt.Errorf("closing capture: %w", err)
 		}
 	}
-	return proxyExit(io, res, runErr)
+	return runErr
 }
 
 // openCapture creates the capture file the flags ask for; nil with
