@@ -9,11 +9,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 // memSink writes a synthetic capture's frames.
@@ -133,11 +133,11 @@ func peakRSS(t *testing.T, args ...string) int64 {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("mcptrail %v: %v\n%s", args, err, stderr.String())
 	}
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	rss, ok := testbin.MaxRSS(cmd.ProcessState)
 	if !ok {
-		t.Skip("no rusage on this platform")
+		t.Skip("no peak RSS on this platform")
 	}
-	return int64(ru.Maxrss) * 1024
+	return rss
 }
 
 // TestExportMemory measures the peak RSS of every export of three
