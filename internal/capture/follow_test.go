@@ -176,7 +176,10 @@ func TestFollowRandomChunks(t *testing.T) {
 			if diff := cmp.Diff(*wantHdr, *fl.Header()); diff != "" {
 				t.Errorf("header (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(want, got); diff != "" {
+			// Compared as strings: cmp walks a byte slice element by element.
+			// (msg, a jsontext.Value, is assignable to []byte too.)
+			asText := cmp.Transformer("bytes", func(b []byte) string { return string(b) })
+			if diff := cmp.Diff(want, got, asText); diff != "" {
 				t.Errorf("records (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(dmg, fl.Damage()); diff != "" {
