@@ -29,6 +29,10 @@ type FollowOptions struct {
 	// Poll is how long the Follower waits at the end of the file before
 	// it looks again; zero means DefaultFollowPoll.
 	Poll time.Duration
+	// Session, when set, is the session to follow, as Index listed it
+	// (usually the last, the one being written); nil means the file's
+	// first session.
+	Session *Session
 
 	// waiting, when set, is called with the bytes read so far each time
 	// the Follower reaches the end of the file and is about to wait, so a
@@ -42,7 +46,7 @@ type FollowOptions struct {
 // whole once its newline arrives, never reported as torn.
 //
 // A Follower follows one session at a time, starting with the file's
-// first. Next returns io.EOF after it has delivered the session's end
+// first or FollowOptions.Session. Next returns io.EOF after it has delivered the session's end
 // record, or when a later session record starts (the writer died and
 // another appended; Damage may then report the torn tail). NextSession
 // moves to the next session, waiting for one to be written. Lines are
@@ -73,13 +77,14 @@ func Follow(ctx context.Context, path string, opts *FollowOptions) (*Follower, e
 		return nil, fmt.Errorf("opening capture: %w", err)
 	}
 	src := &followSource{ctx: ctx, f: f, path: path, fi: fi, poll: DefaultFollowPoll}
+	var s *Session
 	if opts != nil {
 		if opts.Poll > 0 {
 			src.poll = opts.Poll
 		}
-		src.waiting = opts.waiting
+		src.waiting, s = opts.waiting, opts.Session
 	}
-	r, err := NewReader(src)
+	r, err := openFollow(src, s)
 	if err != nil {
 		f.Close()
 		if ctx.Err() != nil {
@@ -88,6 +93,23 @@ func Follow(ctx context.Context, path string, opts *FollowOptions) (*Follower, e
 		return nil, fmt.Errorf("following capture %s: %w", path, err)
 	}
 	return &Follower{ctx: ctx, f: f, src: src, r: r}, nil
+}
+
+// openFollow starts a Reader over src at session s, or at the start.
+func openFollow(src *followSource, s *Session) (*Reader, error) {
+	if s == nil {
+		return NewReader(src)
+	}
+	if _, err := src.f.Seek(s.Offset, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("seeking to session %s: %w", s.Header.SessionID, err)
+	}
+	src.pos = s.Offset
+	r, err := NewReader(src)
+	if err != nil {
+		return nil, err
+	}
+	r.line += s.Line - 1
+	return r, nil
 }
 
 // Header returns the current session's record.

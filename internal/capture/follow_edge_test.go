@@ -226,3 +226,46 @@ func TestFollowTornTailCompleted(t *testing.T) {
 	}
 	nextTypes(t, fl, 1)
 }
+
+func TestFollowFromSession(t *testing.T) {
+	t.Parallel()
+	content := hdr("s1") + edgeFrame + edgeEnd + hdr("s2") + "not a record\n" + edgeFrame
+	path := filepath.Join(t.TempDir(), "live.jsonl")
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sessions, err := Index(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sessions) != 2 {
+		t.Fatalf("Index found %d sessions, want 2", len(sessions))
+	}
+	fl, err := Follow(testCtx(t), path, &FollowOptions{Poll: time.Millisecond, Session: &sessions[1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fl.Close()
+	if got := fl.Header().SessionID; got != "s2" {
+		t.Errorf("session = %q, want s2", got)
+	}
+	nextTypes(t, fl, 1)
+	errc := make(chan error, 1)
+	go func() {
+		var rec Record
+		errc <- fl.Next(&rec)
+	}()
+	appendFile(t, path, edgeEnd)
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	// Line numbers count from the start of the file.
+	if diff := cmp.Diff([]int{5}, fl.Damage().CorruptLines); diff != "" {
+		t.Errorf("corrupt lines (-want +got):\n%s", diff)
+	}
+}
