@@ -57,7 +57,6 @@ type FollowOptions struct {
 type Follower struct {
 	ctx  context.Context
 	f    *os.File
-	src  *followSource
 	r    *Reader
 	done bool // the current session's end record was delivered
 }
@@ -92,7 +91,7 @@ func Follow(ctx context.Context, path string, opts *FollowOptions) (*Follower, e
 		}
 		return nil, fmt.Errorf("following capture %s: %w", path, err)
 	}
-	return &Follower{ctx: ctx, f: f, src: src, r: r}, nil
+	return &Follower{ctx: ctx, f: f, r: r}, nil
 }
 
 // openFollow starts a Reader over src at session s, or at the start.
@@ -135,10 +134,15 @@ func (fl *Follower) Next(rec *Record) error {
 		return nil
 	case errors.Is(err, io.EOF):
 		return io.EOF
-	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
-		if ctxErr := fl.ctx.Err(); ctxErr != nil {
-			return ctxErr
-		}
+	}
+	return fl.unwrapCtx(err)
+}
+
+// unwrapCtx returns ctx.Err() itself for an error the Reader wrapped
+// around it, so callers can compare it as they would ctx.Err().
+func (fl *Follower) unwrapCtx(err error) error {
+	if ctxErr := fl.ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return ctxErr
 	}
 	return err
 }
@@ -148,12 +152,7 @@ func (fl *Follower) Next(rec *Record) error {
 // returns the errors Next returns and those of Reader.NextSession.
 func (fl *Follower) NextSession() error {
 	if err := fl.r.NextSession(); err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			if ctxErr := fl.ctx.Err(); ctxErr != nil {
-				return ctxErr
-			}
-		}
-		return err
+		return fl.unwrapCtx(err)
 	}
 	fl.done = false
 	return nil
