@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -9,26 +10,26 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
-// TestScript runs the CLI scripts in testdata/script against a freshly
-// built mcptrail binary on PATH. Besides the standard commands, scripts can
-// use `exitcode N PROG [ARGS...]`, which runs PROG and requires exit status
-// N (its stdout and stderr are then checked as after exec).
+// TestMain lets the test binary itself serve as the mcptrail command in the
+// scripts (testscript.Main puts it on PATH under that name), so the scripts
+// need no `go build` and run under -short too.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"mcptrail": func() { os.Exit(Main(context.Background(), os.Args[1:], System())) },
+	})
+}
+
+// TestScript runs the CLI scripts in testdata/script with mcptrail on PATH.
+// Besides the standard commands, scripts can use `exitcode N PROG
+// [ARGS...]`, which runs PROG and requires exit status N (its stdout and
+// stderr are then checked as after exec).
 func TestScript(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := t.TempDir()
-	if _, err := testbin.Build(bin, testbin.Mcptrail, false); err != nil {
-		t.Fatal(err)
-	}
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
-			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 			env.Setenv("MCPTRAIL_HOME", filepath.Join(env.WorkDir, "state"))
 			return nil
 		},

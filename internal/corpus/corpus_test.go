@@ -68,8 +68,12 @@ func TestCorpus(t *testing.T) {
 			checkLossless(t, tr, recs)
 			norm := filepath.Join(dir, "normalised.jsonl")
 			writeNormalised(t, tr, recs, name, norm)
+			expect := loadExpectation(t, name)
 			for _, format := range []string{"json", "txt", "events"} {
 				got := export(t, norm, format, dir)
+				if format == "json" {
+					checkExpectation(t, expect, []byte(got))
+				}
 				compareGolden(t, filepath.Join(transcriptDir, name+"."+format+".golden"), got)
 			}
 		})

@@ -1,6 +1,7 @@
 package http_test
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -8,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -32,14 +32,11 @@ func (c statelessCall) answer() string {
 }
 
 // sequencedTarget answers the calls in order: each handler waits until
-// every call arrived and the previous answer was sent. Alpha's answers are
-// JSON, beta's SSE.
-func sequencedTarget(t *testing.T, order []statelessCall) *httptest.Server {
+// every call arrived and the client received the previous answer (closed
+// received[c]; the proxy records an answer before it forwards it). Alpha's
+// answers are JSON, beta's SSE.
+func sequencedTarget(t *testing.T, order []statelessCall, received map[statelessCall]chan struct{}) *httptest.Server {
 	t.Helper()
-	turns := make(map[statelessCall]chan struct{}, len(order))
-	for _, c := range order {
-		turns[c] = make(chan struct{})
-	}
 	var arrived sync.WaitGroup
 	arrived.Add(len(order))
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -59,7 +56,7 @@ func sequencedTarget(t *testing.T, order []statelessCall) *httptest.Server {
 		arrived.Wait()
 		i := indexOf(order, c)
 		if i > 0 {
-			<-turns[order[i-1]]
+			<-received[order[i-1]]
 		}
 		if c.client == "beta" {
 			w.Header().Set("Content-Type", "text/event-stream")
@@ -69,9 +66,28 @@ func sequencedTarget(t *testing.T, order []statelessCall) *httptest.Server {
 			io.WriteString(w, c.answer())
 		}
 		w.(http.Flusher).Flush()
-		time.Sleep(20 * time.Millisecond) // let the proxy record it before the next
-		close(turns[c])
 	}))
+}
+
+// readUntil reads r until what it read contains want, and returns what
+// it read; reaching the end first is io.ErrUnexpectedEOF.
+func readUntil(r io.Reader, want string) ([]byte, error) {
+	var b []byte
+	buf := make([]byte, 4096)
+	for !strings.Contains(string(b), want) {
+		n, err := r.Read(buf)
+		b = append(b, buf[:n]...)
+		if strings.Contains(string(b), want) {
+			break
+		}
+		if errors.Is(err, io.EOF) {
+			return b, io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return b, nil
 }
 
 func indexOf(order []statelessCall, c statelessCall) int {
@@ -91,7 +107,11 @@ func indexOf(order []statelessCall, c statelessCall) int {
 func TestStatelessIDCollision(t *testing.T) {
 	t.Parallel()
 	order := []statelessCall{{"beta", 1}, {"alpha", 2}, {"alpha", 1}, {"beta", 2}}
-	target := sequencedTarget(t, order)
+	received := make(map[statelessCall]chan struct{}, len(order))
+	for _, c := range order {
+		received[c] = make(chan struct{})
+	}
+	target := sequencedTarget(t, order, received)
 	defer target.Close()
 	tp := startTap(t, target.URL+"/mcp")
 	var wg sync.WaitGroup
@@ -101,6 +121,9 @@ func TestStatelessIDCollision(t *testing.T) {
 		for _, id := range []int{1, 2} {
 			wg.Go(func() {
 				c := statelessCall{client, id}
+				// A call that fails still lets the target answer the next.
+				markReceived := sync.OnceFunc(func() { close(received[c]) })
+				defer markReceived()
 				req, err := http.NewRequest(http.MethodPost, tp.url("/mcp"), strings.NewReader(c.body()))
 				if err != nil {
 					t.Error(err)
@@ -116,10 +139,15 @@ func TestStatelessIDCollision(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				if !strings.Contains(string(b), c.answer()) {
-					t.Errorf("%s id %d got %q", client, id, b)
+				defer resp.Body.Close()
+				b, err := readUntil(resp.Body, c.answer())
+				markReceived()
+				if err != nil {
+					t.Errorf("%s id %d: reading the answer: %v (got %q)", client, id, err, b)
+					return
+				}
+				if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+					t.Errorf("%s id %d: reading the rest: %v", client, id, err)
 				}
 			})
 		}

@@ -65,10 +65,12 @@ func TestRecovers(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close() // refused until the server starts
 	f := &flaky{got: map[string]int{}}
+	refused := make(chan struct{}, 1)
 	s := New(&Options{
 		URL: "http://" + addr + "/events", Header: http.Header{"X-Team": {"blue"}},
 		BatchEvents: 10, FlushInterval: 20 * time.Millisecond, Timeout: 300 * time.Millisecond,
 		MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond,
+		Client: &http.Client{Transport: refusedCounter(refused)},
 	})
 	in := make(chan events.Event, 100)
 	const n = 25
@@ -77,7 +79,13 @@ func TestRecovers(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- s.Run(context.Background(), in) }()
-	time.Sleep(150 * time.Millisecond) // some refused attempts
+	for range 2 { // a first attempt and a retry, both refused
+		select {
+		case <-refused:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the sink made no second attempt")
+		}
+	}
 	srv := &http.Server{Handler: f}
 	var ln2 net.Listener
 	for range 50 {
@@ -152,4 +160,20 @@ func TestDeadline(t *testing.T) {
 	if s.Failed() != 3 || s.Delivered() != 0 {
 		t.Errorf("failed %d, delivered %d; want 3, 0", s.Failed(), s.Delivered())
 	}
+}
+
+// refusedCounter is a transport that signals on refused each time a dial
+// fails, so a test can wait for the sink's refused attempts.
+func refusedCounter(refused chan<- struct{}) *http.Transport {
+	var d net.Dialer
+	return &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			select {
+			case refused <- struct{}{}:
+			default:
+			}
+		}
+		return c, err
+	}}
 }

@@ -1,0 +1,241 @@
+package corpus
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/pelletier/go-toml/v2"
+)
+
+// expectation is the hand-written statement of what a corpus transcript is
+// meant to show, kept in <name>.expect.toml beside its goldens. The JSON
+// export must show exactly these findings (rule id -> count; a rule not
+// listed must not be raised), these ledger rows and these operations, in
+// order. It is written from the transcript, not from the export, so a
+// golden refresh with -update cannot bless a regression.
+type expectation struct {
+	// Intent says in a sentence what the transcript exercises.
+	Intent string `toml:"intent"`
+	// Findings maps each rule id raised to how many times; nil means none.
+	Findings map[string]int `toml:"findings"`
+	// Ledger lists every elicitation ledger row in export order.
+	Ledger []ledgerExpect `toml:"ledger"`
+	// Operations lists every multi-round operation in export order.
+	Operations []operationExpect `toml:"operations"`
+}
+
+// ledgerExpect is one ledger row. A field left out of the TOML is not
+// checked; Action "" means the row has no action.
+type ledgerExpect struct {
+	Root   *string `toml:"root"` // the root request's id, "" for none
+	Key    *string `toml:"key"`  // the inputRequests key, "" for legacy rows
+	Mode   string  `toml:"mode"`
+	Action *string `toml:"action"`
+	Status *string `toml:"status"`
+	// Observations are the row's observations in export order; always
+	// checked, nil meaning none.
+	Observations []string `toml:"observations"`
+}
+
+// operationExpect is one operation: its root request id and the pairing of
+// each round ("root", then "strong" or "heuristic").
+type operationExpect struct {
+	Root    string   `toml:"root"`
+	Pairing []string `toml:"pairing"`
+}
+
+// exported is the part of the JSON export the expectations look at.
+type exported struct {
+	Findings []struct {
+		Rule string `json:"rule"`
+	} `json:"findings"`
+	Elicitations []struct {
+		Root *struct {
+			ID json.RawMessage `json:"id"`
+		} `json:"root"`
+		Key    *string  `json:"key"`
+		Mode   string   `json:"mode"`
+		Action string   `json:"action"`
+		Status string   `json:"status"`
+		Obs    []string `json:"observations"`
+	} `json:"elicitations"`
+	Operations []struct {
+		RootID json.RawMessage `json:"root_id"`
+		Rounds []struct {
+			Pairing string `json:"pairing"`
+		} `json:"rounds"`
+	} `json:"operations"`
+}
+
+func loadExpectation(t *testing.T, name string) expectation {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(transcriptDir, name+".expect.toml"))
+	if err != nil {
+		t.Fatalf("reading expectation: %v", err)
+	}
+	var e expectation
+	dec := toml.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&e); err != nil {
+		t.Fatalf("decoding %s.expect.toml: %v", name, err)
+	}
+	if e.Intent == "" {
+		t.Errorf("%s.expect.toml has no intent", name)
+	}
+	return e
+}
+
+// idText renders a JSON-RPC id as the expectation writes it: a string
+// without quotes, a number as its digits, absent as "".
+func idText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}
+
+// checkExpectation fails t unless the JSON export js shows what the
+// transcript's expectation says.
+func checkExpectation(t *testing.T, e expectation, js []byte) {
+	t.Helper()
+	for _, p := range expectationProblems(e, js) {
+		t.Error(p)
+	}
+}
+
+// expectationProblems lists how the JSON export js differs from e.
+func expectationProblems(e expectation, js []byte) []string {
+	var x exported
+	if err := json.Unmarshal(js, &x); err != nil {
+		return []string{fmt.Sprintf("decoding the JSON export: %v", err)}
+	}
+	var problems []string
+	findings := map[string]int{}
+	for _, f := range x.Findings {
+		findings[f.Rule]++
+	}
+	want := e.Findings
+	if want == nil {
+		want = map[string]int{}
+	}
+	if diff := cmp.Diff(want, findings); diff != "" {
+		problems = append(problems, "findings by rule id (-expected +exported):\n"+diff)
+	}
+	var ledger []ledgerExpect
+	for i, r := range x.Elicitations {
+		var want ledgerExpect
+		if i < len(e.Ledger) {
+			want = e.Ledger[i]
+		}
+		root, key, action, status := "", "", r.Action, r.Status
+		if r.Root != nil {
+			root = idText(r.Root.ID)
+		}
+		if r.Key != nil {
+			key = *r.Key
+		}
+		got := ledgerExpect{Mode: r.Mode}
+		if len(r.Obs) > 0 {
+			got.Observations = r.Obs
+		}
+		// Only the fields the expectation names are compared.
+		got.Root = pick(want.Root, root)
+		got.Key = pick(want.Key, key)
+		got.Action = pick(want.Action, action)
+		got.Status = pick(want.Status, status)
+		ledger = append(ledger, got)
+	}
+	if diff := cmp.Diff(e.Ledger, ledger); diff != "" {
+		problems = append(problems, "ledger rows (-expected +exported):\n"+diff)
+	}
+	var ops []operationExpect
+	for _, o := range x.Operations {
+		op := operationExpect{Root: idText(o.RootID)}
+		for _, r := range o.Rounds {
+			op.Pairing = append(op.Pairing, r.Pairing)
+		}
+		ops = append(ops, op)
+	}
+	if diff := cmp.Diff(e.Operations, ops); diff != "" {
+		problems = append(problems, "operations (-expected +exported):\n"+diff)
+	}
+	return problems
+}
+
+// pick returns &v when the expectation names the field (want != nil).
+func pick(want *string, v string) *string {
+	if want == nil {
+		return nil
+	}
+	return &v
+}
+
+// TestCorpusExpectations checks every transcript's expectation against its
+// JSON golden, and that no transcript lacks one; TestCorpus checks the same
+// expectation against the live export, so -update cannot hide a change.
+func TestCorpusExpectations(t *testing.T) {
+	t.Parallel()
+	paths, err := filepath.Glob(filepath.Join(transcriptDir, "*.transcript.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	expects, err := filepath.Glob(filepath.Join(transcriptDir, "*.expect.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(expects) != len(paths) {
+		t.Errorf("%d expectations for %d transcripts", len(expects), len(paths))
+	}
+	for _, path := range paths {
+		name := strings.TrimSuffix(filepath.Base(path), ".transcript.jsonl")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			e := loadExpectation(t, name)
+			js, err := os.ReadFile(filepath.Join(transcriptDir, name+".json.golden"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkExpectation(t, e, js)
+		})
+	}
+}
+
+// TestCheckExpectationCatchesDrift proves the check fails on a missing
+// finding, an extra finding, a changed ledger action and a lost round.
+func TestCheckExpectationCatchesDrift(t *testing.T) {
+	t.Parallel()
+	accept, answered := "accept", "answered"
+	e := expectation{
+		Intent:     "drift probe",
+		Findings:   map[string]int{"late-result": 1},
+		Ledger:     []ledgerExpect{{Mode: "form", Action: &accept, Status: &answered}},
+		Operations: []operationExpect{{Root: "1", Pairing: []string{"root", "strong"}}},
+	}
+	good := `{"findings":[{"rule":"late-result"}],
+		"elicitations":[{"mode":"form","action":"accept","status":"answered"}],
+		"operations":[{"root_id":1,"rounds":[{"pairing":"root"},{"pairing":"strong"}]}]}`
+	bad := map[string]string{
+		"finding lost":  strings.Replace(good, `{"rule":"late-result"}`, ``, 1),
+		"finding added": strings.Replace(good, `{"rule":"late-result"}`, `{"rule":"late-result"},{"rule":"null-id"}`, 1),
+		"action":        strings.Replace(good, `"accept"`, `"decline"`, 1),
+		"round lost":    strings.Replace(good, `,{"pairing":"strong"}`, ``, 1),
+		"row added":     strings.Replace(good, `"status":"answered"}]`, `"status":"answered"},{"mode":"url"}]`, 1),
+	}
+	if p := expectationProblems(e, []byte(good)); p != nil {
+		t.Fatalf("the matching export failed the check: %v", p)
+	}
+	for name, js := range bad {
+		if js == good {
+			t.Fatalf("%s: replacement did not apply", name)
+		}
+		if expectationProblems(e, []byte(js)) == nil {
+			t.Errorf("%s: the check passed", name)
+		}
+	}
+}
