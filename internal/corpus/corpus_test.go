@@ -1,17 +1,12 @@
 package corpus
 
 import (
-	"bytes"
-	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -103,33 +98,7 @@ func runThroughTap(t *testing.T, tr *transcript.Transcript, path, raw, label str
 // unless both sides end cleanly, and returns the proxy's stderr.
 func playThroughProxy(t *testing.T, tr *transcript.Transcript, path string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	argv := append(append([]string{}, args...), "--", testBinary, "__replay-server", path, "--scale", "0")
-	cmd := exec.CommandContext(ctx, testBinary, argv...)
-	cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+t.TempDir())
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	playErr := tr.Play(ctx, stdin, stdout, nil)
-	if playErr != nil {
-		_, _ = io.Copy(io.Discard, stdout)
-	}
-	waitErr := cmd.Wait()
-	if playErr != nil || waitErr != nil {
-		t.Fatalf("client: %v; proxy: %v; stderr:\n%s", playErr, waitErr, stderr.String())
-	}
-	return stderr.String()
+	return testbin.PlayThroughProxy(t, testBinary, tr, path, []string{"MCPTRAIL_HOME=" + t.TempDir()}, args...)
 }
 
 func readCapture(t *testing.T, path string) []capture.Record {

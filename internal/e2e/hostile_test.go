@@ -1,20 +1,16 @@
 package e2e_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
+	"github.com/mcptrail/mcptrail/internal/testbin"
 	"github.com/mcptrail/mcptrail/internal/transcript"
 )
 
@@ -229,31 +225,7 @@ func playHostile(t *testing.T, env []string, script string, args ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	argv := append(append([]string{}, args...), "--", bins.mcptrail, "__replay-server", script, "--scale", "0")
-	cmd := exec.CommandContext(ctx, bins.mcptrail, argv...)
-	cmd.Env = append(os.Environ(), env...)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	playErr := tr.Play(ctx, stdin, stdout, nil)
-	if playErr != nil {
-		_, _ = io.Copy(io.Discard, stdout)
-	}
-	if waitErr := cmd.Wait(); playErr != nil || waitErr != nil {
-		t.Fatalf("client: %v; proxy: %v; stderr:\n%q", playErr, waitErr, stderr.String())
-	}
+	testbin.PlayThroughProxy(t, bins.mcptrail, tr, script, env, args...)
 }
 
 // checkTerminalSafe fails t when out holds a byte below 0x20 other than
