@@ -146,24 +146,11 @@ func scrubbedPath(path, label, scrubbed, id string, red *redact.Redactor) string
 	const stamp = len("20060102T150405.000000Z-")
 	suffix := "-" + id + capture.Ext
 	if len(base) > stamp+len(suffix) && strings.HasSuffix(base, suffix) {
-		return dir + base[:stamp] + fileSafeLabel(scrubbed) + suffix
+		return dir + base[:stamp] + capture.FileSafe(scrubbed) + suffix
 	}
 	path = strings.ReplaceAll(path, label, scrubbed)
 	path, _ = red.Label(path, nil)
 	return path
-}
-
-// fileSafeLabel spells a label as capture.CreateSessionFile does in a
-// file name.
-func fileSafeLabel(s string) string {
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			return r
-		}
-		return '_'
-	}, s)
-	return s[:min(len(s), 40)]
 }
 
 func writeSessionTable(io *IOStreams, rows []sessionRow) error {
