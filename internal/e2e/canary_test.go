@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 // newCanary returns a string nothing else in a run contains.
@@ -17,14 +19,6 @@ func newCanary(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return "cnry" + hex.EncodeToString(b)
-}
-
-// noCanary fails when what holds the canary.
-func noCanary(t *testing.T, canary, what, got string) {
-	t.Helper()
-	if i := strings.Index(got, canary); i >= 0 {
-		t.Errorf("%s holds the canary: …%s…", what, got[max(0, i-120):min(len(got), i+40)])
-	}
 }
 
 // mcptrailOut runs mcptrail with env and args, requires exit 0, and
@@ -50,7 +44,7 @@ func checkViews(t *testing.T, home, canary string, extra ...string) {
 		{"ledger", "--all"}, {"ledger", "--all", "--json"},
 	} {
 		args = append(args, extra...)
-		noCanary(t, canary, strings.Join(args, " "), mcptrailOut(t, env, args...))
+		testbin.NoCanary(t, canary, strings.Join(args, " "), mcptrailOut(t, env, args...))
 	}
 }
 
@@ -58,29 +52,7 @@ func checkViews(t *testing.T, home, canary string, extra ...string) {
 // canary.
 func checkStateDir(t *testing.T, home, canary string) {
 	t.Helper()
-	n := 0
-	err := filepath.WalkDir(home, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		noCanary(t, canary, "a file name in the state dir", path)
-		if d.IsDir() {
-			return nil
-		}
-		n++
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		noCanary(t, canary, "the capture "+filepath.Base(path), string(data))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n == 0 {
-		t.Fatal("no capture was written")
-	}
+	testbin.NoCanaryInDir(t, home, canary, true)
 }
 
 // TestCanaryArgv: a secret on the server's command line, inside an
@@ -122,13 +94,13 @@ func TestCanaryArgv(t *testing.T) {
 			}
 			// The server's stderr is relayed as is: only mcptrail's own lines
 			// must not name the argv secrets.
-			noCanary(t, c+"a", "mcptrail's stderr", errOut)
+			testbin.NoCanary(t, c+"a", "mcptrail's stderr", errOut)
 			checkStateDir(t, home, c)
 			ev, err := os.ReadFile(events)
 			if err != nil {
 				t.Fatal(err)
 			}
-			noCanary(t, c, "the events file", string(ev))
+			testbin.NoCanary(t, c, "the events file", string(ev))
 			checkViews(t, home, c)
 			if got := mcptrailOut(t, []string{"MCPTRAIL_HOME=" + home}, "sessions", "--json"); !strings.Contains(got, `"label":"x"`) {
 				t.Errorf("the label is not the script's name: %s", got)

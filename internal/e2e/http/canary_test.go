@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 // startTapHome runs `mcptrail http --listen 127.0.0.1:0 --target target
@@ -23,14 +25,6 @@ func startTapHome(t *testing.T, home, target string, extra ...string) *tap {
 	t.Helper()
 	args := append([]string{"http", "--listen", "127.0.0.1:0", "--target", target}, extra...)
 	return launchTap(t, &tap{}, home, t.TempDir(), args)
-}
-
-// noCanary fails when what holds the canary.
-func noCanary(t *testing.T, canary, what, got string) {
-	t.Helper()
-	if i := strings.Index(got, canary); i >= 0 {
-		t.Errorf("%s holds the canary: …%s…", what, got[max(0, i-120):min(len(got), i+40)])
-	}
 }
 
 // runIn runs mcptrail with MCPTRAIL_HOME=home and returns its stdout and
@@ -53,38 +47,13 @@ func runIn(t *testing.T, home string, args ...string) string {
 // flags) holds the canary.
 func checkHome(t *testing.T, home, canary string, contents bool, extra ...string) {
 	t.Helper()
-	n := 0
-	err := filepath.WalkDir(home, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		noCanary(t, canary, "a file name under the state dir", path)
-		if d.IsDir() {
-			return nil
-		}
-		n++
-		if !contents {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		noCanary(t, canary, "the capture "+filepath.Base(path), string(data))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n == 0 {
-		t.Fatal("no capture was written")
-	}
+	testbin.NoCanaryInDir(t, home, canary, contents)
 	for _, args := range [][]string{
 		{"sessions"}, {"sessions", "--json"},
 		{"export", "-T", "json"}, {"export", "-T", "text"}, {"export", "-T", "events"}, {"export", "-T", "otlp"},
 	} {
 		args = append(args, extra...)
-		noCanary(t, canary, strings.Join(args, " "), runIn(t, home, args...))
+		testbin.NoCanary(t, canary, strings.Join(args, " "), runIn(t, home, args...))
 	}
 }
 
@@ -154,7 +123,7 @@ func TestCanaryHTTP(t *testing.T) {
 		home := t.TempDir()
 		ev := filepath.Join(t.TempDir(), "events.jsonl")
 		tp := run(t, home, "--redact-secrets", "--events-file", ev, "--events-content")
-		noCanary(t, c, "mcptrail's stderr", tp.stderr.String())
+		testbin.NoCanary(t, c, "mcptrail's stderr", tp.stderr.String())
 		if !strings.Contains(tp.stderr.String(), "apikey=[REDACTED]&v=1") {
 			t.Errorf("the startup line does not show the scrubbed target: %s", tp.stderr.String())
 		}
@@ -162,7 +131,7 @@ func TestCanaryHTTP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		noCanary(t, c, "the events file", string(data))
+		testbin.NoCanary(t, c, "the events file", string(data))
 		checkHome(t, home, c, true)
 	})
 	t.Run("on read", func(t *testing.T) {
