@@ -192,9 +192,9 @@ func (r *recorder) resetPartial(s stream) {
 
 // line writes one frame or stderr record.
 func (r *recorder) line(it *item, seq uint64, line []byte, noEOL bool) {
-	t := capture.TypeFrame
-	if it.stream == streamStderr {
-		t, seq = capture.TypeStderr, 0
+	t := lineType(it.stream)
+	if t == capture.TypeStderr {
+		seq = 0
 	}
 	if r.err != nil {
 		r.countLost(t, len(line))
