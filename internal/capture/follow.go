@@ -107,7 +107,7 @@ func openFollow(src *followSource, s *Session) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.line += s.Line - 1
+	r.startsAt(s)
 	return r, nil
 }
 

@@ -80,6 +80,15 @@ func nextLine(br *bufio.Reader) ([]byte, int64, error) {
 	return long, n, err
 }
 
+// startsAt makes a Reader opened at session s's offset count lines and
+// offsets of the whole file.
+func (r *Reader) startsAt(s *Session) {
+	r.line += s.Line - 1
+	r.off += s.Offset
+	r.start += s.Offset
+	r.place(&r.header)
+}
+
 // OpenSession returns a Reader for the session s of the capture in, which
 // Index listed: it seeks to the session record, and Damage reports line
 // numbers of the whole file.
@@ -91,6 +100,6 @@ func OpenSession(in io.ReadSeeker, s *Session) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.line += s.Line - 1
+	r.startsAt(s)
 	return r, nil
 }

@@ -42,6 +42,8 @@ type Reader struct {
 	br     *bufio.Reader
 	header Record
 	line   int
+	off    int64 // offset of the next line
+	start  int64 // offset of the line readLine returned last
 	damage Damage
 	err    error // sticky
 	fast   fastState
@@ -77,6 +79,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if err := checkHeader(&cr.header); err != nil {
 		return nil, err
 	}
+	cr.place(&cr.header)
 	return cr, nil
 }
 
@@ -132,6 +135,7 @@ func (r *Reader) Next(rec *Record) error {
 		*rec = Record{}
 		if r.fast.decodeFast(line, rec) {
 			r.corruptLast = false
+			r.place(rec)
 			return nil
 		}
 		*rec = Record{}
@@ -141,6 +145,7 @@ func (r *Reader) Next(rec *Record) error {
 			r.damaged(len(line), complete)
 			continue
 		}
+		r.place(rec)
 		if rec.Type == TypeSession {
 			r.sessionEnds(rec)
 			*rec = Record{}
@@ -153,6 +158,11 @@ func (r *Reader) Next(rec *Record) error {
 		return io.EOF
 	}
 	return r.err
+}
+
+// place records where the line just read sits in the file.
+func (r *Reader) place(rec *Record) {
+	rec.Line, rec.Offset = r.line, r.start
 }
 
 // damaged counts a line that did not decode.
@@ -198,6 +208,8 @@ func (r *Reader) readLine() ([]byte, bool, error) {
 		r.fast.owned = true
 	}
 	r.line++
+	r.start = r.off
+	r.off += int64(len(line))
 	if err != nil {
 		if errors.Is(err, io.EOF) {
 			return line, false, io.EOF

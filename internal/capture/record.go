@@ -108,6 +108,14 @@ type Record struct {
 	// header of a capture written with redaction on. Size stays the size
 	// of the frame as received.
 	Redacted bool `json:"redacted,omitzero"`
+
+	// Line and Offset say where a Reader found the record: its 1-based
+	// line number and the byte offset of the line's start in the file
+	// (for a session opened with OpenSession, in the whole file). They are
+	// not part of the format: a Writer ignores them, and a record built in
+	// memory has zero for both.
+	Line   int   `json:"-"`
+	Offset int64 `json:"-"`
 }
 
 // Bytes returns a frame's or stderr line's bytes as received, without the

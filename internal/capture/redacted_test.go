@@ -53,7 +53,7 @@ func TestWriteRedactedLine(t *testing.T) {
 		{Type: TypeFrame, Seq: 3, Time: at, Dir: C2S, Size: 20, Text: lines[2].line, NoEOL: true, Redacted: true},
 		{Type: TypeStderr, Time: at, Dir: C2S, Size: 10, Text: lines[3].line, Redacted: true},
 	}
-	if diff := cmp.Diff(want, recs); diff != "" {
+	if diff := cmp.Diff(want, recs, ignorePos); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
 	}
 }
