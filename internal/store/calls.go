@@ -39,6 +39,7 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 		s.exchanges[r.HTTP.Exchange] = idx
 	}
 	s.trackRetryable(c, &req)
+	s.catalogRequest(c, f.Params)
 	s.pairRetry(c, r, &req)
 	s.ledgerRequest(c, r, f.Params, &req)
 	if s.ev != nil {
@@ -140,6 +141,7 @@ func (s *Store) answer(c *Call, r *capture.Record, f *wire.Frame) {
 		s.add(finding.New(finding.LateResult, r.Seq,
 			"%s id %s answered after it was cancelled at seq %d", c.Method, c.ID.Raw(), c.CancelSeq))
 	}
+	s.catalogAnswered(c, r.Seq, f.Result)
 	s.mrtrAnswered(c, &res, r.Redacted)
 	s.ledgerAnswer(c, r, f, &res)
 	if s.ev != nil {

@@ -41,6 +41,7 @@ func (s *Store) freeze(copyState bool) *Snapshot {
 		Operations: ops,
 		Findings:   s.allFindings(&calls),
 		Ledger:     ledger,
+		Catalog:    s.cat.published,
 		Summary:    summarize(&calls),
 		Counts:     s.counts,
 		Events:     s.eventLog(&calls, ops, ledger),

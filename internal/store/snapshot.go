@@ -25,6 +25,10 @@ type Snapshot struct {
 	// each question was asked; nil when the session asked none.
 	Ledger []LedgerRow
 
+	// Catalog is what the server listed (catalog.go); nil when the client
+	// got no list result. It is shared, never modified.
+	Catalog *Catalog
+
 	// Events lists the changes analytics events are derived from
 	// (events.go); nil unless the store was made with Options.Events
 	// (and no OnChange).

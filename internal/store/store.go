@@ -75,6 +75,7 @@ type Store struct {
 	http       httpState
 	view       Frame // handed to OnFrame
 	names      interner
+	cat        catalogState
 	ev         *eventState // nil unless Options.Events is set
 }
 

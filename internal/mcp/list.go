@@ -1,0 +1,172 @@
+package mcp
+
+import (
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// List methods: the client asks the server what it offers. Each result
+// holds one page of definitions and, when more follow, a nextCursor the
+// client sends back as params.cursor (spec: pagination).
+const (
+	MethodToolsList             = "tools/list"
+	MethodPromptsList           = "prompts/list"
+	MethodResourcesList         = "resources/list"
+	MethodResourceTemplatesList = "resources/templates/list"
+)
+
+// Notifications that say a list changed. In 2026-07-28 they travel only on
+// a subscriptions/listen stream; in the legacy eras anywhere from the
+// server. notifications/resources/list_changed covers resource templates
+// too: the spec has no separate one for them.
+const (
+	MethodToolsListChanged     = "notifications/tools/list_changed"
+	MethodPromptsListChanged   = "notifications/prompts/list_changed"
+	MethodResourcesListChanged = "notifications/resources/list_changed"
+)
+
+// ListKind describes one list method.
+type ListKind struct {
+	// Method is the list method ("tools/list").
+	Method string
+	// Member is the result member holding the page's definitions
+	// ("tools", "prompts", "resources", "resourceTemplates").
+	Member string
+	// Key is the definition member that identifies it: "name" for tools
+	// and prompts, "uri" for resources, "uriTemplate" for templates.
+	Key string
+	// Changed is the notification that says the list changed.
+	Changed string
+}
+
+// ListKinds returns the four list methods, in a fixed order: tools,
+// prompts, resources, resource templates.
+func ListKinds() [4]ListKind {
+	return [4]ListKind{
+		{MethodToolsList, "tools", "name", MethodToolsListChanged},
+		{MethodPromptsList, "prompts", "name", MethodPromptsListChanged},
+		{MethodResourcesList, "resources", "uri", MethodResourcesListChanged},
+		{MethodResourceTemplatesList, "resourceTemplates", "uriTemplate", MethodResourcesListChanged},
+	}
+}
+
+// ListMethod returns the index in ListKinds of a list method, or -1.
+func ListMethod(method string) int {
+	switch method {
+	case MethodToolsList:
+		return 0
+	case MethodPromptsList:
+		return 1
+	case MethodResourcesList:
+		return 2
+	case MethodResourceTemplatesList:
+		return 3
+	}
+	return -1
+}
+
+// ListPage is one page of a list result. Raw values alias the result they
+// were parsed from; copy them to keep them.
+type ListPage struct {
+	// Items holds the raw elements of the kind's member; nil when the
+	// member is absent or not an array.
+	Items []jsontext.Value
+	// NextCursor is result.nextCursor when it is a non-empty string: more
+	// pages follow. An absent, empty or non-string nextCursor ends the
+	// listing.
+	NextCursor string
+}
+
+// ParseListPage reads one page of a list result for the kind k.
+func ParseListPage(k ListKind, result jsontext.Value) ListPage {
+	var p ListPage
+	eachMember(result, func(name, val []byte) bool {
+		switch string(name) {
+		case k.Member:
+			eachElement(val, func(item []byte) { p.Items = append(p.Items, item) })
+		case "nextCursor":
+			p.NextCursor, _ = stringValue(val)
+		}
+		return true
+	})
+	return p
+}
+
+// HasCursor reports whether a list request's params carry a cursor: the
+// request asks for a later page, not the first.
+func HasCursor(params jsontext.Value) bool {
+	found := false
+	eachMember(params, func(name, val []byte) bool {
+		if string(name) == "cursor" {
+			found = len(val) > 0 && val[0] == '"'
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// Definition is what a catalog keeps of one Tool, Prompt, Resource or
+// ResourceTemplate of a list result. Raw values alias the result; copy
+// them to keep them.
+type Definition struct {
+	// Key identifies the definition within its list: the value of the
+	// kind's Key member ("" when absent or not a string).
+	Key string
+	// Name, Title, Description, URI, URITemplate and MimeType are the
+	// string members of those names ("" when absent or not strings).
+	Name        string
+	Title       string
+	Description string
+	URI         string
+	URITemplate string
+	MimeType    string
+	// InputSchema, OutputSchema (tools), Arguments (prompts) and
+	// Annotations are raw; nil when absent.
+	InputSchema  jsontext.Value
+	OutputSchema jsontext.Value
+	Arguments    jsontext.Value
+	Annotations  jsontext.Value
+}
+
+// ParseDefinition reads one element of a list result. It reports false
+// when the element is not a JSON object.
+func ParseDefinition(k ListKind, item jsontext.Value) (Definition, bool) {
+	var d Definition
+	ok := isObject(item) && eachMember(item, func(name, val []byte) bool {
+		switch string(name) {
+		case "name":
+			d.Name, _ = stringValue(val)
+		case "title":
+			d.Title, _ = stringValue(val)
+		case "description":
+			d.Description, _ = stringValue(val)
+		case "uri":
+			d.URI, _ = stringValue(val)
+		case "uriTemplate":
+			d.URITemplate, _ = stringValue(val)
+		case "mimeType":
+			d.MimeType, _ = stringValue(val)
+		case "inputSchema":
+			d.InputSchema = val
+		case "outputSchema":
+			d.OutputSchema = val
+		case "arguments":
+			d.Arguments = val
+		case "annotations":
+			d.Annotations = val
+		}
+		return true
+	})
+	if !ok {
+		return Definition{}, false
+	}
+	switch k.Key {
+	case "uri":
+		d.Key = d.URI
+	case "uriTemplate":
+		d.Key = d.URITemplate
+	default:
+		d.Key = d.Name
+	}
+	return d, true
+}
