@@ -1,7 +1,7 @@
 // Package jsonexport renders a session as one JSON document (the shape is
 // documented in docs/export-json.md): session, frames, calls, operations,
-// elicitations (only when the session asked any), summary and findings, in
-// that order. It is a view: it reads store frames and snapshots and never
+// elicitations (only when the session asked any), catalog (only when the
+// client got a list result), summary and findings, in that order. It is a view: it reads store frames and snapshots and never
 // re-parses or correlates.
 //
 // A Writer streams: feed it every frame the store ingests (Frame is made to
@@ -151,6 +151,7 @@ func writeTail(out *bufio.Writer, s *store.Snapshot, hadFrames bool) error {
 	}
 	t.b = appendEnd(t.b, len(s.Operations), "]")
 	t.b = appendLedger(t.b, s.Ledger)
+	t.catalog(s.Catalog)
 	t.b = append(t.b, ",\n\"summary\":"...)
 	t.b = appendSummary(t.b, &s.Summary, &s.Counts)
 	t.b = appendLedgerSummary(t.b, s.Ledger)

@@ -1,6 +1,7 @@
 // Package textexport renders a session as a readable text dump: a title,
 // the frames one per line, then the session's details, its calls, its MRTR
-// operations with their rounds, a per-method and per-tool summary with
+// operations with their rounds, the elicitation ledger and the catalog
+// (each only when there is one), a per-method and per-tool summary with
 // latency percentiles, and the findings. It is a view: it reads store
 // frames and snapshots and never re-parses or correlates. Its output may
 // reach a terminal, so every string that came from the capture passes
@@ -141,6 +142,7 @@ func writeBody(w *bufio.Writer, s *store.Snapshot, callsFirst bool) {
 		writeCalls(w, s)
 	}
 	writeLedger(w, s)
+	writeCatalog(w, s)
 	writeSummary(w, s)
 	writeFindings(w, s)
 }

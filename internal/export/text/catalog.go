@@ -1,0 +1,105 @@
+package textexport
+
+import (
+	"bufio"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtext"
+)
+
+// writeCatalog writes the catalog section: one line per list, then one row
+// per definition (the current ones, then those removed since) with its
+// hash prefix and what changed it. A session that listed nothing gets no
+// section at all.
+func writeCatalog(w *bufio.Writer, s *store.Snapshot) {
+	c := s.Catalog
+	if c == nil {
+		return
+	}
+	fmt.Fprintf(w, "\ncatalog (%s)\n", plural(len(c.Changes), "change"))
+	for i := range c.Lists {
+		l := &c.Lists[i]
+		complete := ""
+		if l.Complete {
+			complete = ", complete"
+		}
+		fmt.Fprintf(w, "  %s: %s, %s, latest #%d%s\n", termtext.Escape(l.Method),
+			plural(len(l.Definitions), "definition"), plural(l.Pages, "page"), l.Seq, complete)
+	}
+	byKey := make(map[[2]string][]*store.CatalogChange)
+	var removed []*store.CatalogChange
+	for i := range c.Changes {
+		ch := &c.Changes[i]
+		k := [2]string{ch.Kind, ch.Key}
+		byKey[k] = append(byKey[k], ch)
+		if ch.Change == store.ChangeRemoved {
+			removed = append(removed, ch)
+		}
+	}
+	if len(removed) == 0 && !slices.ContainsFunc(c.Lists, func(l store.CatalogList) bool { return len(l.Definitions) > 0 }) {
+		return
+	}
+	tw := newTable(w)
+	fmt.Fprintln(tw, "  KIND\tNAME\tHASH\tCHANGES")
+	current := make(map[[2]string]bool)
+	for i := range c.Lists {
+		l := &c.Lists[i]
+		for j := range l.Definitions {
+			d := &l.Definitions[j]
+			k := [2]string{l.Kind, d.Key}
+			current[k] = true
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", cell(l.Kind), catalogName(d.Key), d.Hash[:min(12, len(d.Hash))], changesText(byKey[k]))
+		}
+	}
+	for _, ch := range removed {
+		k := [2]string{ch.Kind, ch.Key}
+		if current[k] {
+			continue
+		}
+		current[k] = true // one row per key, however often it went
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", cell(ch.Kind), catalogName(ch.Key), "-", changesText(byKey[k]))
+	}
+	tw.flush()
+}
+
+// catalogName escapes a definition's key for a table cell and cuts a long
+// one short: a server may name a tool with a megabyte.
+func catalogName(key string) string {
+	if key == "" {
+		return "(none)"
+	}
+	s := termtext.Escape(key)
+	const max = 64
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// changesText lists a definition's changes, "added #9, changed #12
+// (list_changed #11)"; past three, the rest are counted.
+func changesText(chs []*store.CatalogChange) string {
+	if len(chs) == 0 {
+		return "-"
+	}
+	var parts []string
+	for _, ch := range chs[:min(3, len(chs))] {
+		p := fmt.Sprintf("%s #%d", termtext.Escape(ch.Change), ch.Seq)
+		if ch.Notified != 0 {
+			p += fmt.Sprintf(" (list_changed #%d)", ch.Notified)
+		}
+		parts = append(parts, p)
+	}
+	if n := len(chs) - 3; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d more", n))
+	}
+	return strings.Join(parts, ", ")
+}
