@@ -279,3 +279,52 @@ func TestCatalogSnapshotShared(t *testing.T) {
 		t.Errorf("%d changes, want 4 (a changed, b removed, c added, a changed back):\n%s", n, strings.Join(catalogLines(last), "\n"))
 	}
 }
+
+// TestCatalogTranscripts states by hand what the corpus sessions that list
+// anything must show in their catalog, beside their goldens.
+func TestCatalogTranscripts(t *testing.T) {
+	t.Parallel()
+	// search is listed twice, the second time with its members reordered
+	// and spaced out: the hash must not see it.
+	search := `{"name":"search","title":"Search","description":"Full-text search over the docs.","inputSchema":{"type":"object","properties":{"q":{"type":"string"},"limit":{"type":"integer"}},"required":["q"]},"annotations":{"readOnlyHint":true}}`
+	tests := []struct {
+		name string
+		want []string
+	}{{
+		name: "catalog-drift",
+		want: []string{
+			fmt.Sprintf("tools/list tool seq=20 pages=4 complete=true [search@%s@5 fetch@8268a3ba@18 rollback@87792003@20]", h8(search)),
+			"prompts/list prompt seq=9 pages=1 complete=true [review@65aac05a@9]",
+			"resources/list resource seq=11 pages=1 complete=true [file:///README.md@2b0e72d0@11]",
+			"resources/templates/list resource-template seq=13 pages=1 complete=true [file:///{path}@4d301950@13]",
+			"#18 tool fetch changed 8268a3ba<-2b26b0a6 notified=16",
+			"#20 tool rollback added 87792003<-- notified=16",
+			"#20 tool deploy removed -<-f335f851 notified=16",
+		},
+	}, {
+		// Two first pages in flight: the string id "1" is answered first with
+		// no tools, so the number 1's answer adds echo.
+		name: "ids-null-reused",
+		want: []string{
+			fmt.Sprintf("tools/list tool seq=6 pages=2 complete=true [echo@%s@6]", h8(`{"name":"echo","inputSchema":{"type":"object"}}`)),
+			fmt.Sprintf("#6 tool echo added %s<-- notified=0", h8(`{"name":"echo","inputSchema":{"type":"object"}}`)),
+		},
+	}, {
+		// The jsonrpc 1.0 request is answered with an error; the second lists
+		// nothing, and that is a list too.
+		name: "invalid-frames",
+		want: []string{"tools/list tool seq=13 pages=1 complete=true []"},
+	}, {
+		// tools/list answered with input_required lists nothing.
+		name: "mrtr-prompts-resources",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			snap := load(t, transcript(t, "../../testdata/transcripts/"+tt.name+".transcript.jsonl"))
+			if diff := cmp.Diff(tt.want, catalogLines(snap.Catalog)); diff != "" {
+				t.Errorf("catalog (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
