@@ -328,3 +328,36 @@ func TestCatalogTranscripts(t *testing.T) {
 		})
 	}
 }
+
+// TestCatalogHostile lists a huge definition and names a terminal would
+// act on: the store keeps them as they decode (escaping is the views'
+// job), hashes the huge one whole, and does not keep its scratch buffer.
+func TestCatalogHostile(t *testing.T) {
+	t.Parallel()
+	huge := `{"name":"huge","description":"` + strings.Repeat("x", 2<<20) + `","inputSchema":{"type":"object"}}`
+	ctrl := `{"name":"\u001b[2J\u202e\u009b","inputSchema":{"type":"object"}}`
+	s := New(nil)
+	for i, raw := range []string{listReq("1", "tools/list", ""), listRes("1", "tools", "", huge, ctrl)} {
+		dir := capture.C2S
+		if i == 1 {
+			dir = capture.S2C
+		}
+		s.Ingest(&capture.Record{Type: capture.TypeFrame, Seq: uint64(i + 1), Dir: dir, Time: t0, Msg: []byte(raw)})
+	}
+	cat := s.Snapshot().Catalog
+	if cat == nil || len(cat.Lists) != 1 {
+		t.Fatalf("catalog = %+v, want one list", cat)
+	}
+	var got []string
+	for _, d := range cat.Lists[0].Definitions {
+		got = append(got, fmt.Sprintf("%q %d %v", d.Key, len(d.Description), d.Hash == DefinitionHash([]byte(map[string]string{
+			"huge": huge, "\x1b[2J\u202e\u009b": ctrl}[d.Key]))))
+	}
+	want := []string{`"huge" 2097152 true`, `"\x1b[2J\u202e\u009b" 0 true`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("definitions (-want +got):\n%s", diff)
+	}
+	if n := cap(s.cat.scratch); n > 1<<20 {
+		t.Errorf("the store keeps a %d-byte scratch buffer after a huge definition", n)
+	}
+}

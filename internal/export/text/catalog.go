@@ -66,22 +66,21 @@ func writeCatalog(w *bufio.Writer, s *store.Snapshot) {
 	tw.flush()
 }
 
-// catalogName escapes a definition's key for a table cell and cuts a long
-// one short: a server may name a tool with a megabyte.
+// catalogName escapes a definition's key for a table cell, cut short past
+// 48 bytes: a server may name a tool with a megabyte.
 func catalogName(key string) string {
-	if key == "" {
+	const max = 48
+	switch {
+	case key == "":
 		return "(none)"
-	}
-	s := termtext.Escape(key)
-	const max = 64
-	if len(s) <= max {
-		return s
+	case len(key) <= max:
+		return termtext.Escape(key)
 	}
 	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
+	for cut > 0 && !utf8.RuneStart(key[cut]) {
 		cut--
 	}
-	return s[:cut] + "..."
+	return fmt.Sprintf("%s... (%d bytes)", termtext.Escape(key[:cut]), len(key))
 }
 
 // changesText lists a definition's changes, "added #9, changed #12
