@@ -22,6 +22,8 @@ type export struct {
 	Findings   []exportFinding   `json:"findings"`
 	// Elicitations is the ledger (ledger_test.go); absent without one.
 	Elicitations []exportElicitation `json:"elicitations"`
+	// Catalog is what the server listed (catalog_test.go); absent without.
+	Catalog *exportCatalog `json:"catalog"`
 }
 
 type exportSession struct {

@@ -9,6 +9,10 @@
 //   - book (with -legacy): a 2025-11-25 tool that asks the client through a
 //     server-initiated elicitation/create in the middle of the call.
 //
+// With -catalog it serves sdkpeer.NewCatalogServer instead (2025-11-25
+// only with -legacy): tools listed two a page, and a grow tool that changes
+// the list.
+//
 // With -wire DIR it also copies the exact bytes it reads from stdin to
 // DIR/server-in and the bytes it writes to stdout to DIR/server-out, so a
 // test can check that the proxy in between changed nothing.
@@ -33,15 +37,19 @@ import (
 func main() {
 	legacy := flag.Bool("legacy", false, "serve 2025-11-25 only, with the server-initiated elicitation tool")
 	wire := flag.String("wire", "", "copy the stdio bytes to `dir`/server-in and server-out")
+	catalog := flag.Bool("catalog", false, "serve the catalog test's tools instead")
 	flag.Parse()
-	if err := run(context.Background(), *legacy, *wire); err != nil {
+	srv := sdkpeer.NewServer(*legacy)
+	if *catalog {
+		srv = sdkpeer.NewCatalogServer(*legacy)
+	}
+	if err := run(context.Background(), srv, *wire); err != nil {
 		fmt.Fprintf(os.Stderr, "sdkserver: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, legacy bool, wire string) error {
-	srv := sdkpeer.NewServer(legacy)
+func run(ctx context.Context, srv *mcp.Server, wire string) error {
 	var t mcp.Transport = &mcp.StdioTransport{}
 	if wire != "" {
 		in, err := os.Create(filepath.Join(wire, "server-in"))
