@@ -201,10 +201,14 @@ func (s *Store) catalogNotified(r *capture.Record, method string) {
 	if r.Dir != capture.S2C {
 		return
 	}
-	for i, k := range mcp.ListKinds() {
-		if k.Changed == method {
-			s.cat.lists[i].pending = r.Seq
-		}
+	switch method {
+	case mcp.MethodToolsListChanged:
+		s.cat.lists[0].pending = r.Seq
+	case mcp.MethodPromptsListChanged:
+		s.cat.lists[1].pending = r.Seq
+	case mcp.MethodResourcesListChanged: // resources and their templates
+		s.cat.lists[2].pending = r.Seq
+		s.cat.lists[3].pending = r.Seq
 	}
 }
 

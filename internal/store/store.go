@@ -2,9 +2,9 @@
 // file order and pairs what the two peers said: calls (a request and its
 // answer, one id space per direction), MRTR operations (2026-07-28 chains of
 // input_required rounds), legacy server-initiated requests attributed to the
-// client call they interrupted, eras, capabilities, durations and the
-// correlation findings. Views read immutable Snapshots and never re-parse
-// frames.
+// client call they interrupted, eras, capabilities, durations, the catalog
+// of what the server listed (catalog.go) and the correlation findings.
+// Views read immutable Snapshots and never re-parse frames.
 //
 // Policies worth knowing when reading a snapshot:
 //   - unanswered-request is raised only for a capture that ended cleanly
