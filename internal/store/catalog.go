@@ -36,7 +36,9 @@ const (
 )
 
 // Catalog is the session's catalog. A nil *Catalog means the client never
-// got a list result.
+// got a list result. It is read-only: the store shares it between
+// snapshots. Two catalogs (of two sessions, say) compare definition by
+// definition on (Kind, Key), equal when their Hash is.
 type Catalog struct {
 	// Lists holds one entry per list method that answered at least one
 	// page, in the order tools, prompts, resources, resource templates.
