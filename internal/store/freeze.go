@@ -43,7 +43,6 @@ func (s *Store) freeze(copyState bool) *Snapshot {
 		Ledger:     ledger,
 		Summary:    summarize(&calls),
 		Counts:     s.counts,
-		Events:     s.eventLog(&calls, ops, ledger),
 	}
 }
 

@@ -24,11 +24,6 @@ type Snapshot struct {
 	// Ledger is the elicitation ledger (ledger.go), ordered by the time
 	// each question was asked; nil when the session asked none.
 	Ledger []LedgerRow
-
-	// Events lists the changes analytics events are derived from
-	// (events.go); nil unless the store was made with Options.Events
-	// (and no OnChange).
-	Events *EventLog
 }
 
 // Session describes the captured session as a whole.
