@@ -98,7 +98,6 @@ func New(opts *Options) *Store {
 func (s *Store) Ingest(r *capture.Record) {
 	s.counts.Records++
 	s.feed.rec = r
-	defer func() { s.feed.rec, s.feed.msg = nil, nil }()
 	if !r.Time.IsZero() {
 		s.last = r.Time
 	}
@@ -115,6 +114,7 @@ func (s *Store) Ingest(r *capture.Record) {
 		s.end(r)
 	}
 	s.calls.flush()
+	s.feed.rec, s.feed.msg = nil, nil
 }
 
 // header records the session record's fields.
