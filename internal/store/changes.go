@@ -49,7 +49,9 @@ const (
 	// ChangeCatalog: a tool, prompt or resource catalog of the session
 	// changed.
 	ChangeCatalog
-	// ChangeFinding: a finding was raised (Finding).
+	// ChangeFinding: a finding was raised while ingesting (Finding).
+	// Those only the end of a capture decides (unanswered requests, a torn
+	// or corrupt file) are in snapshots only.
 	ChangeFinding
 )
 
