@@ -14,7 +14,7 @@ import (
 // adding one never copies the others. The store changes a call through the
 // *Call that add and at hand out: the call is unpacked into it and packed
 // back by flush, which Ingest calls after each record, so such a pointer is
-// valid only while one record is ingested (the change feed's contract). It also holds what
+// valid only while one record is ingested (Change.Call's contract). It also holds what
 // the store keeps about a call only while it is pending: the arguments of a
 // retryable request, compared if its answer is input_required (spec 2.7).
 // Nothing else of the request is retained, and the arguments go as soon as
