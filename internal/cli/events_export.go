@@ -10,7 +10,6 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/events"
 	"github.com/mcptrail/mcptrail/internal/redact"
-	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -40,17 +39,13 @@ func runEventsExport(ios *IOStreams, opts *exportOptions, red *redact.Redactor) 
 	}
 	defer in.Close()
 	hdr := redactedHeader(r, red)
-	meta := events.Meta{SessionID: hdr.SessionID, Label: hdr.Label, Transport: hdr.Transport}
 	return writeOutput(ios, opts.output, func(out io.Writer, spoolDir string) error {
 		w := termtext.NewJSONWriter(out)
 		sink, err := newEventsSink(w, opts.format, hdr.SessionID, spoolDir)
 		if err != nil {
 			return err
 		}
-		readErr := streamEvents(r, hdr, red, opts.events.content, func(ch *store.Change) {
-			e := events.FromChange(&meta, ch)
-			sink.add(&e)
-		})
+		readErr := streamEvents(r, hdr, red, events.NewFeed(opts.events.content, sink.add))
 		if err := sink.close(); err != nil {
 			return err
 		}
@@ -62,17 +57,16 @@ func runEventsExport(ios *IOStreams, opts *exportOptions, red *redact.Redactor) 
 	})
 }
 
-// streamEvents reads a whole capture into a store that reports each change
-// to onChange as it happens, redacting each record with red (nil: none)
-// before the store sees it.
-func streamEvents(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, content bool, onChange func(*store.Change)) error {
-	s := store.New(&store.Options{Events: &store.EventOptions{Content: content, OnChange: onChange}})
-	s.Ingest(hdr)
+// streamEvents reads a whole capture into feed, which builds each event as
+// it is due, redacting each record with red (nil: none) before the feed
+// sees it: the same path the live pipeline takes.
+func streamEvents(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, feed *events.Feed) error {
+	feed.Ingest(hdr)
 	var rec capture.Record
 	for {
 		err := r.Next(&rec)
 		if errors.Is(err, io.EOF) {
-			break
+			return nil
 		}
 		if err != nil {
 			return err
@@ -80,9 +74,7 @@ func streamEvents(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, 
 		if red != nil {
 			red.Record(&rec)
 		}
-		s.Ingest(&rec)
+		feed.Ingest(&rec)
 		rec = capture.Record{}
 	}
-	// Every change has been reported during Ingest; no snapshot is needed.
-	return nil
 }

@@ -182,15 +182,23 @@ func readTranscriptAnswers(t *testing.T, tr *transcript.Transcript) []byte {
 	return out
 }
 
-// TestEventsLiveMatchesExport runs transcripts through the proxy with
-// --events-file and checks that the live event stream is the one
-// `export -T events` derives from the same capture afterwards.
+// TestEventsLiveMatchesExport runs every corpus transcript through the
+// proxy with --events-file and checks that the live event stream is, byte
+// for byte, the one `export -T events` derives from the same capture
+// afterwards.
 func TestEventsLiveMatchesExport(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"elicit-seed", "mrtr-chain", "legacy-2025-11-25", "legacy-url-required", "elicit-ledger-edges"} {
+	paths, err := filepath.Glob(filepath.Join(transcriptDir, "*.transcript.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) < 14 {
+		t.Fatalf("found %d transcripts, want at least 14", len(paths))
+	}
+	for _, path := range paths {
+		name := strings.TrimSuffix(filepath.Base(path), ".transcript.jsonl")
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			path := filepath.Join(transcriptDir, name+".transcript.jsonl")
 			tr, err := transcript.Load(path)
 			if err != nil {
 				t.Fatal(err)

@@ -10,53 +10,6 @@ import (
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
-// Meta is what every event of a session shares.
-type Meta struct {
-	SessionID string
-	Label     string
-	Transport string
-}
-
-// MetaOf returns the Meta of a snapshot's session.
-func MetaOf(s *store.Session) Meta {
-	return Meta{SessionID: s.ID, Label: s.Label, Transport: s.Transport}
-}
-
-// FromSnapshot returns the events of a snapshot, in the order they
-// happened; nil when the store kept no event log (store.Options.Events).
-func FromSnapshot(snap *store.Snapshot) []Event {
-	if snap.Events == nil {
-		return nil
-	}
-	m := MetaOf(&snap.Session)
-	out := make([]Event, len(snap.Events.Changes))
-	for i := range snap.Events.Changes {
-		out[i] = FromChange(&m, &snap.Events.Changes[i])
-	}
-	return out
-}
-
-// FromChange builds the event of one change. It reads nothing but its
-// arguments, so it is the same live and offline.
-func FromChange(m *Meta, ch *store.Change) Event {
-	e := Event{
-		ID:            m.SessionID + "-" + strconv.Itoa(ch.Ordinal),
-		SessionID:     m.SessionID,
-		ClientName:    ch.Client.Name,
-		ClientVersion: ch.Client.Version,
-		ServerName:    ch.Server.Name,
-		ServerVersion: ch.Server.Version,
-		Seq:           ch.Seq,
-		Tags:          tags(m),
-	}
-	if ch.Kind == store.ChangeOperation {
-		operation(&e, ch)
-	} else {
-		elicitation(&e, ch)
-	}
-	return e
-}
-
 func tags(m *Meta) map[string]string {
 	t := map[string]string{}
 	if m.Label != "" {
@@ -71,24 +24,23 @@ func tags(m *Meta) map[string]string {
 	return t
 }
 
-// operation fills a completed operation's event.
-func operation(e *Event, ch *store.Change) {
-	c, root := ch.Call, ch.Root
+// operation fills a completed operation's event: c is the answered call
+// (the last round), root the operation's first request (c outside MRTR)
+// and op the MRTR operation, finished (nil outside MRTR).
+func operation(e *Event, c, root *store.Call, op *store.Operation) {
 	e.EventType = "mcp:" + root.Method
 	e.Method = root.Method
 	e.Timestamp = root.Start
 	e.ResourceName = root.Target
 	e.RequestID = idValue(root.ID)
-	e.Parameters, e.Response = ch.Params, ch.Result
 	e.Status = c.Status
 	if c.ResultType != "" && c.ResultType != mcp.ResultComplete {
 		e.ResultType = c.ResultType
 	}
 	e.ProtocolVersion = root.ProtocolVersion
 	e.Era = root.Era
-	e.TraceParent, e.TraceState, e.HTTPSessionID = ch.TraceParent, ch.TraceState, ch.HTTPSession
 	dur, wait, rounds := c.DurationMS, 0.0, 1
-	if op := ch.Operation; op != nil {
+	if op != nil {
 		dur, wait, rounds = op.DurationMS, op.WaitMS, len(op.Rounds)
 	}
 	tool := dur - wait
@@ -122,19 +74,23 @@ func callError(c *store.Call) *Error {
 	return nil
 }
 
-// elicitation fills a create or response event from a ledger row.
-func elicitation(e *Event, ch *store.Change) {
-	row := ch.Row
+// rowExtra is what an elicitation event carries beyond its ledger row:
+// the call that carried the question and its root (each nil when
+// unknown), the form's fields with their rules, and on a response the
+// names of the answer's content members and, with content on, the content.
+type rowExtra struct {
+	call, root   *store.Call
+	fields       []Field
+	answerFields []string
+	answer       jsontext.Value
+}
+
+// elicitation fills a create (asked) or response event from a ledger row.
+func elicitation(e *Event, asked bool, row *store.LedgerRow, x *rowExtra) {
 	el := &Elicitation{
 		Era: row.Era, Mode: row.Mode, Message: row.Message, URL: row.URL, Host: row.Host,
 		ElicitationID: row.ElicitationID, Key: row.Key, Round: row.Round,
-		RequestID: idValue(row.RequestID), Observations: row.Observations,
-	}
-	for _, f := range ch.Fields {
-		el.Fields = append(el.Fields, Field{
-			Name: f.Name, Type: f.Type, Required: f.Required, Format: f.Format,
-			MinLength: f.MinLength, MaxLength: f.MaxLength, Minimum: f.Minimum, Maximum: f.Maximum, Choices: f.Choices,
-		})
+		RequestID: idValue(row.RequestID), Observations: row.Observations, Fields: x.fields,
 	}
 	if row.Root.Call >= 0 {
 		el.Root = &Root{Method: row.Root.Method, Target: row.Root.Target, RequestID: idValue(row.Root.ID)}
@@ -146,12 +102,12 @@ func elicitation(e *Event, ch *store.Change) {
 	e.Elicitation = el
 	e.Method = mcp.MethodElicit
 	e.ResourceName = row.Root.Target
-	if ch.Root != nil {
-		e.ProtocolVersion, e.Era = ch.Root.ProtocolVersion, ch.Root.Era
-	} else if ch.Call != nil {
-		e.ProtocolVersion, e.Era = ch.Call.ProtocolVersion, ch.Call.Era
+	if x.root != nil {
+		e.ProtocolVersion, e.Era = x.root.ProtocolVersion, x.root.Era
+	} else if x.call != nil {
+		e.ProtocolVersion, e.Era = x.call.ProtocolVersion, x.call.Era
 	}
-	if ch.Kind == store.ChangeAsked {
+	if asked {
 		e.EventType, e.Timestamp = TypeElicitCreate, row.AskedAt
 		el.Status = "asked"
 		if row.Status == store.LedgerRequired {
@@ -163,11 +119,41 @@ func elicitation(e *Event, ch *store.Change) {
 	el.Status, el.Action = row.Status, row.Action
 	elapsed := row.ElapsedMS
 	el.ElapsedMS, e.DurationMS = &elapsed, &elapsed
-	el.AnswerFields, el.Content = ch.AnswerFields, ch.Answer
+	el.AnswerFields, el.Content = x.answerFields, x.answer
 	if row.Status == store.LedgerError {
 		e.IsError = true
 		e.Error = &Error{Type: "elicitation_error"}
 	}
+}
+
+// questionParams returns the elicitation/create params of a row the frame
+// f just opened; required counts the -32042 rows seen so far in f.
+func questionParams(row *store.LedgerRow, f *wire.Frame, required *int) []byte {
+	switch {
+	case row.Era == store.LedgerMRTR:
+		return member(member(member(f.Result, "inputRequests"), row.Key), "params")
+	case row.Status == store.LedgerRequired:
+		var out []byte
+		n := 0
+		wire.EachElement(member(f.ErrorData, "elicitations"), func(v []byte) {
+			if n == *required {
+				out = v
+			}
+			n++
+		})
+		*required++
+		return out
+	}
+	return f.Params
+}
+
+// answerOf returns the ElicitResult that answered row in frame f: an
+// inputResponses entry of a retry, or a legacy response's result.
+func answerOf(row *store.LedgerRow, f *wire.Frame) []byte {
+	if row.Era == store.LedgerMRTR {
+		return member(member(f.Params, "inputResponses"), row.Key)
+	}
+	return f.Result
 }
 
 // idValue returns a JSON-RPC id as raw JSON, nil when absent.

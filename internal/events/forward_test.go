@@ -13,7 +13,6 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/events"
 	"github.com/mcptrail/mcptrail/internal/events/otlp"
-	"github.com/mcptrail/mcptrail/internal/store"
 )
 
 // futureMeta is the _meta of a 2026-07-28 request.
@@ -94,11 +93,11 @@ func TestForwardCompatibility(t *testing.T) {
 		{Type: "mcp:tools/call", Resource: "pair", Status: "ok", Rounds: 2},
 	}
 	recs := futureRecords()
-	s := store.New(&store.Options{Events: &store.EventOptions{}})
+	var evs []events.Event
+	feed := events.NewFeed(false, func(e *events.Event) { evs = append(evs, *e) })
 	for i := range recs {
-		s.Ingest(&recs[i])
+		feed.Ingest(&recs[i])
 	}
-	evs := events.FromSnapshot(s.Final())
 	var offline bytes.Buffer
 	if err := events.WriteJSONL(&offline, evs); err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
-	"github.com/mcptrail/mcptrail/internal/store"
 )
 
 // Default queue bounds of a Pipeline.
@@ -161,15 +160,11 @@ func (p *Pipeline) ingest() {
 		_, _ = io.Copy(io.Discard, lr)
 		return
 	}
-	meta := Meta{}
-	st := store.New(&store.Options{Events: &store.EventOptions{Content: p.opts.Content, OnChange: func(ch *store.Change) {
-		e := FromChange(&meta, ch)
+	feed := NewFeed(p.opts.Content, func(e *Event) {
 		p.derived.Add(1)
-		p.fanOut(&e)
-	}}})
-	h := r.Header()
-	meta = Meta{SessionID: h.SessionID, Label: h.Label, Transport: h.Transport}
-	st.Ingest(h)
+		p.fanOut(e)
+	})
+	feed.Ingest(r.Header())
 	var rec capture.Record
 	for {
 		if err := r.Next(&rec); err != nil || p.ctx.Err() != nil {
@@ -178,7 +173,7 @@ func (p *Pipeline) ingest() {
 			}
 			return
 		}
-		st.Ingest(&rec)
+		feed.Ingest(&rec)
 		rec = capture.Record{}
 	}
 }

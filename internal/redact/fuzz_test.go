@@ -303,8 +303,11 @@ func views(t *testing.T, data []byte, red *redact.Redactor) ([]byte, []capture.R
 	jw := jsonexport.New(&jout, &jsonexport.Options{SpoolDir: t.TempDir()})
 	defer jw.Close()
 	tw := textexport.New(&tout, &h)
-	st := store.New(&store.Options{OnFrame: func(f *store.Frame) { jw.Frame(f); tw.Frame(f) }, Events: &store.EventOptions{Content: true}})
+	st := store.New(&store.Options{OnFrame: func(f *store.Frame) { jw.Frame(f); tw.Frame(f) }})
+	var evs []events.Event
+	feed := events.NewFeed(true, func(e *events.Event) { evs = append(evs, *e) })
 	st.Ingest(&h)
+	feed.Ingest(&h)
 	var recs []capture.Record
 	for {
 		var rec capture.Record
@@ -316,6 +319,7 @@ func views(t *testing.T, data []byte, red *redact.Redactor) ([]byte, []capture.R
 		}
 		recs = append(recs, rec)
 		st.Ingest(&rec)
+		feed.Ingest(&rec)
 	}
 	snap := st.Final()
 	if err := jw.Finish(snap); err != nil {
@@ -336,7 +340,7 @@ func views(t *testing.T, data []byte, red *redact.Redactor) ([]byte, []capture.R
 			t.Fatal(err)
 		}
 	}
-	if err := events.WriteJSONL(&out, events.FromSnapshot(snap)); err != nil {
+	if err := events.WriteJSONL(&out, evs); err != nil {
 		t.Fatal(err)
 	}
 	return out.Bytes(), recs

@@ -27,13 +27,14 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 	s.classify(c, &req)
 	if dir == capture.S2C {
 		s.attribute(c, r)
+		s.emitOpened(c, &req)
 		s.ledgerRequest(c, r, f.Params, &req)
-		if s.ev != nil {
-			s.eventRequest(c, r, f, &req)
-		}
 		return idx
 	}
-	s.clientDeclared(&req)
+	s.emitOpened(c, &req)
+	if s.clientDeclared(&req) {
+		s.emitCapability(capture.C2S, c)
+	}
 	s.inflight.add(idx)
 	if r.HTTP != nil && r.HTTP.Exchange != "" {
 		s.exchanges[r.HTTP.Exchange] = idx
@@ -42,9 +43,6 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 	s.catalogRequest(c, f.Params)
 	s.pairRetry(c, r, &req)
 	s.ledgerRequest(c, r, f.Params, &req)
-	if s.ev != nil {
-		s.eventRequest(c, r, f, &req)
-	}
 	return idx
 }
 
@@ -117,6 +115,7 @@ func (s *Store) answer(c *Call, r *capture.Record, f *wire.Frame) {
 	}
 	s.forgetExchange(c, r)
 	var res mcp.Result
+	declared := false
 	if f.Kind == wire.KindError {
 		c.Status = StatusError
 		c.Error = &CallError{Code: f.ErrorCode, Message: f.ErrorMessage}
@@ -131,22 +130,25 @@ func (s *Store) answer(c *Call, r *capture.Record, f *wire.Frame) {
 		default:
 			c.Status = StatusOK
 		}
-		s.serverDeclared(c, &res)
+		declared = s.serverDeclared(c, &res)
 		if c.Method == "tools/list" && c.Dir == capture.C2S {
 			s.toolsListed(r.Seq, f.Result)
 		}
 	}
+	s.emitCall(ChangeCallAnswered, c)
+	if declared {
+		s.emitCapability(capture.S2C, c)
+	}
 	if c.CancelSeq != 0 {
 		c.Late = true
+		s.emitCall(ChangeCallLate, c)
 		s.add(finding.New(finding.LateResult, r.Seq,
 			"%s id %s answered after it was cancelled at seq %d", c.Method, c.ID.Raw(), c.CancelSeq))
 	}
 	s.catalogAnswered(c, r.Seq, f.Result)
 	s.mrtrAnswered(c, &res, r.Redacted)
 	s.ledgerAnswer(c, r, f, &res)
-	if s.ev != nil {
-		s.eventAnswer(c, r, f)
-	}
+	s.completed(c)
 }
 
 // forgetExchange drops the HTTP exchange index entry of an answered call.
@@ -177,6 +179,7 @@ func (s *Store) cancel(r *capture.Record, f *wire.Frame) int {
 	c := s.calls.at(idx)
 	c.CancelSeq = r.Seq
 	c.Status = StatusCancelled
+	s.emitCall(ChangeCallCancelled, c)
 	if c.Dir == capture.C2S {
 		s.inflight.remove(idx)
 	}

@@ -64,12 +64,6 @@ func (cs *Calls) At(i int) Call {
 	return cs.names.unpack(i, &cs.blocks[i/blockSize][i%blockSize])
 }
 
-// ref returns a copy of call i that the caller may keep.
-func (cs *Calls) ref(i int) *Call {
-	c := cs.At(i)
-	return &c
-}
-
 // Slice returns a copy of the calls as one slice.
 func (cs *Calls) Slice() []Call {
 	out := make([]Call, cs.n)

@@ -144,6 +144,8 @@ type catalogState struct {
 	// they are answered.
 	cursored map[int]struct{}
 	scratch  []byte
+	// answering is the index of the list call whose page is being applied.
+	answering int
 }
 
 // listState is what the store keeps to apply the pages of one list.
@@ -195,6 +197,7 @@ func (s *Store) catalogAnswered(c *Call, seq uint64, result jsontext.Value) {
 		return
 	}
 	k := mcp.ListKinds()[i]
+	s.cat.answering = c.Index
 	s.applyPage(i, seq, !later, mcp.ParseListPage(k, result))
 }
 
@@ -216,8 +219,10 @@ func (s *Store) catalogNotified(r *capture.Record, method string) {
 
 // catalogChanged publishes a new catalog. It is the one place the catalog
 // changes: every page applied ends here, with the changes it made (none
-// for a baseline page or a page that repeated the list).
+// for a baseline page or a page that repeated the list). It reports the
+// change on the feed as the list call that brought it.
 func (s *Store) catalogChanged(c *Catalog, changes []CatalogChange) {
 	_ = changes
 	s.cat.published = c
+	s.emit(ChangeCatalog, s.cat.answering, -1, -1)
 }

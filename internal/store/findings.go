@@ -77,6 +77,13 @@ func unansweredFinding(c *Call) finding.Finding {
 	return finding.New(finding.UnansweredRequest, c.RequestSeq, "%s %s id %s was never answered", c.Dir, c.Method, c.ID.Raw())
 }
 
+// raise is the one place a finding is added while ingesting: it keeps it
+// and reports it on the change feed.
+func (s *Store) raise(f finding.Finding) {
+	s.findings = append(s.findings, f)
+	s.emitFinding()
+}
+
 // allFindings returns the findings raised while ingesting plus those only
 // the end of the capture decides, ordered by seq (session-wide findings,
 // seq 0, last).

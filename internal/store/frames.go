@@ -23,6 +23,7 @@ func (s *Store) frame(r *capture.Record) {
 		data = r.Bytes()
 	}
 	f := wire.Decode(data)
+	s.feed.msg = &f
 	var call int
 	if r.HTTP == nil || !s.httpFrame(r, &f, &call) {
 		call = s.message(r, &f)
@@ -58,6 +59,7 @@ func frameSize(r *capture.Record) int {
 // message correlates one decoded message (or a batch of them) and returns
 // the index of the call it opened, answered or cancelled, or -1.
 func (s *Store) message(r *capture.Record, f *wire.Frame) int {
+	s.feed.msg = f
 	switch f.Kind {
 	case wire.KindInvalid:
 		s.counts.Invalid++

@@ -44,7 +44,6 @@ func (s *Store) freeze(copyState bool) *Snapshot {
 		Catalog:    s.cat.published,
 		Summary:    summarize(&calls),
 		Counts:     s.counts,
-		Events:     s.eventLog(&calls, ops, ledger),
 	}
 }
 

@@ -95,11 +95,9 @@ func (s *Store) httpStatus(r *capture.Record, f *wire.Frame) int {
 		s.inflight.remove(idx)
 	}
 	delete(s.exchanges, env.Exchange)
+	s.emitCall(ChangeCallAnswered, c)
 	s.mrtrAnswered(c, &mcp.Result{}, false)
-	if s.ev != nil {
-		// The call is over: its operation's analytics event is due.
-		s.eventAnswer(c, r, f)
-	}
+	s.completed(c)
 	return idx
 }
 

@@ -131,6 +131,7 @@ func (s *Store) ledgerRetried(c *Call, r *capture.Record, params jsontext.Value)
 		row := &s.ledger.rows[i]
 		if j := slices.IndexFunc(actions, func(a mcp.KeyedAction) bool { return a.Key == row.Key }); j >= 0 {
 			row.answered(actions[j].Action, r.Time, r.Seq)
+			s.emitRow(ChangeRowAnswered, i)
 		}
 	}
 }
@@ -164,9 +165,11 @@ func (s *Store) ledgerServerAnswered(c *Call, r *capture.Record, f *wire.Frame) 
 		if f.Kind == wire.KindError {
 			row.answered("", r.Time, r.Seq)
 			row.Status = LedgerError
+			s.emitRow(ChangeRowAnswered, i)
 			continue
 		}
 		row.answered(mcp.ElicitAction(f.Result), r.Time, r.Seq)
+		s.emitRow(ChangeRowAnswered, i)
 	}
 }
 
@@ -211,6 +214,7 @@ func (s *Store) addRow(row LedgerRow, root *Call, wait bool) {
 		l.byElicitationID[row.ElicitationID] = i
 	}
 	l.rows = append(l.rows, row)
+	s.emitRow(ChangeRowAsked, i)
 }
 
 // ledgerRows returns the snapshot's rows, ordered by the time each question

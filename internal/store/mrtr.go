@@ -137,6 +137,7 @@ func (s *Store) extend(in *interim, c *Call, at time.Time, pairing string) {
 	c.Operation, c.Round = in.op, len(op.Rounds)+1
 	op.Rounds = append(op.Rounds, Round{Call: c.Index, ID: c.ID, Pairing: pairing})
 	s.retire(in)
+	s.emitCall(ChangeOperationRound, c)
 }
 
 // mrtrAnswered runs when a call is answered: an input_required result on a
@@ -159,6 +160,7 @@ func (s *Store) mrtrAnswered(c *Call, res *mcp.Result, redacted bool) {
 			Index: c.Operation, Method: c.Method, Target: c.Target, Root: c.Index, RootID: c.ID,
 			Rounds: []Round{{Call: c.Index, ID: c.ID, Pairing: PairRoot}},
 		})
+		s.emitCall(ChangeOperationRound, c)
 	}
 	round := &s.ops[c.Operation].Rounds[c.Round-1]
 	round.HasState = res.HasRequestState

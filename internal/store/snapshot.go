@@ -28,11 +28,6 @@ type Snapshot struct {
 	// Catalog is what the server listed (catalog.go); nil when the client
 	// got no list result. It is shared, never modified.
 	Catalog *Catalog
-
-	// Events lists the changes analytics events are derived from
-	// (events.go); nil unless the store was made with Options.Events
-	// (and no OnChange).
-	Events *EventLog
 }
 
 // Session describes the captured session as a whole.

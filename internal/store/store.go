@@ -4,7 +4,10 @@
 // input_required rounds), legacy server-initiated requests attributed to the
 // client call they interrupted, eras, capabilities, durations, the catalog
 // of what the server listed (catalog.go) and the correlation findings.
-// Views read immutable Snapshots and never re-parse frames.
+// Views read immutable Snapshots, or follow the
+// change feed (Options.OnChange, changes.go) as records are ingested, and
+// never re-parse frames. The store builds nothing for any one view: what
+// analytics events carry is built by the events package from the feed.
 //
 // Policies worth knowing when reading a snapshot:
 //   - unanswered-request is raised only for a capture that ended cleanly
@@ -43,9 +46,10 @@ type Options struct {
 	// been correlated, so views can stream frames without re-parsing. The
 	// Frame and its Record are valid only during the call.
 	OnFrame func(*Frame)
-	// Events, when non-nil, makes the store keep what analytics events
-	// need (events.go); nil keeps nothing.
-	Events *EventOptions
+	// OnChange, when non-nil, is called on the ingesting goroutine with
+	// each change as it happens (the change feed, changes.go). The Change
+	// and what it points to are valid only during the call.
+	OnChange func(*Change)
 }
 
 // Store correlates the records of one session.
@@ -76,7 +80,7 @@ type Store struct {
 	view       Frame // handed to OnFrame
 	names      interner
 	cat        catalogState
-	ev         *eventState // nil unless Options.Events is set
+	feed       changeFeed
 }
 
 // New returns an empty Store.
@@ -88,9 +92,6 @@ func New(opts *Options) *Store {
 	}
 	if opts != nil {
 		s.opts = *opts
-		if opts.Events != nil {
-			s.ev = newEventState(opts.Events)
-		}
 	}
 	return s
 }
@@ -98,6 +99,7 @@ func New(opts *Options) *Store {
 // Ingest adds one record of any type. Records must come in file order.
 func (s *Store) Ingest(r *capture.Record) {
 	s.counts.Records++
+	s.feed.rec = r
 	if !r.Time.IsZero() {
 		s.last = r.Time
 	}
@@ -114,6 +116,7 @@ func (s *Store) Ingest(r *capture.Record) {
 		s.end(r)
 	}
 	s.calls.flush()
+	s.feed.rec, s.feed.msg = nil, nil
 }
 
 // header records the session record's fields.
@@ -159,8 +162,8 @@ func Load(r *capture.Reader, opts *Options) (*Snapshot, error) {
 	return snap, nil
 }
 
-// add appends a finding.
-func (s *Store) add(f finding.Finding) { s.findings = append(s.findings, f) }
+// add raises a finding.
+func (s *Store) add(f finding.Finding) { s.raise(f) }
 
 // clone copies a raw JSON value so that it outlives the record.
 func clone(v jsontext.Value) jsontext.Value {

@@ -1,4 +1,4 @@
-package store
+package events
 
 import (
 	"bytes"
@@ -6,12 +6,13 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
 // What analytics events keep of a request's params or a result: its shape
 // (member names and value types, never a value) by default, or with
-// EventOptions.Content the value itself. Either way a top-level _meta member
+// --events-content (Feed's content) the value itself. Either way a top-level _meta member
 // is dropped (protocol bookkeeping, not the operation's payload).
 
 // Shape limits: deeper values become their type name, longer arrays are
@@ -185,4 +186,76 @@ func unquoted(raw []byte) string {
 		return string(raw)
 	}
 	return string(s)
+}
+
+// fieldRules reads a requested schema's properties with the validation
+// rules each subschema declares, in wire order; nil when the schema has
+// none. Choices counts enum (or oneOf/anyOf) choices, never lists them,
+// and defaults and examples are never kept.
+func fieldRules(schema []byte) []Field {
+	var required []string
+	wire.EachElement(member(schema, "required"), func(v []byte) {
+		if len(v) > 0 && v[0] == '"' {
+			required = append(required, unquoted(v))
+		}
+	})
+	var out []Field
+	wire.EachMember(member(schema, "properties"), func(name, sub []byte) bool {
+		f := Field{Name: unquoted(name), Type: mcp.FieldUnknown}
+		for _, r := range required {
+			f.Required = f.Required || r == f.Name
+		}
+		if t := stringMember(sub, "type"); t != "" {
+			f.Type = t
+		}
+		f.Format = stringMember(sub, "format")
+		f.MinLength, f.MaxLength = intMember(sub, "minLength"), intMember(sub, "maxLength")
+		f.Minimum, f.Maximum = numberMember(sub, "minimum"), numberMember(sub, "maximum")
+		f.Choices = choices(sub)
+		if f.Choices == 0 {
+			f.Choices = choices(member(sub, "items"))
+		}
+		out = append(out, f)
+		return true
+	})
+	return out
+}
+
+// choices counts the enum, oneOf or anyOf entries of a subschema.
+func choices(sub []byte) int {
+	for _, k := range []string{"enum", "oneOf", "anyOf"} {
+		n := 0
+		if wire.EachElement(member(sub, k), func([]byte) { n++ }) {
+			return n
+		}
+	}
+	return 0
+}
+
+func intMember(v []byte, name string) *int64 {
+	raw := member(v, name)
+	if len(raw) == 0 {
+		return nil
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(string(raw), 64)
+		if ferr != nil {
+			return nil
+		}
+		n = int64(f)
+	}
+	return &n
+}
+
+func numberMember(v []byte, name string) *float64 {
+	raw := member(v, name)
+	if len(raw) == 0 {
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		return nil
+	}
+	return &f
 }

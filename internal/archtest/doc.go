@@ -1,0 +1,7 @@
+// Package archtest holds the test that keeps the module's import graph
+// pointing the way ../shared/DESIGN.md draws it: every package may import
+// only the packages below it (wire knows no MCP and does no I/O, capture
+// judges nothing, the store imports no view and no rule, views do not
+// import each other, nothing but the command imports the CLI). It has no
+// non-test code.
+package archtest

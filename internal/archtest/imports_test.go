@@ -1,0 +1,232 @@
+package archtest
+
+import (
+	"bufio"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// root is the module's root directory, from this package's.
+const root = "../.."
+
+// helper reports whether any package may import pkg: it knows nothing of
+// MCP and correlates nothing.
+func helper(pkg string) bool { return pkg == "internal/spool" || pkg == "internal/termtext" }
+
+// layers returns, for each package of the module (its path inside the
+// module), the module packages it may import besides the helpers; "*" allows
+// every package but the command, the CLI and test support. It follows
+// DESIGN.md's data flow: tap → capture → store → rules and the views.
+// A new package must be placed here.
+func layers() map[string][]string {
+	store := []string{"internal/capture", "internal/finding", "internal/mcp", "internal/wire"}
+	below := func(extra ...string) []string { return append(slices.Clone(store), extra...) }
+	view := below("internal/store", "internal/rules")
+	return map[string][]string{
+		// Foundations: no MCP knowledge, no correlation.
+		"internal/wire":       nil,
+		"internal/finding":    nil,
+		"internal/spool":      nil,
+		"internal/termtext":   nil,
+		"internal/transcript": nil,
+		"internal/mcp":        {"internal/wire"},
+		"internal/capture":    {"internal/wire"},
+		"internal/redact":     {"internal/capture", "internal/mcp", "internal/wire"},
+		// Taps move bytes and emit records; they correlate nothing.
+		"internal/tap/stdio":     {"internal/capture", "internal/redact", "internal/mcp", "internal/wire"},
+		"internal/tap/httpproxy": {"internal/capture", "internal/redact", "internal/mcp", "internal/wire"},
+		// The only correlator: no rule, no view.
+		"internal/store": store,
+		// Rules read the store; they render nothing.
+		"internal/rules": below("internal/store"),
+		// Views over snapshots and the change feed, each on its own.
+		"internal/events":          below("internal/store"),
+		"internal/events/httpsink": below("internal/store", "internal/events"),
+		"internal/events/otlp":     below("internal/store", "internal/events"),
+		"internal/export/json":     view,
+		"internal/export/text":     view,
+		"internal/check":           view,
+		"internal/tui":             view,
+		"internal/mock":            below("internal/store", "internal/transcript"),
+		// The CLI wires everything; only the command imports it.
+		"internal/cli": {"*"},
+		"cmd/mcptrail": {"internal/cli"},
+	}
+}
+
+// testSupport reports whether pkg only serves tests (it may import any
+// package but the CLI; no other package may import it).
+func testSupport(pkg string) bool {
+	return pkg == "internal/testbin" || pkg == "internal/corpus" || pkg == "internal/archtest" ||
+		pkg == "internal/e2e" || strings.HasPrefix(pkg, "internal/e2e/")
+}
+
+// violations lists every import of graph (package → module packages its
+// non-test files import) that layers does not allow.
+func violations(graph map[string][]string, allowed map[string][]string) []string {
+	var out []string
+	for _, pkg := range slices.Sorted(maps.Keys(graph)) {
+		for _, imp := range graph[pkg] {
+			if msg := check(pkg, imp, allowed); msg != "" {
+				out = append(out, msg)
+			}
+		}
+		if _, ok := allowed[pkg]; !ok && !testSupport(pkg) {
+			out = append(out, pkg+" is not placed in the layer table (archtest.layers, DESIGN.md)")
+		}
+	}
+	return out
+}
+
+// check says why pkg may not import imp, or returns "".
+func check(pkg, imp string, allowed map[string][]string) string {
+	switch {
+	case imp == "internal/cli" && pkg != "cmd/mcptrail":
+		return pkg + " imports internal/cli: nothing but the command may"
+	case testSupport(imp) && !testSupport(pkg):
+		return pkg + " imports " + imp + ", which only serves tests"
+	case testSupport(pkg):
+		return ""
+	case helper(imp):
+		return ""
+	}
+	may := allowed[pkg]
+	if slices.Contains(may, imp) || (slices.Contains(may, "*") && !strings.HasPrefix(imp, "cmd/")) {
+		return ""
+	}
+	return fmt.Sprintf("%s imports %s: an arrow pointing up (it may import %v)", pkg, imp, may)
+}
+
+// moduleGraph parses the imports of every non-test Go file of the module
+// under dir (whatever its build constraints) and returns, per package
+// directory relative to dir, the module packages it imports.
+func moduleGraph(t *testing.T, dir string) map[string][]string {
+	t.Helper()
+	mod := modulePath(t, dir)
+	graph := map[string][]string{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != dir && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		pkg := filepath.ToSlash(rel)
+		for _, is := range f.Imports {
+			p, err := strconv.Unquote(is.Path.Value)
+			if err != nil {
+				return err
+			}
+			if imp, ok := strings.CutPrefix(p, mod+"/"); ok && !slices.Contains(graph[pkg], imp) {
+				graph[pkg] = append(graph[pkg], imp)
+			}
+		}
+		if _, ok := graph[pkg]; !ok {
+			graph[pkg] = nil
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return graph
+}
+
+// modulePath reads the module path from dir's go.mod.
+func modulePath(t *testing.T, dir string) string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if m, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
+			return strings.TrimSpace(m)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	t.Fatal("go.mod names no module")
+	return ""
+}
+
+// TestImportDirection checks the module's real import graph against the
+// layer table.
+func TestImportDirection(t *testing.T) {
+	t.Parallel()
+	graph := moduleGraph(t, root)
+	for _, pkg := range []string{"internal/store", "internal/events", "internal/wire", "cmd/mcptrail"} {
+		if _, ok := graph[pkg]; !ok {
+			t.Fatalf("the graph has no %s: is root (%s) the module's root?", pkg, root)
+		}
+	}
+	for _, v := range violations(graph, layers()) {
+		t.Error(v)
+	}
+}
+
+// TestViolations checks the checker: each arrow pointing up is reported.
+func TestViolations(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		graph map[string][]string
+		want  []string
+	}{
+		{"down only", map[string][]string{
+			"internal/store": {"internal/capture", "internal/wire", "internal/spool"}, "internal/cli": {"internal/store"},
+			"cmd/mcptrail": {"internal/cli"}, "internal/e2e/fastserver": nil,
+		}, nil},
+		{"store imports events", map[string][]string{"internal/store": {"internal/events"}},
+			[]string{"internal/store imports internal/events: an arrow pointing up (it may import [internal/capture internal/finding internal/mcp internal/wire])"}},
+		{"wire knows mcp", map[string][]string{"internal/wire": {"internal/mcp"}},
+			[]string{"internal/wire imports internal/mcp: an arrow pointing up (it may import [])"}},
+		{"capture imports store", map[string][]string{"internal/capture": {"internal/store"}},
+			[]string{"internal/capture imports internal/store: an arrow pointing up (it may import [internal/wire])"}},
+		{"view imports view", map[string][]string{"internal/export/json": {"internal/events"}},
+			[]string{"internal/export/json imports internal/events: an arrow pointing up (it may import [internal/capture internal/finding internal/mcp internal/wire internal/store internal/rules])"}},
+		{"cli imported", map[string][]string{"internal/tui": {"internal/cli"}},
+			[]string{"internal/tui imports internal/cli: nothing but the command may"}},
+		{"test support imported", map[string][]string{"internal/cli": {"internal/testbin"}},
+			[]string{"internal/cli imports internal/testbin, which only serves tests"}},
+		{"unplaced package", map[string][]string{"internal/newthing": nil},
+			[]string{"internal/newthing is not placed in the layer table (archtest.layers, DESIGN.md)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if diff := cmp.Diff(tc.want, violations(tc.graph, layers())); diff != "" {
+				t.Errorf("violations (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
