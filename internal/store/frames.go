@@ -62,14 +62,14 @@ func (s *Store) message(r *capture.Record, f *wire.Frame) int {
 	case wire.KindInvalid:
 		s.counts.Invalid++
 		s.unreadable[dirIndex(r.Dir)]++
-		s.add(finding.New(finding.InvalidFrame, r.Seq, "%s frame is not a JSON-RPC message: %s", r.Dir, f.Problem))
+		s.raise(finding.New(finding.InvalidFrame, r.Seq, "%s frame is not a JSON-RPC message: %s", r.Dir, f.Problem))
 		return -1
 	case wire.KindBatch:
 		s.batch(r, f)
 		return -1
 	}
 	if f.Problem != "" {
-		s.add(finding.New(finding.NonConformingFrame, r.Seq, "%s %s: %s", r.Dir, describe(f), f.Problem))
+		s.raise(finding.New(finding.NonConformingFrame, r.Seq, "%s %s: %s", r.Dir, describe(f), f.Problem))
 	}
 	switch f.Kind {
 	case wire.KindRequest:
@@ -85,10 +85,10 @@ func (s *Store) message(r *capture.Record, f *wire.Frame) int {
 func (s *Store) batch(r *capture.Record, f *wire.Frame) {
 	if len(f.Batch) == 0 {
 		s.unreadable[dirIndex(r.Dir)]++ // JSON-RPC answers it with one null-id error
-		s.add(finding.New(finding.BatchFrame, r.Seq, "%s frame is an empty JSON-RPC batch", r.Dir))
+		s.raise(finding.New(finding.BatchFrame, r.Seq, "%s frame is an empty JSON-RPC batch", r.Dir))
 		return
 	}
-	s.add(finding.New(finding.BatchFrame, r.Seq,
+	s.raise(finding.New(finding.BatchFrame, r.Seq,
 		"%s frame is a JSON-RPC batch of %d messages (batches exist only in 2025-03-26)", r.Dir, len(f.Batch)))
 	for i := range f.Batch {
 		s.message(r, &f.Batch[i])

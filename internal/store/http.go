@@ -77,8 +77,8 @@ func (s *Store) httpStatus(r *capture.Record, f *wire.Frame) int {
 	if env.Status >= 200 && env.Status <= 299 {
 		// A success without a body answers nothing (a request answered
 		// 202 breaks rule 60; httpResponseRules says so).
-		s.add(finding.New(finding.HTTPRequestNoBody, r.Seq,
-			"%s %s answered HTTP %d without a JSON-RPC response", s.calls.at(idx).Method, s.calls.at(idx).ID.Raw(), env.Status))
+		s.raise(finding.New(finding.HTTPRequestNoBody, r.Seq,
+			"%s %s answered HTTP %d without a JSON-RPC response", s.calls.at(idx).Method, s.calls.at(idx).ID.Raw(), env.Status).OfCall(idx))
 		return idx
 	}
 	c := s.calls.at(idx)

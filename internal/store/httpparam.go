@@ -29,13 +29,13 @@ func (s *Store) paramHeaders(r *capture.Record, req *mcp.Request) {
 		return
 	}
 	if th.invalid != "" {
-		s.add(finding.New(finding.ToolHeaderAnnotation, r.Seq,
+		s.raise(finding.New(finding.ToolHeaderAnnotation, r.Seq,
 			"tools/call of %q over HTTP: the tool's x-mcp-header annotations are invalid (%s), so a client must not call it", req.Target, th.invalid))
 		return
 	}
 	for _, b := range th.params {
 		if msg := checkParam(r.HTTP.Headers, req.Arguments, b); msg != "" {
-			s.add(finding.New(finding.HTTPParamHeader, r.Seq, "tools/call of %q: %s", req.Target, msg))
+			s.raise(finding.New(finding.HTTPParamHeader, r.Seq, "tools/call of %q: %s", req.Target, msg))
 		}
 	}
 }

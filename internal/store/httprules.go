@@ -29,7 +29,7 @@ func (s *Store) httpRequestRules(r *capture.Record, f *wire.Frame) {
 		return
 	}
 	if f.Kind == wire.KindBatch {
-		s.add(finding.New(finding.HTTPBatch, r.Seq,
+		s.raise(finding.New(finding.HTTPBatch, r.Seq,
 			"POST body is a JSON-RPC batch of %d messages; Streamable HTTP takes one message per POST", len(f.Batch)))
 		return
 	}
@@ -43,36 +43,36 @@ func (s *Store) httpRequestRules(r *capture.Record, f *wire.Frame) {
 	version, hasVersion := h["MCP-Protocol-Version"]
 	if f.Kind != wire.KindRequest {
 		if !hasVersion && s.legacy.seen {
-			s.add(finding.New(finding.HTTPVersionHeader, r.Seq, "POST of %s has no MCP-Protocol-Version header", describe(f)))
+			s.raise(finding.New(finding.HTTPVersionHeader, r.Seq, "POST of %s has no MCP-Protocol-Version header", describe(f)))
 		}
 		return
 	}
 	req := mcp.ParseRequest(f.Method, f.Params)
 	switch {
 	case req.Modern && !hasVersion:
-		s.add(finding.New(finding.HTTPVersionHeader, r.Seq, "%s has no MCP-Protocol-Version header (_meta says %q)", describe(f), req.ProtocolVersion))
+		s.raise(finding.New(finding.HTTPVersionHeader, r.Seq, "%s has no MCP-Protocol-Version header (_meta says %q)", describe(f), req.ProtocolVersion))
 	case req.Modern && version != req.ProtocolVersion:
-		s.add(finding.New(finding.HTTPVersionHeader, r.Seq, "%s: MCP-Protocol-Version %q differs from _meta's %q", describe(f), version, req.ProtocolVersion))
+		s.raise(finding.New(finding.HTTPVersionHeader, r.Seq, "%s: MCP-Protocol-Version %q differs from _meta's %q", describe(f), version, req.ProtocolVersion))
 	case !req.Modern && f.Method != mcp.MethodInitialize && !hasVersion:
-		s.add(finding.New(finding.HTTPVersionHeader, r.Seq, "%s has no MCP-Protocol-Version header", describe(f)))
+		s.raise(finding.New(finding.HTTPVersionHeader, r.Seq, "%s has no MCP-Protocol-Version header", describe(f)))
 	}
 	if !req.Modern {
 		return
 	}
 	switch m, ok := h["Mcp-Method"]; {
 	case !ok:
-		s.add(finding.New(finding.HTTPMethodHeader, r.Seq, "%s has no Mcp-Method header", describe(f)))
+		s.raise(finding.New(finding.HTTPMethodHeader, r.Seq, "%s has no Mcp-Method header", describe(f)))
 	case m != f.Method:
-		s.add(finding.New(finding.HTTPMethodHeader, r.Seq, "%s: Mcp-Method %q differs from the body's method", describe(f), m))
+		s.raise(finding.New(finding.HTTPMethodHeader, r.Seq, "%s: Mcp-Method %q differs from the body's method", describe(f), m))
 	}
 	if !namedMethod(f.Method) {
 		return
 	}
 	switch n, ok := h["Mcp-Name"]; {
 	case !ok:
-		s.add(finding.New(finding.HTTPNameHeader, r.Seq, "%s has no Mcp-Name header", describe(f)))
+		s.raise(finding.New(finding.HTTPNameHeader, r.Seq, "%s has no Mcp-Name header", describe(f)))
 	case decodeHeaderValue(n) != req.Target:
-		s.add(finding.New(finding.HTTPNameHeader, r.Seq, "%s: Mcp-Name %q differs from the body's %q", describe(f), n, req.Target))
+		s.raise(finding.New(finding.HTTPNameHeader, r.Seq, "%s: Mcp-Name %q differs from the body's %q", describe(f), n, req.Target))
 	}
 	if f.Method == mcp.MethodToolsCall {
 		s.paramHeaders(r, &req)
@@ -105,7 +105,7 @@ func (s *Store) httpResponseRules(r *capture.Record, f *wire.Frame) {
 	if seq, ok := s.http.notifications[env.Exchange]; ok {
 		delete(s.http.notifications, env.Exchange)
 		if env.Status >= 200 && env.Status <= 299 {
-			s.add(finding.New(finding.HTTPNotificationStatus, r.Seq,
+			s.raise(finding.New(finding.HTTPNotificationStatus, r.Seq,
 				"the notification POSTed at seq %d was answered HTTP %d with a body; want 202 with none", seq, env.Status))
 		}
 	}
@@ -115,7 +115,7 @@ func (s *Store) httpResponseRules(r *capture.Record, f *wire.Frame) {
 	ct := env.Headers["Content-Type"]
 	mt, _, _ := mime.ParseMediaType(ct)
 	if mt != "application/json" && mt != "text/event-stream" {
-		s.add(finding.New(finding.HTTPContentType, r.Seq,
+		s.raise(finding.New(finding.HTTPContentType, r.Seq,
 			"%s answered with Content-Type %q; want application/json or text/event-stream", describe(f), ct))
 	}
 }
@@ -130,7 +130,7 @@ func (s *Store) httpNotificationAnswered(r *capture.Record) {
 	}
 	delete(s.http.notifications, env.Exchange)
 	if env.Status >= 200 && env.Status <= 299 && env.Status != 202 {
-		s.add(finding.New(finding.HTTPNotificationStatus, r.Seq,
+		s.raise(finding.New(finding.HTTPNotificationStatus, r.Seq,
 			"the notification POSTed at seq %d was answered HTTP %d; want 202", seq, env.Status))
 	}
 }

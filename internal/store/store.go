@@ -46,6 +46,11 @@ type Options struct {
 	// Events, when non-nil, makes the store keep what analytics events
 	// need (events.go); nil keeps nothing.
 	Events *EventOptions
+	// Rules grades the findings (finding.Registry.Grade): the findings of
+	// a disabled or unknown rule are dropped, the others take the rule's
+	// effective severity. Nil keeps every finding, ungraded (its Severity
+	// is empty); internal/rules.Default is the full set.
+	Rules *finding.Registry
 }
 
 // Store correlates the records of one session.
@@ -57,6 +62,9 @@ type Store struct {
 	ops      []Operation
 	findings []finding.Finding
 	last     time.Time // time of the latest record
+	// rec is the record being ingested, whose line a finding anchored
+	// at its seq points to.
+	rec *capture.Record
 
 	// byID finds the latest call by (direction of the request, conn, id).
 	byID ids
@@ -97,6 +105,7 @@ func New(opts *Options) *Store {
 // Ingest adds one record of any type. Records must come in file order.
 func (s *Store) Ingest(r *capture.Record) {
 	s.counts.Records++
+	s.rec = r
 	if !r.Time.IsZero() {
 		s.last = r.Time
 	}
@@ -113,6 +122,7 @@ func (s *Store) Ingest(r *capture.Record) {
 		s.end(r)
 	}
 	s.calls.flush()
+	s.rec = nil
 }
 
 // header records the session record's fields.
@@ -157,9 +167,6 @@ func Load(r *capture.Reader, opts *Options) (*Snapshot, error) {
 	}
 	return snap, nil
 }
-
-// add appends a finding.
-func (s *Store) add(f finding.Finding) { s.findings = append(s.findings, f) }
 
 // clone copies a raw JSON value so that it outlives the record.
 func clone(v jsontext.Value) jsontext.Value {

@@ -59,7 +59,7 @@ func (s *Store) toolListed(seq uint64, tool []byte) {
 	w := annotationWalk{tool: name}
 	w.schema(schema, nil, "")
 	for _, p := range w.problems {
-		s.add(finding.New(finding.ToolHeaderAnnotation, seq, "tool %q: %s", name, p))
+		s.raise(finding.New(finding.ToolHeaderAnnotation, seq, "tool %q: %s", name, p))
 	}
 	if s.http.tools == nil {
 		if len(w.params) == 0 && len(w.problems) == 0 {
