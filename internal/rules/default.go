@@ -6,9 +6,10 @@ import (
 	"github.com/mcptrail/mcptrail/internal/finding"
 )
 
-// spec names the protocol brief that spec sections and rule numbers refer
-// to.
-const spec = "MCP 2026-07-28 brief "
+// spec names the protocol revision whose brief
+// (the protocol brief of DESIGN.md) the section and rule numbers of a
+// rule's Spec refer to; section 6 numbers the rules decidable from the wire.
+const spec = "MCP 2026-07-28 "
 
 // Default returns a new registry of every rule mcptrail raises, with its
 // default severity and nothing disabled.
@@ -124,21 +125,21 @@ func mrtrRules() []finding.Rule {
 
 func captureRules() []finding.Rule {
 	const c = finding.Capture
-	const doc = "mcptrail capture format (docs/capture-format.md, "
+	const doc = "docs/capture-format.md ("
 	return []finding.Rule{
 		{ID: finding.CaptureGap, Category: c, Severity: finding.Error,
 			Summary: "the capture lost records (see the note for counts)",
 			Help: "The proxy could not write some records (the disk was full or too slow and the queue overflowed); the traffic " +
 				"was relayed untouched, but correlation after the gap may be incomplete.",
-			Spec: doc + "Backpressure and loss); not a protocol rule"},
+			Spec: doc + "Backpressure and loss)"},
 		{ID: finding.CaptureTorn, Category: c, Severity: finding.Warning,
 			Summary: "the capture's last line is torn (the writer was killed)",
 			Help: "The capture's last line has no newline: the writer was killed mid-record. The reader skips it; everything before it is intact.",
-			Spec: doc + "torn last line); not a protocol rule"},
+			Spec: doc + "Torn tails and damaged lines)"},
 		{ID: finding.CaptureCorrupt, Category: c, Severity: finding.Error,
 			Summary: "lines in the middle of the capture could not be decoded",
 			Help: "Lines other than the last could not be decoded as capture records: the file was edited or damaged. They are skipped.",
-			Spec: doc + "reader contract); not a protocol rule"},
+			Spec: doc + "Torn tails and damaged lines)"},
 		{ID: finding.ServerExitAbnormal, Category: c, Severity: finding.Warning,
 			Summary: "the server exited with a non-zero status or a signal",
 			Help: "The stdio server process ended with a non-zero exit status or was killed by a signal. A server should exit " +
