@@ -17,6 +17,7 @@ import (
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/redact"
+	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/tap/stdio"
 	"github.com/mcptrail/mcptrail/internal/termtext"
@@ -176,7 +177,7 @@ func printDemoSummary(ios *IOStreams, path, id string, reg *finding.Registry) er
 	if err != nil {
 		return fmt.Errorf("reading the demo capture: %w", err)
 	}
-	snap, err := store.Load(r, &store.Options{Rules: reg})
+	snap, err := store.Load(r, &store.Options{Rules: reg, Checks: rules.Checks()})
 	if err != nil {
 		return fmt.Errorf("reading the demo capture: %w", err)
 	}

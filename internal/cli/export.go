@@ -15,6 +15,7 @@ import (
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/redact"
+	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
@@ -111,7 +112,7 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 			defer jw.Close()
 			view = jw
 		}
-		snap, err := ingest(r, hdr, red, &store.Options{OnFrame: view.Frame, Rules: opts.rules})
+		snap, err := ingest(r, hdr, red, &store.Options{OnFrame: view.Frame, Rules: opts.rules, Checks: rules.Checks()})
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", name, err)
 		}

@@ -131,9 +131,6 @@ func (s *Store) answer(c *Call, r *capture.Record, f *wire.Frame) {
 			c.Status = StatusOK
 		}
 		s.serverDeclared(c, &res)
-		if c.Method == "tools/list" && c.Dir == capture.C2S {
-			s.toolsListed(r.Seq, f.Result)
-		}
 	}
 	if c.CancelSeq != 0 {
 		c.Late = true

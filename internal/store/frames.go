@@ -23,21 +23,34 @@ func (s *Store) frame(r *capture.Record) {
 		data = r.Bytes()
 	}
 	f := wire.Decode(data)
+	var inExchange bool
+	if r.HTTP != nil && r.HTTP.Exchange != "" {
+		_, inExchange = s.exchanges[r.HTTP.Exchange]
+	}
 	var call int
 	if r.HTTP == nil || !s.httpFrame(r, &f, &call) {
 		call = s.message(r, &f)
 	}
-	if s.opts.OnFrame != nil {
-		// One Frame is reused: it is valid only during the call, and a
-		// new one per frame would be most of the store's garbage.
-		s.view = Frame{
-			Seq: r.Seq, Time: r.Time, Dir: r.Dir, Conn: r.Conn,
-			Kind: f.Kind, ID: f.ID, Method: f.Method, Size: size,
-			Problem: f.Problem, Call: call, Record: r,
-		}
-		s.opts.OnFrame(&s.view)
-		s.view = Frame{}
+	if s.opts.OnFrame == nil && len(s.opts.Checks) == 0 {
+		return
 	}
+	// One Frame is reused: it is valid only during the call, and a new
+	// one per frame would be most of the store's garbage.
+	s.view = Frame{
+		Seq: r.Seq, Time: r.Time, Dir: r.Dir, Conn: r.Conn,
+		Kind: f.Kind, ID: f.ID, Method: f.Method, Size: size,
+		Problem: f.Problem, Call: call, Record: r, Msg: &f, InExchange: inExchange,
+	}
+	if call >= 0 {
+		s.view.CallMethod = s.calls.at(call).Method
+	}
+	for _, c := range s.opts.Checks {
+		c.Check(&s.view, s.raiseFn)
+	}
+	if s.opts.OnFrame != nil {
+		s.opts.OnFrame(&s.view)
+	}
+	s.view = Frame{}
 }
 
 // frameSize is the frame's size as recorded, else the length of its bytes.

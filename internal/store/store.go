@@ -51,6 +51,17 @@ type Options struct {
 	// effective severity. Nil keeps every finding, ungraded (its Severity
 	// is empty); internal/rules.Default is the full set.
 	Rules *finding.Registry
+	// Checks run on every frame after it has been correlated (before
+	// OnFrame), raising findings of rules that are not correlation (the
+	// HTTP header rules of internal/rules). Each belongs to this store.
+	Checks []Check
+}
+
+// Check is a set of rules that reads the frames of one session. Check is
+// called once per frame record, with the Frame valid only during the
+// call; raise adds a finding to the session (graded by Options.Rules).
+type Check interface {
+	Check(f *Frame, raise func(finding.Finding))
 }
 
 // Store correlates the records of one session.
@@ -80,8 +91,8 @@ type Store struct {
 	peers      peerState
 	mrtr       mrtrState
 	ledger     ledgerState
-	http       httpState
-	view       Frame // handed to OnFrame
+	view       Frame // handed to Checks and OnFrame
+	raiseFn    func(finding.Finding) // s.raise, made once for Checks
 	names      interner
 	ev         *eventState // nil unless Options.Events is set
 }
@@ -93,6 +104,7 @@ func New(opts *Options) *Store {
 		exchanges: make(map[string]int),
 		mrtr:      newMRTRState(),
 	}
+	s.raiseFn = s.raise
 	if opts != nil {
 		s.opts = *opts
 		if opts.Events != nil {
