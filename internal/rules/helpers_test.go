@@ -25,7 +25,7 @@ type step struct {
 
 func c2s(raw string) step { return step{dir: capture.C2S, raw: raw} }
 func s2c(raw string) step { return step{dir: capture.S2C, raw: raw} }
-func endRec() step       { return step{rec: &capture.Record{Type: capture.TypeEnd}} }
+func endRec() step        { return step{rec: &capture.Record{Type: capture.TypeEnd}} }
 
 // post and answer put a frame on an HTTP exchange.
 func post(ex, raw string, headers map[string]string) step {

@@ -34,4 +34,3 @@ func TestHTTPHeaderRules(t *testing.T) {
 		})
 	}
 }
-

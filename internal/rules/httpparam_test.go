@@ -158,7 +158,7 @@ func TestToolHeaderAnnotationCall(t *testing.T) {
 		t.Errorf("HTTP findings (-want +got):\n%s", diff)
 	}
 	snap = load(t, []step{
-		c2s(`{"jsonrpc":"2.0","id":"l","method":"tools/list","params":{`+meta+`}}`),
+		c2s(`{"jsonrpc":"2.0","id":"l","method":"tools/list","params":{` + meta + `}}`),
 		s2c(toolsList("l", bad)),
 		c2s(tool("1", "t", `{"a":1.5}`, "")),
 	})

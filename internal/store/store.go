@@ -91,7 +91,7 @@ type Store struct {
 	peers      peerState
 	mrtr       mrtrState
 	ledger     ledgerState
-	view       Frame // handed to Checks and OnFrame
+	view       Frame                 // handed to Checks and OnFrame
 	raiseFn    func(finding.Finding) // s.raise, made once for Checks
 	names      interner
 	ev         *eventState // nil unless Options.Events is set
