@@ -8,7 +8,7 @@ import (
 )
 
 // frame counts, decodes and correlates one frame record, then hands it to
-// Options.OnFrame.
+// Options.Checks and Options.OnFrame.
 func (s *Store) frame(r *capture.Record) {
 	size := frameSize(r)
 	s.counts.Frames++
@@ -31,15 +31,21 @@ func (s *Store) frame(r *capture.Record) {
 	if r.HTTP == nil || !s.httpFrame(r, &f, &call) {
 		call = s.message(r, &f)
 	}
-	if s.opts.OnFrame == nil && len(s.opts.Checks) == 0 {
-		return
+	if s.opts.OnFrame != nil || len(s.opts.Checks) > 0 {
+		s.handOut(r, &f, size, call, inExchange)
 	}
-	// One Frame is reused: it is valid only during the call, and a new
-	// one per frame would be most of the store's garbage.
+}
+
+// handOut gives the correlated frame to Options.Checks, then OnFrame.
+func (s *Store) handOut(r *capture.Record, f *wire.Frame, size, call int, inExchange bool) {
+	// One Frame (and one copy of the message) is reused: it is valid only
+	// during the call, and a new one per frame would be most of the
+	// store's garbage.
+	s.msg = *f
 	s.view = Frame{
 		Seq: r.Seq, Time: r.Time, Dir: r.Dir, Conn: r.Conn,
 		Kind: f.Kind, ID: f.ID, Method: f.Method, Size: size,
-		Problem: f.Problem, Call: call, Record: r, Msg: &f, InExchange: inExchange,
+		Problem: f.Problem, Call: call, Record: r, Msg: &s.msg, InExchange: inExchange,
 	}
 	if call >= 0 {
 		s.view.CallMethod = s.calls.at(call).Method
@@ -50,7 +56,7 @@ func (s *Store) frame(r *capture.Record) {
 	if s.opts.OnFrame != nil {
 		s.opts.OnFrame(&s.view)
 	}
-	s.view = Frame{}
+	s.view, s.msg = Frame{}, wire.Frame{}
 }
 
 // frameSize is the frame's size as recorded, else the length of its bytes.

@@ -35,6 +35,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
 // Options are the store's knobs. A nil *Options means the defaults.
@@ -92,6 +93,7 @@ type Store struct {
 	mrtr       mrtrState
 	ledger     ledgerState
 	view       Frame                 // handed to Checks and OnFrame
+	msg        wire.Frame            // what view.Msg points to
 	raiseFn    func(finding.Finding) // s.raise, made once for Checks
 	names      interner
 	ev         *eventState // nil unless Options.Events is set
