@@ -135,3 +135,10 @@ const (
 	HTTPParamHeader        = "http-param-header"
 	ToolHeaderAnnotation   = "tool-header-annotation"
 )
+
+// Rule ids raised for elicitation requests and answers (spec section 6,
+// rules 29 and 30).
+const (
+	ElicitActionUnknown = "elicitation-action-unknown"
+	ElicitSensitiveForm = "elicitation-sensitive-form"
+)

@@ -98,6 +98,9 @@ func raising() map[string]struct {
 		"http-notification-status":      one(post("x", notif("notifications/x", "{}"), map[string]string{"MCP-Protocol-Version": "2026-07-28"}), answer("x", 200, "", nil)),
 		"http-param-header":             one(append(listed(paramTool), post("c", tool("1", "deploy", `{"env":"prod"}`, ""), modernHeaders("deploy")))...),
 		"tool-header-annotation":        one(listed(badTool)...),
+		"elicitation-action-unknown":    one(c2s(tool("1", "t", "{}", `,"inputResponses":{"a":{"action":"postpone"}}`))),
+		"elicitation-sensitive-form": one(c2s(tool("1", "t", "{}", "")), s2c(inputRequired("1",
+			`{"k":{"method":"elicitation/create","params":{"message":"log in","requestedSchema":{"type":"object","properties":{"password":{"type":"string"}}}}}}`, ""))),
 	}
 }
 

@@ -156,4 +156,19 @@ func captureRules() []finding.Rule {
 	}
 }
 
-func elicitationRules() []finding.Rule { return nil }
+func elicitationRules() []finding.Rule {
+	const c = finding.Elicitation
+	return []finding.Rule{
+		{ID: finding.ElicitActionUnknown, Category: c, Severity: finding.Error,
+			Summary: "an elicitation answer's action is not accept, decline or cancel",
+			Help: "An ElicitResult's action must be accept (submitted or confirmed), decline (an explicit no) or cancel " +
+				"(dismissed). Any other action, such as postpone, is invalid: the server cannot know what the user did.",
+			Spec: spec + "§6 rule 29; §3.5"},
+		{ID: finding.ElicitSensitiveForm, Category: c, Severity: finding.Warning,
+			Summary: "a form-mode elicitation asks for what looks like a password, key, token or card number",
+			Help: "A server must not use form mode for sensitive data (passwords, API keys, access tokens, payment credentials); " +
+				"it must use URL mode, so the secret never passes through the client. Field names are matched heuristically " +
+				"(password, secret, api_key, token, card number, cvv, ...), so this is a lint.",
+			Spec: spec + "§6 rule 30; §3.7"},
+	}
+}
