@@ -20,8 +20,13 @@
 //   - a client call counts as in flight for legacy attribution until it is
 //     answered, cancelled, or its id is taken over by a newer request.
 //
-// It sits below the views (export, check, tui, events) and above capture,
-// wire and mcp. A Store is not safe for concurrent use: one goroutine
+// Every finding goes through one function, raise: Options.Rules (a
+// finding.Registry, defined in internal/rules) grades it or drops it.
+// Rules that are not correlation, such as the HTTP header rules, live in
+// internal/rules and run as Options.Checks on each correlated frame.
+//
+// It sits below the rules and the views (export, check, tui, events) and
+// above capture, wire and mcp. A Store is not safe for concurrent use: one goroutine
 // ingests; Snapshot returns a copy that any goroutine may read.
 package store
 
