@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"regexp"
 	"strconv"
 
@@ -11,18 +12,29 @@ import (
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
-// sensitiveName matches form field names that ask for a credential or
+// sensitiveNames matches form field names that ask for a credential or
 // payment data (spec 3.7: passwords, API keys, access tokens, payment
 // credentials). It is a heuristic, as rule 30 says.
-var sensitiveName = regexp.MustCompile(`(?i)(password|passwd|passphrase|secret|api[_-]?key|access[_-]?key|token|credit[_-]?card|card[_-]?number|cvv|cvc)`)
+const sensitiveNames = `(?i)(password|passwd|passphrase|secret|api[_-]?key|access[_-]?key|token|credit[_-]?card|card[_-]?number|cvv|cvc)`
+
+// The members an MRTR retry's params and an interim result hold; a
+// message without them is not read further (a cheap test on every call).
+const inputResponses, inputRequests = `"inputResponses"`, `"inputRequests"`
 
 // Elicitation checks elicitation requests and answers, in MRTR
 // inputRequests and inputResponses as in legacy elicitation/create calls.
-// It keeps no state.
-type Elicitation struct{}
+// It keeps no state about the session.
+type Elicitation struct {
+	sensitive *regexp.Regexp // sensitiveNames
+}
+
+// NewElicitation returns the elicitation rules.
+func NewElicitation() *Elicitation {
+	return &Elicitation{sensitive: regexp.MustCompile(sensitiveNames)}
+}
 
 // Check runs the elicitation rules on one correlated frame.
-func (Elicitation) Check(f *store.Frame, raise func(finding.Finding)) {
+func (el *Elicitation) Check(f *store.Frame, raise func(finding.Finding)) {
 	m, r := f.Msg, f.Record
 	add := func(fd finding.Finding) {
 		if f.Call >= 0 {
@@ -31,7 +43,7 @@ func (Elicitation) Check(f *store.Frame, raise func(finding.Finding)) {
 		raise(fd)
 	}
 	switch {
-	case m.Kind == wire.KindRequest && r.Dir == capture.C2S:
+	case m.Kind == wire.KindRequest && r.Dir == capture.C2S && bytes.Contains(m.Params, []byte(inputResponses)):
 		for _, a := range mcp.InputActions(m.Params) {
 			if !knownAction(a.Action) {
 				add(finding.New(finding.ElicitActionUnknown, r.Seq,
@@ -42,13 +54,13 @@ func (Elicitation) Check(f *store.Frame, raise func(finding.Finding)) {
 		if a := mcp.ElicitAction(m.Result); !knownAction(a) {
 			add(finding.New(finding.ElicitActionUnknown, r.Seq, "elicitation/create answered with action %q; want accept, decline or cancel", a))
 		}
-	case m.Kind == wire.KindResponse && r.Dir == capture.S2C:
+	case m.Kind == wire.KindResponse && r.Dir == capture.S2C && bytes.Contains(m.Result, []byte(inputRequests)):
 		for _, e := range mcp.InputElicitations(m.Result) {
-			sensitive(r.Seq, "inputRequests["+strconv.Quote(e.Key)+"]", &e.Request, add)
+			el.sensitiveFields(r.Seq, "inputRequests["+strconv.Quote(e.Key)+"]", &e.Request, add)
 		}
 	case m.Kind == wire.KindRequest && r.Dir == capture.S2C && m.Method == mcp.MethodElicit:
 		req := mcp.ParseElicitRequest(m.Params)
-		sensitive(r.Seq, "elicitation/create", &req, add)
+		el.sensitiveFields(r.Seq, "elicitation/create", &req, add)
 	}
 }
 
@@ -58,13 +70,13 @@ func knownAction(a string) bool {
 	return a == "" || a == "accept" || a == "decline" || a == "cancel"
 }
 
-// sensitive flags the form fields of e whose names ask for a secret.
-func sensitive(seq uint64, where string, e *mcp.ElicitRequest, add func(finding.Finding)) {
+// sensitiveFields flags the form fields of e whose names ask for a secret.
+func (el *Elicitation) sensitiveFields(seq uint64, where string, e *mcp.ElicitRequest, add func(finding.Finding)) {
 	if e.Mode != mcp.ModeForm {
 		return
 	}
 	for _, field := range e.Fields {
-		if sensitiveName.MatchString(field.Name) {
+		if el.sensitive.MatchString(field.Name) {
 			add(finding.New(finding.ElicitSensitiveForm, seq,
 				"%s asks for %q in form mode; sensitive data must be asked for in URL mode", where, field.Name))
 		}
