@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/mcptrail/mcptrail/internal/rules"
 )
 
 // configFile is the name of the configuration file read from the working
@@ -24,6 +26,9 @@ type fileConfig struct {
 	// Redact holds the redaction settings, for the proxy and for every
 	// command that reads a capture.
 	Redact redactConfig `toml:"redact"`
+	// Rules disables and re-grades rules, for every command that shows
+	// findings.
+	Rules rules.Config `toml:"rules"`
 }
 
 // redactConfig is the [redact] table.

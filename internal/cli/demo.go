@@ -15,7 +15,9 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
+	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/redact"
+	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/tap/stdio"
 	"github.com/mcptrail/mcptrail/internal/termtext"
@@ -59,7 +61,11 @@ do the proxy's.`,
 			if err != nil {
 				return err
 			}
-			return runDemo(cmd.Context(), ios, scale, r)
+			reg, err := readRules()
+			if err != nil {
+				return err
+			}
+			return runDemo(cmd.Context(), ios, scale, r, reg)
 		},
 	}
 	cmd.Flags().Float64Var(&scale, "scale", demoScale, "multiply the script's delays by `X` (0 runs without delays)")
@@ -69,8 +75,8 @@ do the proxy's.`,
 }
 
 // runDemo plays the demo through the tap, redacting the capture with red
-// when it is not nil.
-func runDemo(ctx context.Context, ios *IOStreams, scale float64, red *redact.Redactor) error {
+// when it is not nil, and grading the summary's findings with reg.
+func runDemo(ctx context.Context, ios *IOStreams, scale float64, red *redact.Redactor, reg *finding.Registry) error {
 	script, err := transcript.Parse(strings.NewReader(demoTranscript))
 	if err != nil {
 		return fmt.Errorf("reading the demo script: %w", err)
@@ -112,7 +118,7 @@ func runDemo(ctx context.Context, ios *IOStreams, scale float64, red *redact.Red
 	if runErr != nil {
 		return fmt.Errorf("demo: %w (capture: %s)", runErr, path)
 	}
-	return printDemoSummary(ios, path, id)
+	return printDemoSummary(ios, path, id, reg)
 }
 
 // playThroughTap runs the tap with opts and plays the client side of
@@ -161,7 +167,7 @@ func writeTempScript() (string, error) {
 	return f.Name(), nil
 }
 
-func printDemoSummary(ios *IOStreams, path, id string) error {
+func printDemoSummary(ios *IOStreams, path, id string, reg *finding.Registry) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("reading the demo capture: %w", err)
@@ -171,7 +177,7 @@ func printDemoSummary(ios *IOStreams, path, id string) error {
 	if err != nil {
 		return fmt.Errorf("reading the demo capture: %w", err)
 	}
-	snap, err := store.Load(r, nil)
+	snap, err := store.Load(r, &store.Options{Rules: reg, Checks: rules.Checks()})
 	if err != nil {
 		return fmt.Errorf("reading the demo capture: %w", err)
 	}

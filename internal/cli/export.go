@@ -13,7 +13,9 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	jsonexport "github.com/mcptrail/mcptrail/internal/export/json"
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
+	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/redact"
+	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
@@ -26,6 +28,7 @@ type exportOptions struct {
 	session string // --session: a session id or prefix inside the input file
 	redact  redactFlags
 	events  eventsExportFlags // -T events and -T otlp (events_export.go)
+	rules   *finding.Registry // grades the findings ([rules] in .mcptrail.toml)
 }
 
 func newExportCmd(io *IOStreams) *cobra.Command {
@@ -62,6 +65,9 @@ export; the capture file itself is only read.`,
 			}
 			red, err := opts.redact.readRedactor(cmd.Flags())
 			if err != nil {
+				return err
+			}
+			if opts.rules, err = readRules(); err != nil {
 				return err
 			}
 			return runExport(cmd.Context(), io, &opts, red)
@@ -106,7 +112,7 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 			defer jw.Close()
 			view = jw
 		}
-		snap, err := ingest(r, hdr, red, view.Frame)
+		snap, err := ingest(r, hdr, red, &store.Options{OnFrame: view.Frame, Rules: opts.rules, Checks: rules.Checks()})
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", name, err)
 		}
@@ -118,13 +124,13 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 	})
 }
 
-// ingest streams the header hdr and every record of r through a store,
-// calling onFrame for each frame as it is correlated, and returns the final
+// ingest streams the header hdr and every record of r through a store made
+// with opts (whose OnFrame sees each frame as it is correlated), and returns the final
 // snapshot. Decoding records and correlating them take about the same time,
 // so the reader runs one batch ahead in its own goroutine (which also
 // redacts each record with red, when it is not nil); batches are recycled,
 // keeping memory bounded.
-func ingest(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, onFrame func(*store.Frame)) (*store.Snapshot, error) {
+func ingest(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, opts *store.Options) (*store.Snapshot, error) {
 	const batchSize, depth = 256, 4
 	full := make(chan []capture.Record, depth)
 	free := make(chan []capture.Record, depth+2)
@@ -161,7 +167,7 @@ func ingest(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, onFram
 			full <- batch[:n]
 		}
 	}()
-	st := store.New(&store.Options{OnFrame: onFrame})
+	st := store.New(opts)
 	st.Ingest(hdr)
 	for batch := range full {
 		for i := range batch {

@@ -48,6 +48,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newDemoCmd(io),
 		newReplayServerCmd(io),
 		newHTTPCmd(io),
+		newRulesCmd(io),
 	)
 	return root
 }

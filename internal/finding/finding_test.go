@@ -1,49 +1,109 @@
 package finding
 
 import (
-	"regexp"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
-func TestRegistry(t *testing.T) {
-	t.Parallel()
-	kebab := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	rules := Rules()
-	if len(rules) < 20 {
-		t.Fatalf("registry has %d rules, want at least 20", len(rules))
+func testRegistry(t *testing.T) *Registry {
+	t.Helper()
+	r, err := NewRegistry(
+		Rule{ID: "late-result", Category: Protocol, Severity: Warning, Summary: "late"},
+		Rule{ID: "null-id", Category: Protocol, Severity: Error, Summary: "null"},
+		Rule{ID: "capture-gap", Category: Capture, Severity: Error, Summary: "gap"},
+	)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for i, r := range rules {
-		if !kebab.MatchString(r.ID) {
-			t.Errorf("rule id %q is not kebab-case", r.ID)
-		}
-		if i > 0 && rules[i-1].ID >= r.ID {
-			t.Errorf("rules not sorted and unique at %q", r.ID)
-		}
-		switch r.Severity {
-		case Error, Warning, Info:
-		default:
-			t.Errorf("rule %s has severity %q", r.ID, r.Severity)
-		}
-		if r.Summary == "" {
-			t.Errorf("rule %s has no summary", r.ID)
-		}
-		if got, ok := Lookup(r.ID); !ok || got != r {
-			t.Errorf("Lookup(%q) = %v, %v", r.ID, got, ok)
+	return r
+}
+
+func TestNewRegistryRejects(t *testing.T) {
+	t.Parallel()
+	ok := Rule{ID: "a", Category: Protocol, Severity: Info, Summary: "s"}
+	for name, rules := range map[string][]Rule{
+		"no id":       {{Category: Protocol, Severity: Info, Summary: "s"}},
+		"no category": {{ID: "a", Severity: Info, Summary: "s"}},
+		"no summary":  {{ID: "a", Category: Protocol, Severity: Info}},
+		"bad grade":   {{ID: "a", Category: Protocol, Severity: "fatal", Summary: "s"}},
+		"twice":       {ok, ok},
+	} {
+		if _, err := NewRegistry(rules...); err == nil {
+			t.Errorf("%s: NewRegistry accepted %+v", name, rules)
 		}
 	}
 }
 
-func TestNew(t *testing.T) {
+func TestGrade(t *testing.T) {
 	t.Parallel()
-	f := New(LateResult, 42, "id %d answered late", 7)
-	want := Finding{Rule: "late-result", Severity: Warning, Seq: 42, Message: "id 7 answered late"}
-	if f != want {
-		t.Errorf("New = %+v, want %+v", f, want)
+	r := testRegistry(t)
+	f := New(LateResult, 42, "id %d answered late", 7).OfCall(3)
+	got, ok := r.Grade(f)
+	want := Finding{Rule: "late-result", Severity: Warning, Seq: 42, Call: 3, Message: "id 7 answered late"}
+	if !ok || got != want {
+		t.Errorf("Grade = %+v, %v; want %+v", got, ok, want)
 	}
-	defer func() {
-		if recover() == nil {
-			t.Error("New with an unregistered id did not panic")
-		}
-	}()
-	New("no-such-rule", 0, "")
+	if err := r.SetSeverity(LateResult, Error); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Grade(f); got.Severity != Error {
+		t.Errorf("re-graded severity = %q, want error", got.Severity)
+	}
+	if err := r.Disable(LateResult); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.Grade(f); ok {
+		t.Error("a disabled rule's finding was kept")
+	}
+	if err := r.Enable(LateResult); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.Grade(New("no-such-rule", 1, "")); ok {
+		t.Error("an unknown rule's finding was kept")
+	}
+	var none *Registry
+	if got, ok := none.Grade(f); !ok || got != f {
+		t.Errorf("nil registry Grade = %+v, %v; want f unchanged", got, ok)
+	}
+	if f := New(NullID, 0, ""); f.Call != -1 {
+		t.Errorf("New's Call = %d, want -1", f.Call)
+	}
+}
+
+func TestConfigureUnknown(t *testing.T) {
+	t.Parallel()
+	r := testRegistry(t)
+	if err := r.Disable("nope"); err == nil {
+		t.Error("Disable of an unknown id succeeded")
+	}
+	if err := r.SetSeverity("nope", Error); err == nil {
+		t.Error("SetSeverity of an unknown id succeeded")
+	}
+	if err := r.SetSeverity(NullID, "fatal"); err == nil {
+		t.Error("SetSeverity to an unknown severity succeeded")
+	}
+}
+
+func TestFilterAndClone(t *testing.T) {
+	t.Parallel()
+	r := testRegistry(t)
+	c := r.Clone()
+	if err := c.Disable(NullID); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Enabled(NullID) {
+		t.Error("disabling a clone's rule disabled the original's")
+	}
+	only := r.Filter(func(rule Rule) bool { return rule.Category == Capture })
+	var ids []string
+	for _, rule := range only.Rules() {
+		ids = append(ids, rule.ID)
+	}
+	if diff := cmp.Diff([]string{"capture-gap"}, ids); diff != "" {
+		t.Errorf("filtered ids (-want +got):\n%s", diff)
+	}
+	if only.Enabled(NullID) {
+		t.Error("a filtered-out rule is enabled")
+	}
 }

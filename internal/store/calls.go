@@ -13,7 +13,7 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 	dir := dirOf(r)
 	if f.ID.IsNull() {
 		s.unreadable[dirIndex(dir)]++
-		s.add(finding.New(finding.NullID, r.Seq, "%s request %s has a null id", dir, f.Method))
+		s.raise(finding.New(finding.NullID, r.Seq, "%s request %s has a null id", dir, f.Method))
 		return -1
 	}
 	req := mcp.ParseRequest(f.Method, f.Params)
@@ -54,9 +54,9 @@ func (s *Store) openKey(c *Call, r *capture.Record) {
 	if prev, ok := s.byID.lookup(c.Dir, c.Conn, c.ID.Raw()); ok {
 		p := s.calls.at(prev)
 		if p.ResponseSeq == 0 && p.CancelSeq == 0 && !s.standalone(prev, r) {
-			s.add(finding.New(finding.IDReused, seq,
+			s.raise(finding.New(finding.IDReused, seq,
 				"%s request %s reuses id %s of %s (seq %d), which is still in flight",
-				c.Dir, c.Method, c.ID.Raw(), p.Method, p.RequestSeq))
+				c.Dir, c.Method, c.ID.Raw(), p.Method, p.RequestSeq).OfCall(c.Index))
 			if p.Dir == capture.C2S {
 				s.inflight.remove(prev)
 			}
@@ -77,14 +77,14 @@ func (s *Store) response(r *capture.Record, f *wire.Frame) int {
 		idx, ok = s.byID.lookup(opposite(dir), r.Conn, f.ID.Raw())
 	}
 	if !ok {
-		s.add(finding.New(finding.ResponseWithoutReq, r.Seq,
+		s.raise(finding.New(finding.ResponseWithoutReq, r.Seq,
 			"%s %s answers no %s request seen in the capture", dir, describe(f), opposite(dir)))
 		return -1
 	}
 	c := s.calls.at(idx)
 	if c.ResponseSeq != 0 {
-		s.add(finding.New(finding.DuplicateResponse, r.Seq,
-			"%s %s answers %s again (first answer at seq %d)", dir, describe(f), c.Method, c.ResponseSeq))
+		s.raise(finding.New(finding.DuplicateResponse, r.Seq,
+			"%s %s answers %s again (first answer at seq %d)", dir, describe(f), c.Method, c.ResponseSeq).OfCall(idx))
 		return idx
 	}
 	s.answer(c, r, f)
@@ -100,7 +100,7 @@ func (s *Store) unpaired(r *capture.Record, f *wire.Frame) {
 		s.unreadable[other]--
 		return
 	}
-	s.add(finding.New(finding.ResponseWithoutReq, r.Seq,
+	s.raise(finding.New(finding.ResponseWithoutReq, r.Seq,
 		"%s %s has no usable id and answers no unreadable frame", dirOf(r), describe(f)))
 }
 
@@ -131,9 +131,6 @@ func (s *Store) answer(c *Call, r *capture.Record, f *wire.Frame) {
 			c.Status = StatusOK
 		}
 		declared = s.serverDeclared(c, &res)
-		if c.Method == "tools/list" && c.Dir == capture.C2S {
-			s.toolsListed(r.Seq, f.Result)
-		}
 	}
 	s.emitCall(ChangeCallAnswered, c)
 	if declared {
@@ -142,8 +139,8 @@ func (s *Store) answer(c *Call, r *capture.Record, f *wire.Frame) {
 	if c.CancelSeq != 0 {
 		c.Late = true
 		s.emitCall(ChangeCallLate, c)
-		s.add(finding.New(finding.LateResult, r.Seq,
-			"%s id %s answered after it was cancelled at seq %d", c.Method, c.ID.Raw(), c.CancelSeq))
+		s.raise(finding.New(finding.LateResult, r.Seq,
+			"%s id %s answered after it was cancelled at seq %d", c.Method, c.ID.Raw(), c.CancelSeq).OfCall(c.Index))
 	}
 	s.catalogAnswered(c, r.Seq, f.Result)
 	s.mrtrAnswered(c, &res, r.Redacted)
@@ -167,12 +164,12 @@ func (s *Store) cancel(r *capture.Record, f *wire.Frame) int {
 	dir := dirOf(r)
 	id := mcp.CancelledRequestID(f.Params)
 	if id == "" {
-		s.add(finding.New(finding.CancelUnknown, r.Seq, "%s notifications/cancelled names no requestId", dir))
+		s.raise(finding.New(finding.CancelUnknown, r.Seq, "%s notifications/cancelled names no requestId", dir))
 		return -1
 	}
 	idx, ok := s.byID.lookup(dir, r.Conn, id)
 	if !ok || s.calls.at(idx).ResponseSeq != 0 || s.calls.at(idx).CancelSeq != 0 {
-		s.add(finding.New(finding.CancelUnknown, r.Seq,
+		s.raise(finding.New(finding.CancelUnknown, r.Seq,
 			"%s notifications/cancelled names request %s, which is not in flight", dir, id))
 		return -1
 	}

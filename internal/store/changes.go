@@ -211,7 +211,7 @@ func (s *Store) emitFinding() {
 	}
 	ch := s.prepare(ChangeFinding, -1, -1, -1)
 	ch.Finding = &s.findings[len(s.findings)-1]
-	ch.Seq = ch.Finding.Seq
+	ch.Seq, ch.Call = ch.Finding.Seq, ch.Finding.Call
 	s.send()
 }
 

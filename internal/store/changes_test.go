@@ -75,7 +75,7 @@ func TestChangeFeed(t *testing.T) {
 			"call-cancelled seq=2 call=0 op=-1 row=-1 cancelled",
 			"call-answered seq=3 call=0 op=-1 row=-1 ok",
 			"call-late seq=3 call=0 op=-1 row=-1 ok",
-			"finding seq=3 call=-1 op=-1 row=-1 late-result",
+			"finding seq=3 call=0 op=-1 row=-1 ok late-result",
 			"operation-completed seq=3 call=0 op=-1 row=-1 ok",
 		}},
 		{"legacy", []step{
@@ -109,7 +109,7 @@ func TestChangeFeed(t *testing.T) {
 			"call-opened seq=2 call=0 op=-1 row=-1 pending retry=false",
 			"call-answered seq=3 call=0 op=-1 row=-1 ok",
 			"operation-completed seq=3 call=0 op=-1 row=-1 ok",
-			"finding seq=4 call=-1 op=-1 row=-1 duplicate-response",
+			"finding seq=4 call=0 op=-1 row=-1 ok duplicate-response",
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

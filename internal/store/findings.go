@@ -15,6 +15,8 @@ import (
 // findings beside them. The zero value is empty.
 type Findings struct {
 	list []finding.Finding
+	// rules grades the lazily made unanswered-request findings.
+	rules *finding.Registry
 	// calls, when not empty, are the calls whose unanswered ones are
 	// flagged between the findings of list; n counts both.
 	calls Calls
@@ -37,7 +39,7 @@ func (fs *Findings) All() iter.Seq[finding.Finding] {
 					return
 				}
 			}
-			if !yield(unansweredFinding(c)) {
+			if f, ok := fs.rules.Grade(unansweredFinding(c)); ok && !yield(f) {
 				return
 			}
 		}
@@ -74,12 +76,20 @@ func (fs *Findings) unanswered() iter.Seq[*Call] {
 func unanswered(c *Call) bool { return c.ResponseSeq == 0 && c.CancelSeq == 0 }
 
 func unansweredFinding(c *Call) finding.Finding {
-	return finding.New(finding.UnansweredRequest, c.RequestSeq, "%s %s id %s was never answered", c.Dir, c.Method, c.ID.Raw())
+	return finding.New(finding.UnansweredRequest, c.RequestSeq, "%s %s id %s was never answered", c.Dir, c.Method, c.ID.Raw()).OfCall(c.Index)
 }
 
-// raise is the one place a finding is added while ingesting: it keeps it
-// and reports it on the change feed.
+// raise adds a finding: every finding the store raises goes through here.
+// Options.Rules grades it (a disabled rule's is dropped), and a finding
+// anchored at the record being ingested points to its capture line.
 func (s *Store) raise(f finding.Finding) {
+	f, ok := s.opts.Rules.Grade(f)
+	if !ok {
+		return
+	}
+	if r := s.feed.rec; r != nil && f.Seq == r.Seq && f.Line == 0 {
+		f.Line = r.Line
+	}
 	s.findings = append(s.findings, f)
 	s.emitFinding()
 }
@@ -97,28 +107,39 @@ func (s *Store) allFindings(calls *Calls) Findings {
 	out := slices.Clone(s.findings)
 	var lazy bool
 	var n int
-	if s.sess.Ended {
+	if s.sess.Ended && s.opts.Rules.Enabled(finding.UnansweredRequest) {
 		n, lazy = countUnanswered(calls)
 		if !lazy {
 			for i := range calls.Len() {
 				if c := calls.At(i); unanswered(&c) {
-					out = append(out, unansweredFinding(&c))
+					f, _ := s.opts.Rules.Grade(unansweredFinding(&c))
+					out = append(out, f)
 				}
 			}
 		}
 	}
 	if d := s.sess.Damage; d.Torn {
-		out = append(out, finding.New(finding.CaptureTorn, 0, "the last line is torn (%d bytes skipped)", d.TornBytes))
+		out = s.appendGraded(out, finding.New(finding.CaptureTorn, 0, "the last line is torn (%d bytes skipped)", d.TornBytes))
 	}
 	if d := s.sess.Damage; d.Corrupt > 0 {
-		out = append(out, finding.New(finding.CaptureCorrupt, 0, "%d lines could not be decoded (first at lines %v)", d.Corrupt, d.CorruptLines))
+		out = s.appendGraded(out, finding.New(finding.CaptureCorrupt, 0, "%d lines could not be decoded (first at lines %v)", d.Corrupt, d.CorruptLines))
 	}
 	slices.SortStableFunc(out, func(a, b finding.Finding) int {
 		return cmp.Compare(seqOrder(a.Seq), seqOrder(b.Seq))
 	})
 	fs := FindingsOf(out)
 	if lazy && n > 0 {
-		fs.calls, fs.n = *calls, len(out)+n
+		fs.calls, fs.n, fs.rules = *calls, len(out)+n, s.opts.Rules
+	}
+	return fs
+}
+
+// appendGraded appends f to fs when Options.Rules keeps it, graded. The
+// findings only a snapshot decides (the capture's damage) are made here,
+// not raised, so that each snapshot makes them afresh.
+func (s *Store) appendGraded(fs []finding.Finding, f finding.Finding) []finding.Finding {
+	if f, ok := s.opts.Rules.Grade(f); ok {
+		return append(fs, f)
 	}
 	return fs
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // frame counts, decodes and correlates one frame record, then hands it to
-// Options.OnFrame.
+// Options.Checks and Options.OnFrame.
 func (s *Store) frame(r *capture.Record) {
 	size := frameSize(r)
 	s.counts.Frames++
@@ -24,21 +24,40 @@ func (s *Store) frame(r *capture.Record) {
 	}
 	f := wire.Decode(data)
 	s.feed.msg = &f
+	var inExchange bool
+	if r.HTTP != nil && r.HTTP.Exchange != "" {
+		_, inExchange = s.exchanges[r.HTTP.Exchange]
+	}
 	var call int
 	if r.HTTP == nil || !s.httpFrame(r, &f, &call) {
 		call = s.message(r, &f)
 	}
-	if s.opts.OnFrame != nil {
-		// One Frame is reused: it is valid only during the call, and a
-		// new one per frame would be most of the store's garbage.
-		s.view = Frame{
-			Seq: r.Seq, Time: r.Time, Dir: r.Dir, Conn: r.Conn,
-			Kind: f.Kind, ID: f.ID, Method: f.Method, Size: size,
-			Problem: f.Problem, Call: call, Record: r,
-		}
-		s.opts.OnFrame(&s.view)
-		s.view = Frame{}
+	if s.opts.OnFrame != nil || len(s.opts.Checks) > 0 {
+		s.handOut(r, &f, size, call, inExchange)
 	}
+}
+
+// handOut gives the correlated frame to Options.Checks, then OnFrame.
+func (s *Store) handOut(r *capture.Record, f *wire.Frame, size, call int, inExchange bool) {
+	// One Frame (and one copy of the message) is reused: it is valid only
+	// during the call, and a new one per frame would be most of the
+	// store's garbage.
+	s.msg = *f
+	s.view = Frame{
+		Seq: r.Seq, Time: r.Time, Dir: r.Dir, Conn: r.Conn,
+		Kind: f.Kind, ID: f.ID, Method: f.Method, Size: size,
+		Problem: f.Problem, Call: call, Record: r, Msg: &s.msg, InExchange: inExchange,
+	}
+	if call >= 0 {
+		s.view.CallMethod = s.calls.at(call).Method
+	}
+	for _, c := range s.opts.Checks {
+		c.Check(&s.view, s.raiseFn)
+	}
+	if s.opts.OnFrame != nil {
+		s.opts.OnFrame(&s.view)
+	}
+	s.view, s.msg = Frame{}, wire.Frame{}
 }
 
 // frameSize is the frame's size as recorded, else the length of its bytes.
@@ -64,14 +83,14 @@ func (s *Store) message(r *capture.Record, f *wire.Frame) int {
 	case wire.KindInvalid:
 		s.counts.Invalid++
 		s.unreadable[dirIndex(r.Dir)]++
-		s.add(finding.New(finding.InvalidFrame, r.Seq, "%s frame is not a JSON-RPC message: %s", r.Dir, f.Problem))
+		s.raise(finding.New(finding.InvalidFrame, r.Seq, "%s frame is not a JSON-RPC message: %s", r.Dir, f.Problem))
 		return -1
 	case wire.KindBatch:
 		s.batch(r, f)
 		return -1
 	}
 	if f.Problem != "" {
-		s.add(finding.New(finding.NonConformingFrame, r.Seq, "%s %s: %s", r.Dir, describe(f), f.Problem))
+		s.raise(finding.New(finding.NonConformingFrame, r.Seq, "%s %s: %s", r.Dir, describe(f), f.Problem))
 	}
 	switch f.Kind {
 	case wire.KindRequest:
@@ -87,10 +106,10 @@ func (s *Store) message(r *capture.Record, f *wire.Frame) int {
 func (s *Store) batch(r *capture.Record, f *wire.Frame) {
 	if len(f.Batch) == 0 {
 		s.unreadable[dirIndex(r.Dir)]++ // JSON-RPC answers it with one null-id error
-		s.add(finding.New(finding.BatchFrame, r.Seq, "%s frame is an empty JSON-RPC batch", r.Dir))
+		s.raise(finding.New(finding.BatchFrame, r.Seq, "%s frame is an empty JSON-RPC batch", r.Dir))
 		return
 	}
-	s.add(finding.New(finding.BatchFrame, r.Seq,
+	s.raise(finding.New(finding.BatchFrame, r.Seq,
 		"%s frame is a JSON-RPC batch of %d messages (batches exist only in 2025-03-26)", r.Dir, len(f.Batch)))
 	for i := range f.Batch {
 		s.message(r, &f.Batch[i])

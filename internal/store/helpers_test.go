@@ -288,9 +288,10 @@ func checkConsistent(t testing.TB, snap *Snapshot) {
 		}
 	}
 	for _, f := range snap.Findings.Slice() {
-		r, ok := finding.Lookup(f.Rule)
-		if !ok || r.Severity != f.Severity {
-			t.Errorf("finding %+v: unregistered rule or wrong severity", f)
+		// Options.Rules is nil here: findings stay ungraded (internal/rules
+		// tests the grading and that every raised id is registered).
+		if f.Rule == "" || f.Severity != "" || f.Call < -1 || f.Call >= len(calls) {
+			t.Errorf("finding %+v: no rule, graded without rules, or call out of range", f)
 		}
 	}
 	if c := snap.Counts; c.Frames != c.C2S+c.S2C || c.Invalid > c.Frames*1000 {

@@ -26,24 +26,22 @@ const StatusHTTPError = "http-error"
 //     s2c one ends its exchange's pending client call with StatusHTTPError
 //     when the status is not a success;
 //   - an id-less JSON-RPC error in the response to a request answers that
-//     request: the exchange says which one it is;
-//   - a client POST is checked against the header rules (httprules.go).
+//     request: the exchange says which one it is.
+//
+// The header rules are not correlation: internal/rules checks them.
 func (s *Store) httpFrame(r *capture.Record, f *wire.Frame, call *int) bool {
 	env := r.HTTP
 	*call = -1
 	if isStatusFrame(r, f) {
 		f.Kind, f.Problem = wire.KindHTTPStatus, ""
 		if r.Dir == capture.S2C {
-			s.httpNotificationAnswered(r)
 			*call = s.httpStatus(r, f)
 		}
 		return true
 	}
 	if r.Dir == capture.C2S {
-		s.httpRequestRules(r, f)
 		return false
 	}
-	s.httpResponseRules(r, f)
 	if f.Kind == wire.KindError && (f.ID.IsZero() || f.ID.IsNull()) && env.Exchange != "" {
 		if idx, ok := s.exchanges[env.Exchange]; ok {
 			s.answer(s.calls.at(idx), r, f)
@@ -76,9 +74,9 @@ func (s *Store) httpStatus(r *capture.Record, f *wire.Frame) int {
 	}
 	if env.Status >= 200 && env.Status <= 299 {
 		// A success without a body answers nothing (a request answered
-		// 202 breaks rule 60; httpResponseRules says so).
-		s.add(finding.New(finding.HTTPRequestNoBody, r.Seq,
-			"%s %s answered HTTP %d without a JSON-RPC response", s.calls.at(idx).Method, s.calls.at(idx).ID.Raw(), env.Status))
+		// 202 breaks rule 60).
+		s.raise(finding.New(finding.HTTPRequestNoBody, r.Seq,
+			"%s %s answered HTTP %d without a JSON-RPC response", s.calls.at(idx).Method, s.calls.at(idx).ID.Raw(), env.Status).OfCall(idx))
 		return idx
 	}
 	c := s.calls.at(idx)

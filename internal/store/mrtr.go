@@ -67,7 +67,7 @@ func (s *Store) pairRetry(c *Call, r *capture.Record, req *mcp.Request) {
 	}
 	in, pairing := s.matchInterim(c, req)
 	if in == nil {
-		s.add(finding.New(finding.UnpairedRetry, r.Seq,
+		s.raise(finding.New(finding.UnpairedRetry, r.Seq,
 			"%s id %s carries inputResponses or requestState but retries no interim result in the capture",
 			c.Method, c.ID.Raw()))
 		return
@@ -102,30 +102,30 @@ func (s *Store) matchInterim(c *Call, req *mcp.Request) (*interim, string) {
 func (s *Store) checkRetry(c *Call, r *capture.Record, req *mcp.Request, in *interim, pairing string) {
 	orig := s.calls.at(in.call)
 	if c.ID.Raw() == orig.ID.Raw() {
-		s.add(finding.New(finding.MRTRRetrySameID, r.Seq,
-			"%s retry reuses id %s of the request it retries (seq %d)", c.Method, c.ID.Raw(), orig.RequestSeq))
+		s.raise(finding.New(finding.MRTRRetrySameID, r.Seq,
+			"%s retry reuses id %s of the request it retries (seq %d)", c.Method, c.ID.Raw(), orig.RequestSeq).OfCall(c.Index))
 	}
 	if pairing == PairStrong {
 		if c.Method != in.method || c.Target != in.target || argsKey(req.Arguments) != in.args {
-			s.add(finding.New(finding.MRTRRetryMismatch, r.Seq,
+			s.raise(finding.New(finding.MRTRRetryMismatch, r.Seq,
 				"%s %q id %s echoes the requestState of %s %q id %s but its method, target or arguments differ",
-				c.Method, c.Target, c.ID.Raw(), in.method, in.target, orig.ID.Raw()))
+				c.Method, c.Target, c.ID.Raw(), in.method, in.target, orig.ID.Raw()).OfCall(c.Index))
 		}
 		return
 	}
 	switch {
 	case in.hasState && !req.HasRequestState:
-		s.add(finding.New(finding.MRTRStateMissing, r.Seq,
+		s.raise(finding.New(finding.MRTRStateMissing, r.Seq,
 			"%s id %s retries id %s without the requestState its interim result carried",
-			c.Method, c.ID.Raw(), orig.ID.Raw()))
+			c.Method, c.ID.Raw(), orig.ID.Raw()).OfCall(c.Index))
 	case !in.hasState && req.HasRequestState:
-		s.add(finding.New(finding.MRTRStateInvented, r.Seq,
+		s.raise(finding.New(finding.MRTRStateInvented, r.Seq,
 			"%s id %s retries id %s with a requestState its interim result never had",
-			c.Method, c.ID.Raw(), orig.ID.Raw()))
+			c.Method, c.ID.Raw(), orig.ID.Raw()).OfCall(c.Index))
 	case in.hasState && req.RequestState != in.state && !in.stateRedacted && !redactedState(req.RequestState, r.Redacted):
-		s.add(finding.New(finding.MRTRStateChanged, r.Seq,
+		s.raise(finding.New(finding.MRTRStateChanged, r.Seq,
 			"%s id %s retries id %s with a requestState different from the interim result's",
-			c.Method, c.ID.Raw(), orig.ID.Raw()))
+			c.Method, c.ID.Raw(), orig.ID.Raw()).OfCall(c.Index))
 	}
 }
 
@@ -149,9 +149,9 @@ func (s *Store) mrtrAnswered(c *Call, res *mcp.Result, redacted bool) {
 		return
 	}
 	if !tracked {
-		s.add(finding.New(finding.MRTRNotRetryable, c.ResponseSeq,
+		s.raise(finding.New(finding.MRTRNotRetryable, c.ResponseSeq,
 			"%s %s id %s is answered with input_required; only client tools/call, prompts/get and resources/read may be",
-			c.Dir, c.Method, c.ID.Raw()))
+			c.Dir, c.Method, c.ID.Raw()).OfCall(c.Index))
 		return
 	}
 	if c.Operation < 0 {

@@ -12,7 +12,7 @@ func (s *Store) note(r *capture.Record) {
 	case capture.NoteCaptureGap:
 		s.sess.LostFrames += r.LostFrame
 		s.sess.LostBytes += r.LostBytes
-		s.add(finding.New(finding.CaptureGap, r.Seq, "the capture lost %d frames (%d bytes)", r.LostFrame, r.LostBytes))
+		s.raise(finding.New(finding.CaptureGap, r.Seq, "the capture lost %d frames (%d bytes)", r.LostFrame, r.LostBytes))
 	case capture.NoteServerExit:
 		if r.Exit != nil {
 			code := *r.Exit
@@ -21,14 +21,14 @@ func (s *Store) note(r *capture.Record) {
 		s.sess.Signal = r.Signal
 		switch {
 		case r.Signal != "":
-			s.add(finding.New(finding.ServerExitAbnormal, r.Seq, "the server was killed by %s", r.Signal))
+			s.raise(finding.New(finding.ServerExitAbnormal, r.Seq, "the server was killed by %s", r.Signal))
 		case r.Exit != nil && *r.Exit != 0:
-			s.add(finding.New(finding.ServerExitAbnormal, r.Seq, "the server exited with status %d", *r.Exit))
+			s.raise(finding.New(finding.ServerExitAbnormal, r.Seq, "the server exited with status %d", *r.Exit))
 		}
 	case capture.NoteStartFailed:
-		s.add(finding.New(finding.ServerStartFailed, r.Seq, "the server could not be started: %s", r.Text))
+		s.raise(finding.New(finding.ServerStartFailed, r.Seq, "the server could not be started: %s", r.Text))
 	case capture.NoteRelayError:
-		s.add(finding.New(finding.RelayError, r.Seq, "%s", r.Text))
+		s.raise(finding.New(finding.RelayError, r.Seq, "%s", r.Text))
 	}
 }
 

@@ -235,4 +235,12 @@ type Frame struct {
 	Call int
 	// Record is the capture record (valid only during the callback).
 	Record *capture.Record
+	// Msg is the decoded message (valid only during the callback); its
+	// Kind is Kind.
+	Msg *wire.Frame
+	// CallMethod is the method of the call at Call; "" when Call is -1.
+	CallMethod string
+	// InExchange reports whether the frame travelled in the HTTP exchange
+	// of a client call that was still pending when it arrived.
+	InExchange bool
 }

@@ -23,8 +23,13 @@
 //   - a client call counts as in flight for legacy attribution until it is
 //     answered, cancelled, or its id is taken over by a newer request.
 //
-// It sits below the views (export, check, tui, events) and above capture,
-// wire and mcp. A Store is not safe for concurrent use: one goroutine
+// Every finding goes through one function, raise: Options.Rules (a
+// finding.Registry, defined in internal/rules) grades it or drops it.
+// Rules that are not correlation, such as the HTTP header rules, live in
+// internal/rules and run as Options.Checks on each correlated frame.
+//
+// It sits below the rules and the views (export, check, tui, events) and
+// above capture, wire and mcp. A Store is not safe for concurrent use: one goroutine
 // ingests; Snapshot returns a copy that any goroutine may read.
 package store
 
@@ -38,6 +43,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
 // Options are the store's knobs. A nil *Options means the defaults.
@@ -50,6 +56,22 @@ type Options struct {
 	// each change as it happens (the change feed, changes.go). The Change
 	// and what it points to are valid only during the call.
 	OnChange func(*Change)
+	// Rules grades the findings (finding.Registry.Grade): the findings of
+	// a disabled or unknown rule are dropped, the others take the rule's
+	// effective severity. Nil keeps every finding, ungraded (its Severity
+	// is empty); internal/rules.Default is the full set.
+	Rules *finding.Registry
+	// Checks run on every frame after it has been correlated (before
+	// OnFrame), raising findings of rules that are not correlation (the
+	// HTTP header rules of internal/rules). Each belongs to this store.
+	Checks []Check
+}
+
+// Check is a set of rules that reads the frames of one session. Check is
+// called once per frame record, with the Frame valid only during the
+// call; raise adds a finding to the session (graded by Options.Rules).
+type Check interface {
+	Check(f *Frame, raise func(finding.Finding))
 }
 
 // Store correlates the records of one session.
@@ -76,8 +98,9 @@ type Store struct {
 	peers      peerState
 	mrtr       mrtrState
 	ledger     ledgerState
-	http       httpState
-	view       Frame // handed to OnFrame
+	view       Frame                 // handed to Checks and OnFrame
+	msg        wire.Frame            // what view.Msg points to
+	raiseFn    func(finding.Finding) // s.raise, made once for Checks
 	names      interner
 	cat        catalogState
 	feed       changeFeed
@@ -90,6 +113,7 @@ func New(opts *Options) *Store {
 		exchanges: make(map[string]int),
 		mrtr:      newMRTRState(),
 	}
+	s.raiseFn = s.raise
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -161,9 +185,6 @@ func Load(r *capture.Reader, opts *Options) (*Snapshot, error) {
 	}
 	return snap, nil
 }
-
-// add raises a finding.
-func (s *Store) add(f finding.Finding) { s.raise(f) }
 
 // clone copies a raw JSON value so that it outlives the record.
 func clone(v jsontext.Value) jsontext.Value {

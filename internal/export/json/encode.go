@@ -254,6 +254,12 @@ func appendFinding(b []byte, f *finding.Finding) []byte {
 	o.str("rule", f.Rule)
 	o.str("severity", string(f.Severity))
 	o.uint("seq", f.Seq)
+	if f.Call >= 0 {
+		o.int("call", int64(f.Call))
+	}
+	if f.Line > 0 {
+		o.int("line", int64(f.Line))
+	}
 	o.str("message", f.Message)
 	return o.close()
 }

@@ -1,4 +1,4 @@
-package store
+package rules
 
 import (
 	"strconv"
@@ -23,19 +23,19 @@ const maxSafeInteger = 1<<53 - 1
 // x-mcp-header (rule 57), and flags a call of a tool whose annotations
 // are invalid (rule 49, client side). A tool no tools/list described is
 // not checked.
-func (s *Store) paramHeaders(r *capture.Record, req *mcp.Request) {
-	th, ok := s.http.tools[req.Target]
+func (h *HTTP) paramHeaders(r *capture.Record, req *mcp.Request) {
+	th, ok := h.tools[req.Target]
 	if !ok {
 		return
 	}
 	if th.invalid != "" {
-		s.add(finding.New(finding.ToolHeaderAnnotation, r.Seq,
+		h.add(finding.New(finding.ToolHeaderAnnotation, r.Seq,
 			"tools/call of %q over HTTP: the tool's x-mcp-header annotations are invalid (%s), so a client must not call it", req.Target, th.invalid))
 		return
 	}
 	for _, b := range th.params {
 		if msg := checkParam(r.HTTP.Headers, req.Arguments, b); msg != "" {
-			s.add(finding.New(finding.HTTPParamHeader, r.Seq, "tools/call of %q: %s", req.Target, msg))
+			h.add(finding.New(finding.HTTPParamHeader, r.Seq, "tools/call of %q: %s", req.Target, msg))
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package store
+package rules
 
 import (
 	"fmt"
@@ -31,20 +31,20 @@ type toolHeaders struct {
 // annotations replace what an earlier tools/list said about that tool, so
 // a paginated list accumulates. An invalid annotation is a
 // tool-header-annotation finding at seq (rule 49).
-func (s *Store) toolsListed(seq uint64, result jsontext.Value) {
+func (h *HTTP) toolsListed(seq uint64, result jsontext.Value) {
 	wire.EachMember(result, func(name, val []byte) bool {
 		if string(name) != `"tools"` {
 			return true
 		}
 		wire.EachElement(val, func(tool []byte) {
-			s.toolListed(seq, tool)
+			h.toolListed(seq, tool)
 		})
 		return false
 	})
 }
 
 // toolListed reads one Tool of a tools/list result.
-func (s *Store) toolListed(seq uint64, tool []byte) {
+func (h *HTTP) toolListed(seq uint64, tool []byte) {
 	var name string
 	var schema []byte
 	wire.EachMember(tool, func(k, v []byte) bool {
@@ -59,21 +59,21 @@ func (s *Store) toolListed(seq uint64, tool []byte) {
 	w := annotationWalk{tool: name}
 	w.schema(schema, nil, "")
 	for _, p := range w.problems {
-		s.add(finding.New(finding.ToolHeaderAnnotation, seq, "tool %q: %s", name, p))
+		h.add(finding.New(finding.ToolHeaderAnnotation, seq, "tool %q: %s", name, p))
 	}
-	if s.http.tools == nil {
+	if h.tools == nil {
 		if len(w.params) == 0 && len(w.problems) == 0 {
 			return
 		}
-		s.http.tools = make(map[string]toolHeaders)
+		h.tools = make(map[string]toolHeaders)
 	}
 	switch {
 	case len(w.problems) > 0:
-		s.http.tools[name] = toolHeaders{invalid: w.problems[0]}
+		h.tools[name] = toolHeaders{invalid: w.problems[0]}
 	case len(w.params) > 0:
-		s.http.tools[name] = toolHeaders{params: w.params}
+		h.tools[name] = toolHeaders{params: w.params}
 	default:
-		delete(s.http.tools, name)
+		delete(h.tools, name)
 	}
 }
 

@@ -1,4 +1,4 @@
-package store
+package rules
 
 import (
 	"fmt"
@@ -158,9 +158,9 @@ func TestToolHeaderAnnotationCall(t *testing.T) {
 		t.Errorf("HTTP findings (-want +got):\n%s", diff)
 	}
 	snap = load(t, []step{
-		c2s(1, `{"jsonrpc":"2.0","id":"l","method":"tools/list","params":{`+meta+`}}`),
-		s2c(1, toolsList("l", bad)),
-		c2s(1, tool("1", "t", `{"a":1.5}`, "")),
+		c2s(`{"jsonrpc":"2.0","id":"l","method":"tools/list","params":{` + meta + `}}`),
+		s2c(toolsList("l", bad)),
+		c2s(tool("1", "t", `{"a":1.5}`, "")),
 	})
 	if diff := cmp.Diff([]string{"tool-header-annotation@2"}, findingLines(snap.Findings.Slice())); diff != "" {
 		t.Errorf("stdio findings (-want +got):\n%s", diff)

@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/go-json-experiment/json"
+	"github.com/spf13/cobra"
+
+	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/termtext"
+)
+
+// ruleRow is one rule as the rules command shows it: its metadata, its
+// default severity, and what the [rules] table made of it.
+type ruleRow struct {
+	ID              string           `json:"id"`
+	Category        finding.Category `json:"category"`
+	DefaultSeverity finding.Severity `json:"default_severity"`
+	// Severity is the effective severity: the [rules] table's re-grade,
+	// else the default.
+	Severity finding.Severity `json:"severity"`
+	Enabled  bool             `json:"enabled"`
+	Summary  string           `json:"summary"`
+	Help     string           `json:"help"`
+	Spec     string           `json:"spec"`
+}
+
+func newRulesCmd(io *IOStreams) *cobra.Command {
+	var asJSON bool
+	var category string
+	cmd := &cobra.Command{
+		Use:   "rules [--json] [--category C] [RULE...]",
+		Short: "List the rules that raise findings, with their metadata",
+		Long: `Rules lists every rule mcptrail raises findings for: its id, category,
+default severity, the severity it has after the [rules] table of
+.mcptrail.toml, whether it is enabled, a summary, and the spec section it
+enforces. Given RULE ids it prints each one's help paragraph too. --json
+writes every field of every listed rule as a JSON array.
+
+.mcptrail.toml disables and re-grades rules for every command that shows
+findings (export, demo):
+
+  [rules]
+  disable = ["cancel-unknown-request"]
+  severity = { late-result = "error" }
+
+docs/rules.md lists the same rules.`,
+		RunE: func(_ *cobra.Command, args []string) error {
+			reg, err := readRules()
+			if err != nil {
+				return err
+			}
+			rows, err := ruleRows(reg, finding.Category(category), args)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				b, err := json.Marshal(rows)
+				if err != nil {
+					return fmt.Errorf("encoding rules: %w", err)
+				}
+				return writeJSON(io.Out, append(b, '\n'))
+			}
+			if len(args) > 0 {
+				return writeRuleDetails(io, rows)
+			}
+			return writeRuleTable(io, rows)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "write a JSON array instead of a table")
+	cmd.Flags().StringVar(&category, "category", "", "list only the rules of category `C` (protocol, mrtr, legacy, http, elicitation, capture, performance)")
+	return cmd
+}
+
+// ruleRows returns the rows of reg's rules, sorted by id: those of
+// category (all when ""), or those named by ids, in that order.
+func ruleRows(reg *finding.Registry, category finding.Category, ids []string) ([]ruleRow, error) {
+	if category != "" && !knownCategory(category) {
+		return nil, usagef("unknown category %q (want one of %v)", category, finding.Categories())
+	}
+	rules := reg.Rules()
+	if len(ids) > 0 {
+		rules = rules[:0:0]
+		for _, id := range ids {
+			r, ok := reg.Rule(id)
+			if !ok {
+				return nil, usagef("unknown rule %q (mcptrail rules lists them)", id)
+			}
+			rules = append(rules, r)
+		}
+	}
+	rows := make([]ruleRow, 0, len(rules))
+	for _, r := range rules {
+		if category != "" && r.Category != category {
+			continue
+		}
+		rows = append(rows, ruleRow{
+			ID: r.ID, Category: r.Category, DefaultSeverity: r.Severity, Severity: reg.Severity(r.ID),
+			Enabled: reg.Enabled(r.ID), Summary: r.Summary, Help: r.Help, Spec: r.Spec,
+		})
+	}
+	return rows, nil
+}
+
+func knownCategory(c finding.Category) bool {
+	for _, k := range finding.Categories() {
+		if k == c {
+			return true
+		}
+	}
+	return false
+}
+
+// onOff renders Enabled for the table.
+func onOff(enabled bool) string {
+	if enabled {
+		return "on"
+	}
+	return "off"
+}
+
+func writeRuleTable(io *IOStreams, rows []ruleRow) error {
+	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tCATEGORY\tSEVERITY\tDEFAULT\tENABLED\tSUMMARY\tSPEC")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", termtext.Escape(r.ID), termtext.Escape(string(r.Category)),
+			termtext.Escape(string(r.Severity)), termtext.Escape(string(r.DefaultSeverity)), onOff(r.Enabled),
+			termtext.Escape(r.Summary), termtext.Escape(r.Spec))
+	}
+	return tw.Flush()
+}
+
+// writeRuleDetails prints each rule as a block: its fields, then its help.
+func writeRuleDetails(io *IOStreams, rows []ruleRow) error {
+	for i, r := range rows {
+		if i > 0 {
+			fmt.Fprintln(io.Out)
+		}
+		fmt.Fprintf(io.Out, "%s\n  category: %s\n  severity: %s (default %s)\n  enabled:  %s\n  spec:     %s\n  summary:  %s\n\n  %s\n",
+			termtext.Escape(r.ID), termtext.Escape(string(r.Category)), termtext.Escape(string(r.Severity)),
+			termtext.Escape(string(r.DefaultSeverity)), onOff(r.Enabled), termtext.Escape(r.Spec),
+			termtext.Escape(r.Summary), termtext.Escape(r.Help))
+	}
+	return nil
+}

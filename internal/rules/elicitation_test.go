@@ -1,0 +1,52 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func TestElicitationRules(t *testing.T) {
+	t.Parallel()
+	form := func(props string) string {
+		return `{"k":{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":` + props + `}}}}`
+	}
+	urlMode := `{"k":{"method":"elicitation/create","params":{"mode":"url","message":"log in","url":"https://example.com/login?password=1"}}}`
+	legacyAsk := func(props string) string {
+		return `{"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":` + props + `}}}`
+	}
+	answer := func(action string) string { return `,"inputResponses":{"a":{"action":"` + action + `"}}` }
+	tests := []struct {
+		name  string
+		steps []step
+		want  []string
+	}{
+		{"accept decline cancel", []step{
+			c2s(tool("1", "t", "{}", answer("accept"))), c2s(tool("2", "t", "{}", answer("decline"))), c2s(tool("3", "t", "{}", answer("cancel"))),
+		}, []string{"unpaired-retry@1", "unpaired-retry@2", "unpaired-retry@3"}},
+		{"postpone", []step{c2s(tool("1", "t", "{}", answer("postpone")))}, []string{"unpaired-retry@1", "elicitation-action-unknown@1"}},
+		{"a sampling answer has no action", []step{
+			c2s(tool("1", "t", "{}", `,"inputResponses":{"s":{"role":"assistant","model":"m","content":{"type":"text","text":"x"}}}`)),
+		}, []string{"unpaired-retry@1"}},
+		{"legacy answer postpone", []step{
+			s2c(legacyAsk(`{"name":{"type":"string"}}`)), c2s(res("5", `{"action":"postpone"}`)),
+		}, []string{"elicitation-action-unknown@2"}},
+		{"form asks for a password", []step{
+			c2s(tool("1", "t", "{}", "")), s2c(inputRequired("1", form(`{"user":{"type":"string"},"Password":{"type":"string"}}`), "")),
+		}, []string{"elicitation-sensitive-form@2"}},
+		{"form asks for a name and an email", []step{
+			c2s(tool("1", "t", "{}", "")), s2c(inputRequired("1", form(`{"username":{"type":"string"},"email":{"type":"string"}}`), "")),
+		}, nil},
+		{"url mode may carry the secret page", []step{c2s(tool("1", "t", "{}", "")), s2c(inputRequired("1", urlMode, ""))}, nil},
+		{"legacy form asks for an api key", []step{s2c(legacyAsk(`{"api_key":{"type":"string"}}`))}, []string{"elicitation-sensitive-form@1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			snap := load(t, tt.steps)
+			if diff := cmp.Diff(tt.want, findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
