@@ -47,10 +47,8 @@ func (w *Writer) Write(r *Record) error {
 		return w.err
 	}
 	if r.Type == TypeFrame || r.Type == TypeStderr {
-		if r.Redacted {
-			return w.WriteRedactedLine(r.Type, r.Seq, r.Time, r.Dir, r.Bytes(), r.Size, r.NoEOL, r.Conn, r.HTTP)
-		}
-		return w.WriteLine(r.Type, r.Seq, r.Time, r.Dir, r.Bytes(), r.NoEOL, r.Conn, r.HTTP)
+		return w.Append(&Line{Type: r.Type, Seq: r.Seq, Time: r.Time, Dir: r.Dir, Bytes: r.Bytes(), NoEOL: r.NoEOL,
+			Conn: r.Conn, HTTP: r.HTTP, Redacted: r.Redacted, Size: r.Size})
 	}
 	utc := *r
 	utc.Time = r.Time.UTC()
@@ -62,33 +60,32 @@ func (w *Writer) Write(r *Record) error {
 	return w.spill()
 }
 
-// WriteLine appends a frame or stderr record for line (without its newline).
-// The line is embedded as JSON when it is valid UTF-8 JSON, as text when it
-// is other UTF-8, and as base64 otherwise.
+// WriteLine is Append with positional arguments.
+//
+// Deprecated: use Append, which takes a Line.
 func (w *Writer) WriteLine(t Type, seq uint64, at time.Time, dir Dir, line []byte, noEOL bool, conn string, env *HTTP) error {
-	_, err := w.writeLine(t, seq, at, dir, line, noEOL, conn, env, nil)
-	return err
+	return w.Append(&Line{Type: t, Seq: seq, Time: at, Dir: dir, Bytes: line, NoEOL: noEOL, Conn: conn, HTTP: env})
 }
 
-// writeLine is WriteLine that, given a NameFilter, writes nothing and
-// returns false when line is not a frame holding one JSON value or when f
-// selects one of its member names (see WriteLineUnselected); it returns
-// true when it wrote the record.
-func (w *Writer) writeLine(t Type, seq uint64, at time.Time, dir Dir, line []byte, noEOL bool, conn string, env *HTTP, f *NameFilter) (bool, error) {
+// writeLine is Append that, given a NameFilter, writes nothing and
+// returns false when the line is not a frame holding one JSON value or
+// when f selects one of its member names (see AppendUnselected); it
+// returns true when it wrote the record.
+func (w *Writer) writeLine(l *Line, f *NameFilter) (bool, error) {
 	if w.err != nil {
 		return false, w.err
 	}
-	p := scanPayload(t, line, f)
+	p := scanPayload(l.Type, l.Bytes, f)
 	if f != nil && (!p.valid || p.hit) {
 		return false, nil
 	}
-	b, err := w.appendHead(w.buf, t, seq, at, dir, conn, env)
+	b, err := w.appendHead(w.buf, l.Type, l.Seq, l.Time, l.Dir, l.Conn, l.HTTP)
 	if err != nil {
 		return false, err
 	}
-	b = appendSize(b, len(line))
-	b = appendPayload(b, line, &p)
-	if noEOL {
+	b = appendSize(b, len(l.Bytes))
+	b = appendPayload(b, l.Bytes, &p)
+	if l.NoEOL {
 		b = append(b, `,"noeol":true`...)
 	}
 	w.buf = append(b, "}\n"...)
