@@ -1,0 +1,121 @@
+// Package feed fans the records a tap writes out to live consumers. It
+// sits beside the capture writer, under the taps: the capture goroutine
+// hands each record to Publish right after the Writer took it, in capture
+// order, and each consumer reads them through its own Sub.
+//
+// A consumer never slows the traffic: Publish never blocks. It never sees
+// a hole either: when a consumer's bounded queue overflows, it stops being
+// fed live and, once it has read what was queued, re-reads the rest of
+// the session from the durable capture file (capture.Follow), starting
+// with the first record it missed. Without a capture file (--no-capture)
+// a consumer that falls behind loses the records that do not fit, and
+// Sub.Lost says how many.
+//
+// Publish, Skip and Close are called from one goroutine (the capture
+// goroutine); each Sub is read by one goroutine.
+package feed
+
+import (
+	"sync"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+)
+
+// Default bounds of a Sub's queue.
+const (
+	DefaultRecords = 16 << 10
+	DefaultBytes   = 16 << 20
+)
+
+// Options configure a Feed.
+type Options struct {
+	// Path is the capture file the records are written to, from which a
+	// consumer that fell behind catches up; empty means none (no
+	// capture): such a consumer loses records instead.
+	Path string
+}
+
+// SubOptions bound a Sub's queue; zero means the defaults.
+type SubOptions struct {
+	Records int
+	Bytes   int64
+}
+
+// Feed hands records to its Subs.
+type Feed struct {
+	path string
+	mu   sync.Mutex
+	subs []*Sub
+}
+
+// New returns a Feed without consumers; nil opts means no capture file.
+func New(opts *Options) *Feed {
+	f := &Feed{}
+	if opts != nil {
+		f.path = opts.Path
+	}
+	return f
+}
+
+// Subscribe adds a consumer. Subscribe before the first Publish: a Sub
+// added later misses what was published before.
+func (f *Feed) Subscribe(opts *SubOptions) *Sub {
+	s := &Sub{path: f.path, maxRecords: DefaultRecords, maxBytes: DefaultBytes, ready: make(chan struct{}, 1)}
+	if opts != nil && opts.Records > 0 {
+		s.maxRecords = opts.Records
+	}
+	if opts != nil && opts.Bytes > 0 {
+		s.maxBytes = opts.Bytes
+	}
+	f.mu.Lock()
+	f.subs = append(f.subs, s)
+	f.mu.Unlock()
+	return s
+}
+
+// Active reports whether the feed has consumers, so a tap can skip
+// building records nobody reads.
+func (f *Feed) Active() bool {
+	if f == nil {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.subs) > 0
+}
+
+// Publish hands rec to every consumer without blocking. The feed keeps
+// rec's value and shares its byte slices among the consumers, which only
+// read them: the caller must not modify them afterwards (Line.Record
+// builds a record that owns its payload).
+func (f *Feed) Publish(rec *capture.Record) {
+	f.mu.Lock()
+	subs := f.subs
+	f.mu.Unlock()
+	for _, s := range subs {
+		s.offer(rec, false)
+	}
+}
+
+// Skip accounts for a record that went to the capture but is not handed
+// out live (a line too large to hold in memory): a consumer reads it from
+// the capture file, or, without one, counts it lost.
+func (f *Feed) Skip() {
+	f.mu.Lock()
+	subs := f.subs
+	f.mu.Unlock()
+	for _, s := range subs {
+		s.offer(nil, true)
+	}
+}
+
+// Close says no record follows: each consumer reads what is queued and
+// then io.EOF (or, behind, the rest of the file up to its end record).
+func (f *Feed) Close() {
+	f.mu.Lock()
+	subs := f.subs
+	f.mu.Unlock()
+	for _, s := range subs {
+		s.close()
+	}
+}
