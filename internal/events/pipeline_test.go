@@ -11,18 +11,19 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/events"
+	"github.com/mcptrail/mcptrail/internal/tap/feed"
 )
 
 // TestPipelineDropsWhenSinkStalls writes a capture of n answered calls
 // through a Pipeline whose only sink is stuck writing to a pipe nobody
-// reads: Write never blocks, every event is derived, the sink's queue
+// reads: publishing never blocks, every event is derived, the sink's queue
 // takes what fits and the rest is counted as dropped.
 func TestPipelineDropsWhenSinkStalls(t *testing.T) {
 	t.Parallel()
 	pr, pw := io.Pipe()
 	defer pr.Close()
-	p := events.NewPipeline(&events.PipelineOptions{Sinks: []events.Sink{events.NewFileSink(pw)}, SinkEvents: 8})
-	w := capture.NewWriter(p)
+	fd := feed.New(nil)
+	p := events.NewPipeline(&events.PipelineOptions{Source: fd.Subscribe(nil), Sinks: []events.Sink{events.NewFileSink(pw)}, SinkEvents: 8})
 	at := time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)
 	recs := []capture.Record{{Type: capture.TypeSession, Format: 1, SessionID: "s", Transport: "stdio", Time: at}}
 	const n = 200
@@ -35,13 +36,9 @@ func TestPipelineDropsWhenSinkStalls(t *testing.T) {
 	}
 	start := time.Now()
 	for i := range recs {
-		if err := w.Write(&recs[i]); err != nil {
-			t.Fatal(err)
-		}
+		fd.PublishWritten(&recs[i])
 	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
+	fd.Close()
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("writing the capture took %v with the sink stalled", d)
 	}

@@ -97,6 +97,34 @@ func (f *Feed) Publish(rec *capture.Record) {
 	}
 }
 
+// PublishLine publishes the record a Writer wrote for l (Line.Record).
+func (f *Feed) PublishLine(l *capture.Line) {
+	var rec capture.Record
+	l.Record(&rec)
+	f.Publish(&rec)
+}
+
+// PublishWritten publishes a record as a Reader decodes it once a Writer
+// wrote it: a frame or stderr record gets its payload in the form the
+// file holds (msg, raw, text or b64), and every record its time in UTC.
+// rec is not modified and may be reused.
+func (f *Feed) PublishWritten(rec *capture.Record) {
+	if rec.Type == capture.TypeFrame || rec.Type == capture.TypeStderr {
+		f.PublishLine(&capture.Line{Type: rec.Type, Seq: rec.Seq, Time: rec.Time, Dir: rec.Dir, Conn: rec.Conn, HTTP: rec.HTTP,
+			Bytes: rec.Bytes(), NoEOL: rec.NoEOL, Redacted: rec.Redacted, Size: rec.Size})
+		return
+	}
+	c := *rec
+	c.Time = rec.Time.UTC()
+	c.Line, c.Offset = 0, 0
+	f.Publish(&c)
+}
+
+// Durable reports whether a consumer that falls behind catches up from a
+// capture file (else it loses records): a tap may Skip a record too
+// large to hold only when it does.
+func (f *Feed) Durable() bool { return f.path != "" }
+
 // Skip accounts for a record that went to the capture but is not handed
 // out live (a line too large to hold in memory): a consumer reads it from
 // the capture file, or, without one, counts it lost.
