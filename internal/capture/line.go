@@ -49,10 +49,17 @@ func (l *Line) size() int {
 // JSON when they are valid UTF-8 JSON, as text when they are other UTF-8,
 // and as base64 otherwise.
 func (w *Writer) Append(l *Line) error {
+	return w.AppendDecoded(l, nil)
+}
+
+// AppendDecoded is Append that, when rec is not nil and the record was
+// written, also fills rec as Line.Record does, from the same pass over
+// the bytes.
+func (w *Writer) AppendDecoded(l *Line, rec *Record) error {
 	if l.Redacted {
-		return w.appendRedacted(l)
+		return w.appendRedacted(l, rec)
 	}
-	_, err := w.writeLine(l, nil)
+	_, err := w.writeLine(l, nil, rec)
 	return err
 }
 
@@ -61,9 +68,10 @@ func (w *Writer) Append(l *Line) error {
 // when l is a frame holding one JSON value none of whose member names f
 // selects, and otherwise writes nothing and reports false, for the caller
 // to redact the line and write what results. A nil f selects nothing: the
-// line is written as Append writes it.
-func (w *Writer) AppendUnselected(l *Line, f *NameFilter) (bool, error) {
-	return w.writeLine(l, f)
+// line is written as Append writes it. When it wrote the record and rec
+// is not nil, it fills rec as AppendDecoded does.
+func (w *Writer) AppendUnselected(l *Line, f *NameFilter, rec *Record) (bool, error) {
+	return w.writeLine(l, f, rec)
 }
 
 // Record fills rec with the record a Reader decodes from the line Append
@@ -71,12 +79,17 @@ func (w *Writer) AppendUnselected(l *Line, f *NameFilter) (bool, error) {
 // instead of the bytes. rec owns its payload (l.Bytes may be reused); its
 // Line and Offset are zero.
 func (l *Line) Record(rec *Record) {
+	p := scanPayload(l.Type, l.Bytes, nil)
+	l.decoded(&p, rec)
+}
+
+// decoded fills rec for l, whose payload scanPayload classified as p.
+func (l *Line) decoded(p *linePayload, rec *Record) {
 	*rec = Record{
 		Type: l.Type, Seq: l.Seq, Time: l.Time.UTC(), Dir: l.Dir, Conn: l.Conn,
 		Size: l.size(), NoEOL: l.NoEOL, HTTP: l.HTTP, Redacted: l.Redacted,
 	}
 	line := l.Bytes
-	p := scanPayload(l.Type, line, nil)
 	switch {
 	case p.valid:
 		msg := bytes.Clone(p.msg)

@@ -27,7 +27,7 @@ var lineRecordCases = []string{
 }
 
 // TestLineRecordIsWhatReaderReads: the record a live consumer is handed
-// for a Line (Line.Record) is the record a Reader decodes from what
+// for a Line (Line.Record, AppendDecoded) is the record a Reader decodes from what
 // Append wrote for it, for every payload form, plain and redacted.
 func TestLineRecordIsWhatReaderReads(t *testing.T) {
 	t.Parallel()
@@ -41,9 +41,10 @@ func TestLineRecordIsWhatReaderReads(t *testing.T) {
 			Line{Type: TypeFrame, Seq: uint64(i + 1), Time: at, Dir: C2S, Bytes: []byte(s), Redacted: true, Size: 99},
 			Line{Type: TypeStderr, Time: at, Bytes: []byte(s)})
 	}
+	decoded := make([]Record, len(lines))
 	b := newCapture(t, func(w *Writer) {
 		for i := range lines {
-			if err := w.Append(&lines[i]); err != nil {
+			if err := w.AppendDecoded(&lines[i], &decoded[i]); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -59,6 +60,9 @@ func TestLineRecordIsWhatReaderReads(t *testing.T) {
 		want.Line, want.Offset = 0, 0
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("line %q: Line.Record (-read back +got):\n%s", lines[i].Bytes, diff)
+		}
+		if diff := cmp.Diff(want, decoded[i]); diff != "" {
+			t.Errorf("line %q: AppendDecoded (-read back +got):\n%s", lines[i].Bytes, diff)
 		}
 	}
 }

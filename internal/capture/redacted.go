@@ -17,8 +17,9 @@ func (w *Writer) WriteRedactedLine(t Type, seq uint64, at time.Time, dir Dir, li
 	return w.Append(&Line{Type: t, Seq: seq, Time: at, Dir: dir, Bytes: line, Size: size, Redacted: true, NoEOL: noEOL, Conn: conn, HTTP: env})
 }
 
-// appendRedacted writes the record of a line redaction rewrote.
-func (w *Writer) appendRedacted(l *Line) error {
+// appendRedacted writes the record of a line redaction rewrote, and fills
+// rec (when not nil) as Line.Record does.
+func (w *Writer) appendRedacted(l *Line, rec *Record) error {
 	t, seq, at, dir, line, size, noEOL, conn, env := l.Type, l.Seq, l.Time, l.Dir, l.Bytes, l.Size, l.NoEOL, l.Conn, l.HTTP
 	if w.err != nil {
 		return w.err
@@ -47,6 +48,9 @@ func (w *Writer) appendRedacted(l *Line) error {
 		b = append(b, `,"noeol":true`...)
 	}
 	w.buf = append(b, `,"redacted":true}`+"\n"...)
+	if rec != nil {
+		l.decoded(&p, rec)
+	}
 	return w.spill()
 }
 
@@ -54,5 +58,5 @@ func (w *Writer) appendRedacted(l *Line) error {
 //
 // Deprecated: use AppendUnselected.
 func (w *Writer) WriteLineUnselected(t Type, seq uint64, at time.Time, dir Dir, line []byte, noEOL bool, f *NameFilter) (bool, error) {
-	return w.writeLine(&Line{Type: t, Seq: seq, Time: at, Dir: dir, Bytes: line, NoEOL: noEOL}, f)
+	return w.writeLine(&Line{Type: t, Seq: seq, Time: at, Dir: dir, Bytes: line, NoEOL: noEOL}, f, nil)
 }

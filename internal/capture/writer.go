@@ -70,8 +70,9 @@ func (w *Writer) WriteLine(t Type, seq uint64, at time.Time, dir Dir, line []byt
 // writeLine is Append that, given a NameFilter, writes nothing and
 // returns false when the line is not a frame holding one JSON value or
 // when f selects one of its member names (see AppendUnselected); it
-// returns true when it wrote the record.
-func (w *Writer) writeLine(l *Line, f *NameFilter) (bool, error) {
+// returns true when it wrote the record, after filling rec (when not
+// nil) as Line.Record does.
+func (w *Writer) writeLine(l *Line, f *NameFilter, rec *Record) (bool, error) {
 	if w.err != nil {
 		return false, w.err
 	}
@@ -89,6 +90,9 @@ func (w *Writer) writeLine(l *Line, f *NameFilter) (bool, error) {
 		b = append(b, `,"noeol":true`...)
 	}
 	w.buf = append(b, "}\n"...)
+	if rec != nil {
+		l.decoded(&p, rec)
+	}
 	return true, w.spill()
 }
 

@@ -12,9 +12,9 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/events"
-	"github.com/mcptrail/mcptrail/internal/tap/feed"
 	"github.com/mcptrail/mcptrail/internal/events/otlp"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/tap/feed"
 )
 
 // futureMeta is the _meta of a 2026-07-28 request.

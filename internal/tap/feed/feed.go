@@ -17,6 +17,7 @@ package feed
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 )
@@ -46,6 +47,8 @@ type Feed struct {
 	path string
 	mu   sync.Mutex
 	subs []*Sub
+	// live counts the Subs still fed live (not behind, not closed).
+	live atomic.Int64
 }
 
 // New returns a Feed without consumers; nil opts means no capture file.
@@ -60,7 +63,7 @@ func New(opts *Options) *Feed {
 // Subscribe adds a consumer. Subscribe before the first Publish: a Sub
 // added later misses what was published before.
 func (f *Feed) Subscribe(opts *SubOptions) *Sub {
-	s := &Sub{path: f.path, maxRecords: DefaultRecords, maxBytes: DefaultBytes, ready: make(chan struct{}, 1)}
+	s := &Sub{feed: f, path: f.path, maxRecords: DefaultRecords, maxBytes: DefaultBytes, ready: make(chan struct{}, 1)}
 	if opts != nil && opts.Records > 0 {
 		s.maxRecords = opts.Records
 	}
@@ -70,19 +73,14 @@ func (f *Feed) Subscribe(opts *SubOptions) *Sub {
 	f.mu.Lock()
 	f.subs = append(f.subs, s)
 	f.mu.Unlock()
+	f.live.Add(1)
 	return s
 }
 
-// Active reports whether the feed has consumers, so a tap can skip
-// building records nobody reads.
-func (f *Feed) Active() bool {
-	if f == nil {
-		return false
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.subs) > 0
-}
+// Live reports whether a consumer is still handed records live; when none
+// is (all read from the capture file), publishing is a no-op and a tap
+// can skip building records.
+func (f *Feed) Live() bool { return f.live.Load() > 0 }
 
 // Publish hands rec to every consumer without blocking. The feed keeps
 // rec's value and shares its byte slices among the consumers, which only
@@ -99,6 +97,9 @@ func (f *Feed) Publish(rec *capture.Record) {
 
 // PublishLine publishes the record a Writer wrote for l (Line.Record).
 func (f *Feed) PublishLine(l *capture.Line) {
+	if !f.Live() {
+		return
+	}
 	var rec capture.Record
 	l.Record(&rec)
 	f.Publish(&rec)
@@ -109,6 +110,9 @@ func (f *Feed) PublishLine(l *capture.Line) {
 // file holds (msg, raw, text or b64), and every record its time in UTC.
 // rec is not modified and may be reused.
 func (f *Feed) PublishWritten(rec *capture.Record) {
+	if !f.Live() {
+		return
+	}
 	if rec.Type == capture.TypeFrame || rec.Type == capture.TypeStderr {
 		f.PublishLine(&capture.Line{Type: rec.Type, Seq: rec.Seq, Time: rec.Time, Dir: rec.Dir, Conn: rec.Conn, HTTP: rec.HTTP,
 			Bytes: rec.Bytes(), NoEOL: rec.NoEOL, Redacted: rec.Redacted, Size: rec.Size})

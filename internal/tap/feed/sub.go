@@ -21,6 +21,7 @@ const recordOverhead = 160
 // Sub is one consumer's view of a Feed: every record published, in order,
 // from the session record to the end record.
 type Sub struct {
+	feed       *Feed
 	path       string
 	maxRecords int
 	maxBytes   int64
@@ -72,6 +73,7 @@ func (s *Sub) offer(rec *capture.Record, skip bool) {
 			return
 		}
 		s.behind = true
+		s.feed.live.Add(-1)
 	default:
 		s.q = append(s.q, *rec)
 		s.bytes += n
@@ -85,6 +87,9 @@ func (s *Sub) offer(rec *capture.Record, skip bool) {
 
 func (s *Sub) close() {
 	s.mu.Lock()
+	if !s.closed && !s.behind {
+		s.feed.live.Add(-1)
+	}
 	s.closed = true
 	s.mu.Unlock()
 	select {
@@ -115,6 +120,9 @@ func (s *Sub) Behind() bool {
 // while catching up from the file, the Follower's errors. The ctx of the
 // call that starts catching up also bounds the Follower.
 func (s *Sub) Next(ctx context.Context, rec *capture.Record) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	for {
 		if s.pos < len(s.out) {
 			*rec = s.out[s.pos]

@@ -39,8 +39,10 @@ type recorder struct {
 	// files go (Options.SpoolDir).
 	spool    [numStreams]*capture.Spool
 	spoolDir string
-	// feed, when not nil, is handed each record written (Options.Feed).
+	// feed, when not nil, is handed each record written (Options.Feed);
+	// rec is the record built for it, reused (Publish keeps a copy).
 	feed *feed.Feed
+	rec  capture.Record
 }
 
 type mark struct {

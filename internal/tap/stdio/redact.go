@@ -27,11 +27,15 @@ type Redactor interface {
 // marked redacted.
 func (r *recorder) writeLine(t capture.Type, seq uint64, it *item, line []byte, noEOL bool) error {
 	l := capture.Line{Type: t, Seq: seq, Time: it.at, Dir: it.stream.dir(), Bytes: line, NoEOL: noEOL}
+	var rec *capture.Record // filled for the feed while the line is encoded
+	if r.feed != nil && r.feed.Live() {
+		rec = &r.rec
+	}
 	if r.redact != nil {
 		if f := r.redact.Names(l.Dir); f != nil && t == capture.TypeFrame {
-			done, err := r.w.AppendUnselected(&l, f)
-			if done && r.feed != nil {
-				r.feed.PublishLine(&l)
+			done, err := r.w.AppendUnselected(&l, f, rec)
+			if done && rec != nil {
+				r.feed.Publish(rec)
 			}
 			if done || err != nil {
 				return err
@@ -41,9 +45,9 @@ func (r *recorder) writeLine(t capture.Type, seq uint64, it *item, line []byte, 
 			l.Bytes, l.Size, l.Redacted = out, len(line), true
 		}
 	}
-	err := r.w.Append(&l)
-	if err == nil && r.feed != nil {
-		r.feed.PublishLine(&l)
+	err := r.w.AppendDecoded(&l, rec)
+	if err == nil && rec != nil {
+		r.feed.Publish(rec)
 	}
 	return err
 }
