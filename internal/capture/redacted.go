@@ -10,9 +10,7 @@ import (
 
 // WriteRedactedLine is Append for a line that redaction rewrote: line is
 // the redacted line, size the size of the line as received, and the record
-// is marked redacted.
-//
-// Deprecated: use Append with Line.Redacted and Line.Size set.
+// is marked redacted. Taps use Append with Line.Redacted and Line.Size.
 func (w *Writer) WriteRedactedLine(t Type, seq uint64, at time.Time, dir Dir, line []byte, size int, noEOL bool, conn string, env *HTTP) error {
 	return w.Append(&Line{Type: t, Seq: seq, Time: at, Dir: dir, Bytes: line, Size: size, Redacted: true, NoEOL: noEOL, Conn: conn, HTTP: env})
 }
@@ -54,9 +52,8 @@ func (w *Writer) appendRedacted(l *Line, rec *Record) error {
 	return w.spill()
 }
 
-// WriteLineUnselected is AppendUnselected with positional arguments.
-//
-// Deprecated: use AppendUnselected.
+// WriteLineUnselected is AppendUnselected with positional arguments, kept
+// for the tests that use it.
 func (w *Writer) WriteLineUnselected(t Type, seq uint64, at time.Time, dir Dir, line []byte, noEOL bool, f *NameFilter) (bool, error) {
 	return w.writeLine(&Line{Type: t, Seq: seq, Time: at, Dir: dir, Bytes: line, NoEOL: noEOL}, f, nil)
 }

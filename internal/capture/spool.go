@@ -102,9 +102,8 @@ func (s *lineScan) valid() bool {
 	return s.frame && s.phase == phTrail && !s.badUTF && s.ncarry == 0
 }
 
-// WriteSpooled is AppendSpooled with positional arguments.
-//
-// Deprecated: use AppendSpooled.
+// WriteSpooled is AppendSpooled with positional arguments, kept for the
+// tests that use it.
 func (w *Writer) WriteSpooled(t Type, seq uint64, at time.Time, dir Dir, s *Spool, noEOL bool, conn string, env *HTTP) error {
 	return w.AppendSpooled(&Line{Type: t, Seq: seq, Time: at, Dir: dir, NoEOL: noEOL, Conn: conn, HTTP: env}, s)
 }

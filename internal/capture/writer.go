@@ -60,9 +60,8 @@ func (w *Writer) Write(r *Record) error {
 	return w.spill()
 }
 
-// WriteLine is Append with positional arguments.
-//
-// Deprecated: use Append, which takes a Line.
+// WriteLine is Append with positional arguments, kept for the tests that
+// build captures with it; taps use Append.
 func (w *Writer) WriteLine(t Type, seq uint64, at time.Time, dir Dir, line []byte, noEOL bool, conn string, env *HTTP) error {
 	return w.Append(&Line{Type: t, Seq: seq, Time: at, Dir: dir, Bytes: line, NoEOL: noEOL, Conn: conn, HTTP: env})
 }
