@@ -46,6 +46,7 @@ func (w *Writer) appendRedacted(l *Line, rec *Record) error {
 		b = append(b, `,"noeol":true`...)
 	}
 	w.buf = append(b, `,"redacted":true}`+"\n"...)
+	w.records++
 	if rec != nil {
 		l.decoded(&p, rec)
 	}

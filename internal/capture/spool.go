@@ -153,6 +153,7 @@ func (w *Writer) AppendSpooled(l *Line, s *Spool) error {
 		w.buf = append(w.buf, `,"noeol":true`...)
 	}
 	w.buf = append(w.buf, "}\n"...)
+	w.records++
 	return w.spill()
 }
 

@@ -33,6 +33,10 @@ type Writer struct {
 	mid      []byte // `,"time":"…"` plus dir and conn, through `,"size":`
 	lastSeq  uint64
 	seqText  []byte
+	// records counts the records appended; flushed the bytes that went
+	// to w (for Pos).
+	records int
+	flushed int64
 }
 
 // NewWriter returns a Writer that buffers into w. Call Flush to push
@@ -57,6 +61,7 @@ func (w *Writer) Write(r *Record) error {
 		return fmt.Errorf("encoding %s record: %w", r.Type, err)
 	}
 	w.buf = append(append(w.buf, b...), '\n')
+	w.records++
 	return w.spill()
 }
 
@@ -89,6 +94,7 @@ func (w *Writer) writeLine(l *Line, f *NameFilter, rec *Record) (bool, error) {
 		b = append(b, `,"noeol":true`...)
 	}
 	w.buf = append(b, "}\n"...)
+	w.records++
 	if rec != nil {
 		l.decoded(&p, rec)
 	}
@@ -261,6 +267,7 @@ func (w *Writer) Flush() error {
 		return nil
 	}
 	n, err := w.w.Write(w.buf)
+	w.flushed += int64(n)
 	if err == nil && n < len(w.buf) {
 		err = io.ErrShortWrite
 	}
@@ -276,6 +283,13 @@ func (w *Writer) Flush() error {
 		w.buf = w.buf[:0]
 	}
 	return nil
+}
+
+// Pos returns where the next record goes in what the Writer writes: its
+// line, from 1, and the byte offset of its start, both counted from the
+// Writer's first record (a capture appended to starts further on).
+func (w *Writer) Pos() (line int, offset int64) {
+	return w.records + 1, w.flushed + int64(len(w.buf))
 }
 
 // Buffered returns the number of bytes waiting for Flush.

@@ -62,6 +62,14 @@ func (f *eventsFlags) start(ctx context.Context, capt *capture.File) (*liveEvent
 	if !f.enabled() {
 		return nil, nil
 	}
+	fo := &feed.Options{}
+	if capt != nil {
+		lines, off, err := capt.Start()
+		if err != nil {
+			return nil, err
+		}
+		fo.Path, fo.Lines, fo.Offset = capt.Path(), lines, off
+	}
 	l := &liveEvents{flush: f.flush}
 	var sinks []events.Sink
 	if f.file != "" {
@@ -93,10 +101,6 @@ func (f *eventsFlags) start(ctx context.Context, capt *capture.File) (*liveEvent
 			return nil, usagef("%v", err)
 		}
 		sinks = append(sinks, s)
-	}
-	fo := &feed.Options{}
-	if capt != nil {
-		fo.Path = capt.Path()
 	}
 	l.feed = feed.New(fo)
 	l.p = events.NewPipeline(&events.PipelineOptions{Content: f.content, Source: l.feed.Subscribe(nil), Sinks: sinks})

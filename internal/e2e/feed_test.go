@@ -33,15 +33,24 @@ type feedSession struct {
 	out     *bufio.Reader
 	next    int
 	ran     chan error
-	got     chan []string // the consumer's records, "type seq" each
+	got     chan []string // the consumer's records, as recordsOf lists them
 	sub     *feed.Sub
 	cancel  context.CancelFunc
 }
 
-func startFeedSession(tb testing.TB, name string, slow bool, subOpts *feed.SubOptions) *feedSession {
+// startFeedSession starts a session appending to the capture at path
+// (empty: a new file).
+func startFeedSession(tb testing.TB, name, path string, slow bool, subOpts *feed.SubOptions) *feedSession {
 	tb.Helper()
-	s := &feedSession{name: name, capture: filepath.Join(tb.TempDir(), "c.jsonl"), next: 1, ran: make(chan error, 1), got: make(chan []string, 1)}
-	file, err := capture.CreateFile(s.capture, capture.Exclusive)
+	if path == "" {
+		path = filepath.Join(tb.TempDir(), "c.jsonl")
+	}
+	s := &feedSession{name: name, capture: path, next: 1, ran: make(chan error, 1), got: make(chan []string, 1)}
+	file, err := capture.CreateFile(s.capture, capture.Append)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lines, offset, err := file.Start()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -53,7 +62,7 @@ func startFeedSession(tb testing.TB, name string, slow bool, subOpts *feed.SubOp
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	if slow {
-		fd := feed.New(&feed.Options{Path: s.capture})
+		fd := feed.New(&feed.Options{Path: s.capture, Lines: lines, Offset: offset})
 		s.sub = fd.Subscribe(subOpts)
 		opts.Feed = fd
 		go func() { s.got <- consume(ctx, s.sub) }()
@@ -79,7 +88,7 @@ func consume(ctx context.Context, sub *feed.Sub) []string {
 			}
 			return got
 		}
-		got = append(got, fmt.Sprintf("%s %d", rec.Type, rec.Seq))
+		got = append(got, fmt.Sprintf("%s %d line %d at %d", rec.Type, rec.Seq, rec.Line, rec.Offset))
 		time.Sleep(slowPerRecord) // the consumer's work, not ordering
 	}
 }
@@ -128,16 +137,56 @@ func (s *feedSession) finish(tb testing.TB) []string {
 	return <-s.got
 }
 
-// recordsOf lists the records of a capture file, "type seq" each.
+// recordsOfSession is recordsOf for the session named id in a capture
+// that may hold several.
+func recordsOfSession(tb testing.TB, path, id string) []string {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	ss, err := capture.Index(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i := range ss {
+		if ss[i].Header.SessionID != id {
+			continue
+		}
+		r, err := capture.OpenSession(f, &ss[i])
+		if err != nil {
+			tb.Fatal(err)
+		}
+		h := r.Header()
+		out := []string{fmt.Sprintf("%s %d line %d at %d", h.Type, h.Seq, h.Line, h.Offset)}
+		for {
+			var rec capture.Record
+			err := r.Next(&rec)
+			if errors.Is(err, io.EOF) {
+				return out
+			}
+			if err != nil {
+				tb.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s %d line %d at %d", rec.Type, rec.Seq, rec.Line, rec.Offset))
+		}
+	}
+	tb.Fatalf("no session %s in %s", id, path)
+	return nil
+}
+
+// recordsOf lists the records of a capture file, "type seq line offset"
+// each.
 func recordsOf(tb testing.TB, path string) []string {
 	tb.Helper()
 	h, recs, dmg, err := capture.ReadFile(path)
 	if err != nil || dmg.Corrupt != 0 || dmg.Torn {
 		tb.Fatalf("reading %s: %v, damage %+v", path, err, dmg)
 	}
-	out := []string{fmt.Sprintf("%s %d", h.Type, h.Seq)}
+	out := []string{fmt.Sprintf("%s %d line %d at %d", h.Type, h.Seq, h.Line, h.Offset)}
 	for _, r := range recs {
-		out = append(out, fmt.Sprintf("%s %d", r.Type, r.Seq))
+		out = append(out, fmt.Sprintf("%s %d line %d at %d", r.Type, r.Seq, r.Line, r.Offset))
 	}
 	return out
 }
@@ -145,21 +194,45 @@ func recordsOf(tb testing.TB, path string) []string {
 // TestSlowConsumerGetsEveryRecord: a live consumer that takes 1 ms over
 // each record, with a queue far smaller than the burst, falls behind,
 // catches up from the capture file, and ends with every record of the
-// capture, in order, none twice.
+// capture, in order, none twice, each with the line and offset a Reader
+// finds it at.
 func TestSlowConsumerGetsEveryRecord(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes seconds")
 	}
 	t.Parallel()
-	s := startFeedSession(t, "slow", true, &feed.SubOptions{Records: 256})
-	s.burst(t, 1000)
-	s.burst(t, 500)
-	got := s.finish(t)
-	if !s.sub.Behind() {
-		t.Error("the consumer never fell behind; the test does not test catching up")
-	}
-	if diff := cmp.Diff(recordsOf(t, s.capture), got); diff != "" {
-		t.Errorf("the consumer's records (-capture +consumer):\n%s", diff)
+	for _, appended := range []bool{false, true} {
+		t.Run(fmt.Sprintf("appended=%v", appended), func(t *testing.T) {
+			t.Parallel()
+			path := ""
+			if appended {
+				// A session before ours, with a torn last line.
+				first := startFeedSession(t, "first", "", false, nil)
+				first.burst(t, 300)
+				first.finish(t)
+				path = first.capture
+				f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := f.WriteString(`{"type":"frame","se`); err != nil {
+					t.Fatal(err)
+				}
+				if err := f.Close(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s := startFeedSession(t, "slow", path, true, &feed.SubOptions{Records: 256})
+			s.burst(t, 1000)
+			s.burst(t, 500)
+			got := s.finish(t)
+			if !s.sub.Behind() {
+				t.Error("the consumer never fell behind; the test does not test catching up")
+			}
+			if diff := cmp.Diff(recordsOfSession(t, s.capture, "slow"), got); diff != "" {
+				t.Errorf("the consumer's records (-capture +consumer):\n%s", diff)
+			}
+		})
 	}
 }
 
@@ -171,8 +244,8 @@ func TestSlowConsumerGetsEveryRecord(t *testing.T) {
 // consumer's records are checked against the capture at the end.
 func BenchmarkSlowConsumer(b *testing.B) {
 	const n = 10_000
-	none := startFeedSession(b, "none", false, nil)
-	slow := startFeedSession(b, "slow", true, nil)
+	none := startFeedSession(b, "none", "", false, nil)
+	slow := startFeedSession(b, "slow", "", true, nil)
 	sessions := []*feedSession{none, slow}
 	total := make([]time.Duration, len(sessions))
 	// Warm up with a burst whose 20,000 records overflow the consumer's

@@ -34,6 +34,13 @@ type Options struct {
 	// consumer that fell behind catches up; empty means none (no
 	// capture): such a consumer loses records instead.
 	Path string
+	// Lines and Offset are the lines and bytes in the capture file before
+	// this run's first record (capture.File.Start): a record's Line and
+	// Offset, which the tap sets from its Writer's Pos, are moved on by
+	// them so they are where a Reader finds the record. Zero for a fresh
+	// file.
+	Lines  int
+	Offset int64
 }
 
 // SubOptions bound a Sub's queue; zero means the defaults.
@@ -44,9 +51,11 @@ type SubOptions struct {
 
 // Feed hands records to its Subs.
 type Feed struct {
-	path string
-	mu   sync.Mutex
-	subs []*Sub
+	path   string
+	lines  int
+	offset int64
+	mu     sync.Mutex
+	subs   []*Sub
 	// live counts the Subs still fed live (not behind, not closed).
 	live atomic.Int64
 }
@@ -55,7 +64,7 @@ type Feed struct {
 func New(opts *Options) *Feed {
 	f := &Feed{}
 	if opts != nil {
-		f.path = opts.Path
+		f.path, f.lines, f.offset = opts.Path, opts.Lines, opts.Offset
 	}
 	return f
 }
@@ -82,11 +91,18 @@ func (f *Feed) Subscribe(opts *SubOptions) *Sub {
 // can skip building records.
 func (f *Feed) Live() bool { return f.live.Load() > 0 }
 
-// Publish hands rec to every consumer without blocking. The feed keeps
-// rec's value and shares its byte slices among the consumers, which only
+// Publish hands rec to every consumer without blocking. The feed keeps a
+// copy of rec and shares its byte slices among the consumers, which only
 // read them: the caller must not modify them afterwards (Line.Record
-// builds a record that owns its payload).
+// builds a record that owns its payload). A record's Line and Offset,
+// when set, count from the tap Writer's start (capture.Writer.Pos).
 func (f *Feed) Publish(rec *capture.Record) {
+	c := *rec
+	if c.Line > 0 {
+		c.Line += f.lines
+		c.Offset += f.offset
+	}
+	rec = &c
 	f.mu.Lock()
 	subs := f.subs
 	f.mu.Unlock()
@@ -107,20 +123,24 @@ func (f *Feed) PublishLine(l *capture.Line) {
 
 // PublishWritten publishes a record as a Reader decodes it once a Writer
 // wrote it: a frame or stderr record gets its payload in the form the
-// file holds (msg, raw, text or b64), and every record its time in UTC.
-// rec is not modified and may be reused.
+// file holds (msg, raw, text or b64), and every record its time in UTC;
+// Line and Offset are kept (see Publish). rec is not modified and may be
+// reused.
 func (f *Feed) PublishWritten(rec *capture.Record) {
 	if !f.Live() {
 		return
 	}
 	if rec.Type == capture.TypeFrame || rec.Type == capture.TypeStderr {
-		f.PublishLine(&capture.Line{Type: rec.Type, Seq: rec.Seq, Time: rec.Time, Dir: rec.Dir, Conn: rec.Conn, HTTP: rec.HTTP,
-			Bytes: rec.Bytes(), NoEOL: rec.NoEOL, Redacted: rec.Redacted, Size: rec.Size})
+		l := capture.Line{Type: rec.Type, Seq: rec.Seq, Time: rec.Time, Dir: rec.Dir, Conn: rec.Conn, HTTP: rec.HTTP,
+			Bytes: rec.Bytes(), NoEOL: rec.NoEOL, Redacted: rec.Redacted, Size: rec.Size}
+		var c capture.Record
+		l.Record(&c)
+		c.Line, c.Offset = rec.Line, rec.Offset
+		f.Publish(&c)
 		return
 	}
 	c := *rec
 	c.Time = rec.Time.UTC()
-	c.Line, c.Offset = 0, 0
 	f.Publish(&c)
 }
 

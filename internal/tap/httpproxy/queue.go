@@ -240,6 +240,7 @@ func (r *recorder) write(rec *capture.Record) {
 		r.redact.Record(rec)
 	}
 	if r.err == nil {
+		rec.Line, rec.Offset = r.w.Pos() // for the feed; the Writer ignores them
 		if r.err = r.w.Write(rec); r.err == nil {
 			if r.feed != nil {
 				r.feed.PublishWritten(rec)

@@ -250,6 +250,7 @@ func (r *recorder) record(rec *capture.Record) {
 	if r.redact != nil {
 		r.redact.Record(rec)
 	}
+	rec.Line, rec.Offset = r.w.Pos() // for the feed; the Writer ignores them
 	if err := r.w.Write(rec); err != nil {
 		r.fail(err)
 		r.lost.other++

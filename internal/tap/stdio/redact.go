@@ -28,13 +28,16 @@ type Redactor interface {
 func (r *recorder) writeLine(t capture.Type, seq uint64, it *item, line []byte, noEOL bool) error {
 	l := capture.Line{Type: t, Seq: seq, Time: it.at, Dir: it.stream.dir(), Bytes: line, NoEOL: noEOL}
 	var rec *capture.Record // filled for the feed while the line is encoded
+	var pos capture.Record  // where the record goes
 	if r.feed != nil && r.feed.Live() {
 		rec = &r.rec
+		pos.Line, pos.Offset = r.w.Pos()
 	}
 	if r.redact != nil {
 		if f := r.redact.Names(l.Dir); f != nil && t == capture.TypeFrame {
 			done, err := r.w.AppendUnselected(&l, f, rec)
 			if done && rec != nil {
+				rec.Line, rec.Offset = pos.Line, pos.Offset
 				r.feed.Publish(rec)
 			}
 			if done || err != nil {
@@ -47,6 +50,7 @@ func (r *recorder) writeLine(t capture.Type, seq uint64, it *item, line []byte, 
 	}
 	err := r.w.AppendDecoded(&l, rec)
 	if err == nil && rec != nil {
+		rec.Line, rec.Offset = pos.Line, pos.Offset
 		r.feed.Publish(rec)
 	}
 	return err
