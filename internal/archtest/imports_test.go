@@ -43,9 +43,11 @@ func layers() map[string][]string {
 		"internal/mcp":        {"internal/wire"},
 		"internal/capture":    {"internal/wire"},
 		"internal/redact":     {"internal/capture", "internal/mcp", "internal/wire"},
-		// Taps move bytes and emit records; they correlate nothing.
-		"internal/tap/stdio":     {"internal/capture", "internal/redact", "internal/mcp", "internal/wire"},
-		"internal/tap/httpproxy": {"internal/capture", "internal/redact", "internal/mcp", "internal/wire"},
+		// Taps move bytes and emit records; they correlate nothing. The feed
+		// fans the records out to live consumers.
+		"internal/tap/feed":      {"internal/capture"},
+		"internal/tap/stdio":     {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed"},
+		"internal/tap/httpproxy": {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed"},
 		// The only correlator: no rule, no view.
 		"internal/store": store,
 		// Rules read the store; they render nothing.

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -68,6 +69,7 @@ type File struct {
 	path    string
 	fresh   bool  // the file was created, or truncated, by this run
 	initial int64 // the size before this run appended (Append)
+	start   int64 // where this run's first record goes
 }
 
 // CreateFile opens a private (0600) capture file at path for one session,
@@ -156,8 +158,37 @@ func settle(f *os.File, path string, mode Mode, created bool) (*File, error) {
 		if err := endLine(f, fi.Size()); err != nil {
 			return nil, fmt.Errorf("appending to capture %s: %w", path, err)
 		}
+		if fi, err = f.Stat(); err != nil {
+			return nil, fmt.Errorf("appending to capture %s: %w", path, err)
+		}
+		cf.start = fi.Size()
 	}
 	return cf, nil
+}
+
+// Start returns where this run's first record goes: the number of lines
+// before it and its byte offset; zero for both unless the run appends to
+// a capture, whose lines it then counts, reading up to there once.
+func (f *File) Start() (lines int, offset int64, err error) {
+	if f.start == 0 {
+		return 0, 0, nil
+	}
+	r, err := os.Open(f.path)
+	if err != nil {
+		return 0, 0, fmt.Errorf("counting capture lines: %w", err)
+	}
+	defer r.Close()
+	buf := make([]byte, 256<<10)
+	for rest := io.Reader(io.LimitReader(r, f.start)); ; {
+		n, err := rest.Read(buf)
+		lines += bytes.Count(buf[:n], []byte{'\n'})
+		if errors.Is(err, io.EOF) {
+			return lines, f.start, nil
+		}
+		if err != nil {
+			return 0, 0, fmt.Errorf("counting capture lines: %w", err)
+		}
+	}
 }
 
 // endLine ends a torn last line (a writer killed mid-record) with a

@@ -8,10 +8,17 @@ import (
 	"github.com/go-json-experiment/json"
 )
 
-// WriteRedactedLine is WriteLine for a line that redaction rewrote: line is
+// WriteRedactedLine is Append for a line that redaction rewrote: line is
 // the redacted line, size the size of the line as received, and the record
-// is marked redacted.
+// is marked redacted. Taps use Append with Line.Redacted and Line.Size.
 func (w *Writer) WriteRedactedLine(t Type, seq uint64, at time.Time, dir Dir, line []byte, size int, noEOL bool, conn string, env *HTTP) error {
+	return w.Append(&Line{Type: t, Seq: seq, Time: at, Dir: dir, Bytes: line, Size: size, Redacted: true, NoEOL: noEOL, Conn: conn, HTTP: env})
+}
+
+// appendRedacted writes the record of a line redaction rewrote, and fills
+// rec (when not nil) as Line.Record does.
+func (w *Writer) appendRedacted(l *Line, rec *Record) error {
+	t, seq, at, dir, line, size, noEOL, conn, env := l.Type, l.Seq, l.Time, l.Dir, l.Bytes, l.Size, l.NoEOL, l.Conn, l.HTTP
 	if w.err != nil {
 		return w.err
 	}
@@ -39,15 +46,15 @@ func (w *Writer) WriteRedactedLine(t Type, seq uint64, at time.Time, dir Dir, li
 		b = append(b, `,"noeol":true`...)
 	}
 	w.buf = append(b, `,"redacted":true}`+"\n"...)
+	w.records++
+	if rec != nil {
+		l.decoded(&p, rec)
+	}
 	return w.spill()
 }
 
-// WriteLineUnselected is WriteLine for a redacting tap, found out in the
-// one pass that validates the frame: it writes the record and reports true
-// when line is a frame holding one JSON value none of whose member names f
-// selects, and otherwise writes nothing and reports false, for the caller
-// to redact the line and write what results. A nil f selects nothing: the
-// line is written as WriteLine writes it.
+// WriteLineUnselected is AppendUnselected with positional arguments, kept
+// for the tests that use it.
 func (w *Writer) WriteLineUnselected(t Type, seq uint64, at time.Time, dir Dir, line []byte, noEOL bool, f *NameFilter) (bool, error) {
-	return w.writeLine(t, seq, at, dir, line, noEOL, "", nil, f)
+	return w.writeLine(&Line{Type: t, Seq: seq, Time: at, Dir: dir, Bytes: line, NoEOL: noEOL}, f, nil)
 }

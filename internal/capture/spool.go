@@ -102,10 +102,17 @@ func (s *lineScan) valid() bool {
 	return s.frame && s.phase == phTrail && !s.badUTF && s.ncarry == 0
 }
 
-// WriteSpooled is WriteLine for a line held in a Spool: it writes the same
-// record, streaming the payload from the spool's file so that the Writer's
-// buffer never holds more than about bufSize of it.
+// WriteSpooled is AppendSpooled with positional arguments, kept for the
+// tests that use it.
 func (w *Writer) WriteSpooled(t Type, seq uint64, at time.Time, dir Dir, s *Spool, noEOL bool, conn string, env *HTTP) error {
+	return w.AppendSpooled(&Line{Type: t, Seq: seq, Time: at, Dir: dir, NoEOL: noEOL, Conn: conn, HTTP: env}, s)
+}
+
+// AppendSpooled is Append for a line held in s (l.Bytes is ignored): it
+// writes the same record, streaming the payload from the spool's file so
+// that the Writer's buffer never holds more than about bufSize of it.
+func (w *Writer) AppendSpooled(l *Line, s *Spool) error {
+	t, seq, at, dir, noEOL, conn, env := l.Type, l.Seq, l.Time, l.Dir, l.NoEOL, l.Conn, l.HTTP
 	if w.err != nil {
 		return w.err
 	}
@@ -146,6 +153,7 @@ func (w *Writer) WriteSpooled(t Type, seq uint64, at time.Time, dir Dir, s *Spoo
 		w.buf = append(w.buf, `,"noeol":true`...)
 	}
 	w.buf = append(w.buf, "}\n"...)
+	w.records++
 	return w.spill()
 }
 

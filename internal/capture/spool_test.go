@@ -100,7 +100,7 @@ func lineRecord(t testing.TB, typ Type, line []byte, f *NameFilter, noEOL bool) 
 	selected := true
 	if f != nil {
 		var none bytes.Buffer
-		done, err := NewWriter(&none).writeLine(typ, 7, at, S2C, line, noEOL, "c1", nil, f)
+		done, err := NewWriter(&none).writeLine(&Line{Type: typ, Seq: 7, Time: at, Dir: S2C, Bytes: line, NoEOL: noEOL, Conn: "c1"}, f, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

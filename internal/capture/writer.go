@@ -33,6 +33,10 @@ type Writer struct {
 	mid      []byte // `,"time":"…"` plus dir and conn, through `,"size":`
 	lastSeq  uint64
 	seqText  []byte
+	// records counts the records appended; flushed the bytes that went
+	// to w (for Pos).
+	records int
+	flushed int64
 }
 
 // NewWriter returns a Writer that buffers into w. Call Flush to push
@@ -47,10 +51,8 @@ func (w *Writer) Write(r *Record) error {
 		return w.err
 	}
 	if r.Type == TypeFrame || r.Type == TypeStderr {
-		if r.Redacted {
-			return w.WriteRedactedLine(r.Type, r.Seq, r.Time, r.Dir, r.Bytes(), r.Size, r.NoEOL, r.Conn, r.HTTP)
-		}
-		return w.WriteLine(r.Type, r.Seq, r.Time, r.Dir, r.Bytes(), r.NoEOL, r.Conn, r.HTTP)
+		return w.Append(&Line{Type: r.Type, Seq: r.Seq, Time: r.Time, Dir: r.Dir, Bytes: r.Bytes(), NoEOL: r.NoEOL,
+			Conn: r.Conn, HTTP: r.HTTP, Redacted: r.Redacted, Size: r.Size})
 	}
 	utc := *r
 	utc.Time = r.Time.UTC()
@@ -59,39 +61,43 @@ func (w *Writer) Write(r *Record) error {
 		return fmt.Errorf("encoding %s record: %w", r.Type, err)
 	}
 	w.buf = append(append(w.buf, b...), '\n')
+	w.records++
 	return w.spill()
 }
 
-// WriteLine appends a frame or stderr record for line (without its newline).
-// The line is embedded as JSON when it is valid UTF-8 JSON, as text when it
-// is other UTF-8, and as base64 otherwise.
+// WriteLine is Append with positional arguments, kept for the tests that
+// build captures with it; taps use Append.
 func (w *Writer) WriteLine(t Type, seq uint64, at time.Time, dir Dir, line []byte, noEOL bool, conn string, env *HTTP) error {
-	_, err := w.writeLine(t, seq, at, dir, line, noEOL, conn, env, nil)
-	return err
+	return w.Append(&Line{Type: t, Seq: seq, Time: at, Dir: dir, Bytes: line, NoEOL: noEOL, Conn: conn, HTTP: env})
 }
 
-// writeLine is WriteLine that, given a NameFilter, writes nothing and
-// returns false when line is not a frame holding one JSON value or when f
-// selects one of its member names (see WriteLineUnselected); it returns
-// true when it wrote the record.
-func (w *Writer) writeLine(t Type, seq uint64, at time.Time, dir Dir, line []byte, noEOL bool, conn string, env *HTTP, f *NameFilter) (bool, error) {
+// writeLine is Append that, given a NameFilter, writes nothing and
+// returns false when the line is not a frame holding one JSON value or
+// when f selects one of its member names (see AppendUnselected); it
+// returns true when it wrote the record, after filling rec (when not
+// nil) as Line.Record does.
+func (w *Writer) writeLine(l *Line, f *NameFilter, rec *Record) (bool, error) {
 	if w.err != nil {
 		return false, w.err
 	}
-	p := scanPayload(t, line, f)
+	p := scanPayload(l.Type, l.Bytes, f)
 	if f != nil && (!p.valid || p.hit) {
 		return false, nil
 	}
-	b, err := w.appendHead(w.buf, t, seq, at, dir, conn, env)
+	b, err := w.appendHead(w.buf, l.Type, l.Seq, l.Time, l.Dir, l.Conn, l.HTTP)
 	if err != nil {
 		return false, err
 	}
-	b = appendSize(b, len(line))
-	b = appendPayload(b, line, &p)
-	if noEOL {
+	b = appendSize(b, len(l.Bytes))
+	b = appendPayload(b, l.Bytes, &p)
+	if l.NoEOL {
 		b = append(b, `,"noeol":true`...)
 	}
 	w.buf = append(b, "}\n"...)
+	w.records++
+	if rec != nil {
+		l.decoded(&p, rec)
+	}
 	return true, w.spill()
 }
 
@@ -261,6 +267,7 @@ func (w *Writer) Flush() error {
 		return nil
 	}
 	n, err := w.w.Write(w.buf)
+	w.flushed += int64(n)
 	if err == nil && n < len(w.buf) {
 		err = io.ErrShortWrite
 	}
@@ -276,6 +283,13 @@ func (w *Writer) Flush() error {
 		w.buf = w.buf[:0]
 	}
 	return nil
+}
+
+// Pos returns where the next record goes in what the Writer writes: its
+// line, from 1, and the byte offset of its start, both counted from the
+// Writer's first record (a capture appended to starts further on).
+func (w *Writer) Pos() (line int, offset int64) {
+	return w.records + 1, w.flushed + int64(len(w.buf))
 }
 
 // Buffered returns the number of bytes waiting for Flush.

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/events"
 	"github.com/mcptrail/mcptrail/internal/events/httpsink"
 	"github.com/mcptrail/mcptrail/internal/events/otlp"
+	"github.com/mcptrail/mcptrail/internal/tap/feed"
 )
 
 // noteEvents is the capture note that reports the events pipeline's
@@ -49,15 +49,26 @@ func (f *eventsFlags) enabled() bool { return f.file != "" || f.url != "" || f.o
 // liveEvents is a running events pipeline and what it owns.
 type liveEvents struct {
 	p     *events.Pipeline
+	feed  *feed.Feed // the tap hands the pipeline its records through it
 	file  *os.File
 	flush time.Duration
 }
 
-// start builds the sinks the flags ask for and starts the pipeline; nil
-// when no sink is asked for.
-func (f *eventsFlags) start(ctx context.Context) (*liveEvents, error) {
+// start builds the sinks the flags ask for and starts the pipeline, fed
+// by the tap's records; nil when no sink is asked for. A pipeline that
+// falls behind catches up from the capture file (nil: none, it loses
+// records instead).
+func (f *eventsFlags) start(ctx context.Context, capt *capture.File) (*liveEvents, error) {
 	if !f.enabled() {
 		return nil, nil
+	}
+	fo := &feed.Options{}
+	if capt != nil {
+		lines, off, err := capt.Start()
+		if err != nil {
+			return nil, err
+		}
+		fo.Path, fo.Lines, fo.Offset = capt.Path(), lines, off
 	}
 	l := &liveEvents{flush: f.flush}
 	var sinks []events.Sink
@@ -91,7 +102,8 @@ func (f *eventsFlags) start(ctx context.Context) (*liveEvents, error) {
 		}
 		sinks = append(sinks, s)
 	}
-	l.p = events.NewPipeline(&events.PipelineOptions{Content: f.content, Sinks: sinks})
+	l.feed = feed.New(fo)
+	l.p = events.NewPipeline(&events.PipelineOptions{Content: f.content, Source: l.feed.Subscribe(nil), Sinks: sinks})
 	return l, nil
 }
 
@@ -106,15 +118,6 @@ func headerPairs(flag string, kvs []string) (map[string]string, error) {
 		out[strings.TrimSpace(k)] = v
 	}
 	return out, nil
-}
-
-// capture returns the capture writer that also feeds the pipeline: the
-// file first (nil: none), then the pipeline, whose Write never blocks.
-func (l *liveEvents) capture(file io.Writer) io.Writer {
-	if file == nil {
-		return l.p
-	}
-	return io.MultiWriter(file, l.p)
 }
 
 // notes is the tap's BeforeEnd hook: a note with the counters so far.

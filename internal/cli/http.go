@@ -123,14 +123,14 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 	if red != nil {
 		opts.Redact = red
 	}
-	live, err := f.events.start(cmd.Context())
+	live, err := f.events.start(cmd.Context(), file)
 	if err != nil {
 		_ = ln.Close()
 		closeQuietly(file)
 		return err
 	}
 	if live != nil {
-		opts.Capture = live.capture(opts.Capture)
+		opts.Feed = live.feed
 		opts.BeforeEnd = live.notes
 	}
 	p, err := httpproxy.New(opts)

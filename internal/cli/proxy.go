@@ -121,7 +121,7 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	if err != nil {
 		return err
 	}
-	live, err := f.events.start(cmd.Context())
+	live, err := f.events.start(cmd.Context(), file)
 	if err != nil {
 		closeQuietly(file)
 		return err
@@ -147,7 +147,7 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 		opts.Redact = red
 	}
 	if live != nil {
-		opts.Capture = live.capture(opts.Capture)
+		opts.Feed = live.feed
 		opts.BeforeEnd = live.notes
 	}
 	res, runErr := stdio.Run(cmd.Context(), opts)

@@ -96,7 +96,8 @@ func (p *peer) roundTrip(b *testing.B) time.Duration {
 	return time.Since(start)
 }
 
-// burst pipelines n requests and returns the time until the last answer.
+// burst pipelines n requests and returns the time until the last answer
+// was read and, with a capture, its frame is in the capture file.
 func (p *peer) burst(b *testing.B, n int) time.Duration {
 	data := make([]byte, 0, n*100)
 	for range n {
@@ -113,6 +114,11 @@ func (p *peer) burst(b *testing.B, n int) time.Duration {
 		if _, err := p.r.ReadSlice('\n'); err != nil {
 			b.Fatalf("%s: reading: %v", p.name, err)
 		}
+	}
+	if p.capture != "" {
+		// A burst is done when its last frame is on disk: the peer's
+		// seqs count both directions, warm-up included.
+		waitOnDisk(b, p.capture, uint64(2*(p.next-1)))
 	}
 	d := time.Since(start)
 	if err := <-errc; err != nil {
@@ -191,10 +197,12 @@ func (p *peer) settle(b *testing.B) {
 
 // BenchmarkPipelined measures pipelined throughput: each op is one burst
 // of requests written without waiting, through each configuration in
-// turn. A burst of 10,000 fits in mcptrail's capture queue, which records
-// it as the burst ends; 200,000 (about 40 MB) overflows it, so the rate
-// is bounded by how fast the capture is written. Metrics are requests per
-// second and the ratio to the floor.
+// turn. A burst through mcptrail with capture on is done when its last
+// frame is in the capture file, not when it was forwarded. A burst of
+// 10,000 fits in mcptrail's capture queue, which records it as the burst
+// ends; 200,000 (about 40 MB) overflows it, so the rate is bounded by how
+// fast the capture is written. Metrics are requests per second and the
+// ratio to the floor.
 func BenchmarkPipelined(b *testing.B) {
 	for _, n := range []int{10_000, 200_000} {
 		b.Run(fmt.Sprintf("burst=%d", n), func(b *testing.B) {

@@ -13,6 +13,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/events"
 	"github.com/mcptrail/mcptrail/internal/events/otlp"
+	"github.com/mcptrail/mcptrail/internal/tap/feed"
 )
 
 // futureMeta is the _meta of a 2026-07-28 request.
@@ -94,9 +95,9 @@ func TestForwardCompatibility(t *testing.T) {
 	}
 	recs := futureRecords()
 	var evs []events.Event
-	feed := events.NewFeed(false, func(e *events.Event) { evs = append(evs, *e) })
+	ef := events.NewFeed(false, func(e *events.Event) { evs = append(evs, *e) })
 	for i := range recs {
-		feed.Ingest(&recs[i])
+		ef.Ingest(&recs[i])
 	}
 	var offline bytes.Buffer
 	if err := events.WriteJSONL(&offline, evs); err != nil {
@@ -120,16 +121,12 @@ func TestForwardCompatibility(t *testing.T) {
 	})
 	t.Run("live", func(t *testing.T) {
 		var buf bytes.Buffer
-		p := events.NewPipeline(&events.PipelineOptions{Sinks: []events.Sink{events.NewFileSink(&buf)}})
-		w := capture.NewWriter(p)
+		fd := feed.New(nil)
+		p := events.NewPipeline(&events.PipelineOptions{Source: fd.Subscribe(nil), Sinks: []events.Sink{events.NewFileSink(&buf)}})
 		for i := range recs {
-			if err := w.Write(&recs[i]); err != nil {
-				t.Fatal(err)
-			}
+			fd.PublishWritten(&recs[i])
 		}
-		if err := w.Flush(); err != nil {
-			t.Fatal(err)
-		}
+		fd.Close()
 		st, err := p.Close(context.Background())
 		if err != nil || st.Lost() != 0 {
 			t.Fatalf("pipeline: %v; %s", err, st.String())

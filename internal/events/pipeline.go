@@ -11,12 +11,17 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 )
 
-// Default queue bounds of a Pipeline.
-const (
-	DefaultRecordLines = 16 << 10 // capture lines waiting for the store
-	DefaultRecordBytes = 16 << 20 // their bytes
-	DefaultSinkEvents  = 4096     // events waiting for each sink
-)
+// DefaultSinkEvents is how many events wait for each sink by default.
+const DefaultSinkEvents = 4096
+
+// Source is the records a Pipeline reads, from the session record on
+// (feed.Sub, a tap's live feed).
+type Source interface {
+	// Next stores the next record in rec; io.EOF after the last.
+	Next(ctx context.Context, rec *capture.Record) error
+	// Lost counts the records the source could not hand out.
+	Lost() int64
+}
 
 // Sink consumes events on its own goroutine.
 type Sink interface {
@@ -34,24 +39,21 @@ type Sink interface {
 // PipelineOptions configure a Pipeline. Zero bounds mean the defaults.
 type PipelineOptions struct {
 	// Content keeps values instead of shapes (--events-content).
-	Content     bool
-	Sinks       []Sink
-	RecordLines int
-	RecordBytes int64
-	SinkEvents  int
+	Content bool
+	// Source is the records; required. The pipeline reads it to its end.
+	Source     Source
+	Sinks      []Sink
+	SinkEvents int
 }
 
-// Pipeline is the live path: it reads the capture as the tap writes it
-// (Write never blocks), feeds a store that derives events, and fans the
-// events out to the sinks, each behind its own bounded queue. What does
-// not fit a queue is dropped and counted; the traffic and the capture are
-// never held up.
+// Pipeline is the live path: it reads typed records from its Source (a
+// tap's live feed, which never holds up the traffic or the capture),
+// feeds a store that derives events, and fans the events out to the
+// sinks, each behind its own bounded queue. An event that does not fit a
+// sink's queue is dropped and counted.
 type Pipeline struct {
 	opts    PipelineOptions
-	lines   chan []byte
-	queued  atomic.Int64 // bytes in lines
-	dropped atomic.Int64 // capture records dropped
-	partial []byte       // Write's incomplete line (one writer)
+	srcErr  error // the Source's error other than io.EOF, once stored is closed
 	sinks   []*sinkQueue
 	stored  chan struct{} // closed when the store goroutine ends
 	derived atomic.Int64
@@ -70,16 +72,9 @@ type sinkQueue struct {
 // NewPipeline starts a pipeline's goroutines.
 func NewPipeline(opts *PipelineOptions) *Pipeline {
 	p := &Pipeline{opts: *opts, stored: make(chan struct{})}
-	if p.opts.RecordLines <= 0 {
-		p.opts.RecordLines = DefaultRecordLines
-	}
-	if p.opts.RecordBytes <= 0 {
-		p.opts.RecordBytes = DefaultRecordBytes
-	}
 	if p.opts.SinkEvents <= 0 {
 		p.opts.SinkEvents = DefaultSinkEvents
 	}
-	p.lines = make(chan []byte, p.opts.RecordLines)
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	for _, s := range p.opts.Sinks {
 		q := &sinkQueue{sink: s, ch: make(chan Event, p.opts.SinkEvents), done: make(chan struct{})}
@@ -93,88 +88,38 @@ func NewPipeline(opts *PipelineOptions) *Pipeline {
 	return p
 }
 
-// Write takes capture bytes (the tap's capture writer tees them here). It
-// never blocks and never fails: complete lines are queued for the store,
-// and a line that does not fit is dropped and counted.
-func (p *Pipeline) Write(b []byte) (int, error) {
-	n := len(b)
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			p.partial = append(p.partial, b...)
-			break
-		}
-		line := b[:i+1]
-		if len(p.partial) > 0 {
-			line = append(p.partial, line...)
-			p.partial = nil
-		} else {
-			line = bytes.Clone(line)
-		}
-		p.offer(line)
-		b = b[i+1:]
-	}
-	return n, nil
-}
-
-func (p *Pipeline) offer(line []byte) {
-	if p.queued.Load()+int64(len(line)) > p.opts.RecordBytes {
-		p.dropped.Add(1)
-		return
-	}
-	select {
-	case p.lines <- line:
-		p.queued.Add(int64(len(line)))
-	default:
-		p.dropped.Add(1)
-	}
-}
-
-// lineReader reads the queued lines as one stream.
-type lineReader struct {
-	p   *Pipeline
-	cur []byte
-}
-
-func (r *lineReader) Read(b []byte) (int, error) {
-	for len(r.cur) == 0 {
-		line, ok := <-r.p.lines
-		if !ok {
-			return 0, io.EOF
-		}
-		r.p.queued.Add(-int64(len(line)))
-		r.cur = line
-	}
-	n := copy(b, r.cur)
-	r.cur = r.cur[n:]
-	return n, nil
-}
-
 // ingest is the store goroutine: it correlates the records and hands each
 // event to every sink's queue.
 func (p *Pipeline) ingest() {
 	defer close(p.stored)
-	lr := &lineReader{p: p}
-	r, err := capture.NewReader(lr)
-	if err != nil {
-		_, _ = io.Copy(io.Discard, lr)
+	var h capture.Record
+	if err := p.opts.Source.Next(p.ctx, &h); err != nil || h.Type != capture.TypeSession {
+		p.sourceEnded(err)
 		return
 	}
 	feed := NewFeed(p.opts.Content, func(e *Event) {
 		p.derived.Add(1)
 		p.fanOut(e)
 	})
-	feed.Ingest(r.Header())
-	var rec capture.Record
+	feed.Ingest(&h)
 	for {
-		if err := r.Next(&rec); err != nil || p.ctx.Err() != nil {
-			if !errors.Is(err, io.EOF) {
-				_, _ = io.Copy(io.Discard, lr)
-			}
+		var rec capture.Record
+		if err := p.opts.Source.Next(p.ctx, &rec); err != nil {
+			p.sourceEnded(err)
 			return
 		}
+		if rec.Type == capture.TypeSession {
+			return // a capture holds one session per tap run
+		}
 		feed.Ingest(&rec)
-		rec = capture.Record{}
+	}
+}
+
+// sourceEnded keeps the error that ended the Source, unless it is the
+// clean end or the flush deadline.
+func (p *Pipeline) sourceEnded(err error) {
+	if err != nil && !errors.Is(err, io.EOF) && p.ctx.Err() == nil {
+		p.srcErr = fmt.Errorf("reading the live records: %w", err)
 	}
 }
 
@@ -190,8 +135,9 @@ func (p *Pipeline) fanOut(e *Event) {
 
 // Stats are a pipeline's counters.
 type Stats struct {
-	// RecordsDropped counts capture records that did not fit the store's
-	// queue (the events they would have completed are lost).
+	// RecordsDropped counts records the Source could not hand out (only
+	// without a capture file; the events they would have completed are
+	// lost).
 	RecordsDropped int64
 	// Events counts the events derived.
 	Events int64
@@ -228,22 +174,17 @@ func (s *Stats) String() string {
 
 // Stats returns the counters so far.
 func (p *Pipeline) Stats() Stats {
-	s := Stats{RecordsDropped: p.dropped.Load(), Events: p.derived.Load()}
+	s := Stats{RecordsDropped: p.opts.Source.Lost(), Events: p.derived.Load()}
 	for _, q := range p.sinks {
 		s.Sinks = append(s.Sinks, SinkStats{Name: q.sink.Name(), Delivered: q.sink.Delivered(), Dropped: q.dropped.Load(), Failed: q.sink.Failed()})
 	}
 	return s
 }
 
-// Close ends the input (no Write may follow), lets the store finish and
-// the sinks flush until ctx is done, and returns the final counters and
-// the sinks' errors. A partial last line is dropped and counted.
+// Close waits for the Source's last record (the tap ended its feed), lets
+// the store finish and the sinks flush until ctx is done, and returns the
+// final counters and the errors of the Source and the sinks.
 func (p *Pipeline) Close(ctx context.Context) (Stats, error) {
-	if len(p.partial) > 0 {
-		p.dropped.Add(1)
-		p.partial = nil
-	}
-	close(p.lines)
 	stop := context.AfterFunc(ctx, p.cancel)
 	defer stop()
 	// The store goroutine stops early once the deadline passed (p.ctx).
@@ -252,6 +193,9 @@ func (p *Pipeline) Close(ctx context.Context) (Stats, error) {
 		close(q.ch)
 	}
 	var errs []error
+	if p.srcErr != nil {
+		errs = append(errs, p.srcErr)
+	}
 	for _, q := range p.sinks {
 		<-q.done
 		if q.err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,18 +12,19 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/events"
+	"github.com/mcptrail/mcptrail/internal/tap/feed"
 )
 
 // TestPipelineDropsWhenSinkStalls writes a capture of n answered calls
 // through a Pipeline whose only sink is stuck writing to a pipe nobody
-// reads: Write never blocks, every event is derived, the sink's queue
+// reads: publishing never blocks, every event is derived, the sink's queue
 // takes what fits and the rest is counted as dropped.
 func TestPipelineDropsWhenSinkStalls(t *testing.T) {
 	t.Parallel()
 	pr, pw := io.Pipe()
 	defer pr.Close()
-	p := events.NewPipeline(&events.PipelineOptions{Sinks: []events.Sink{events.NewFileSink(pw)}, SinkEvents: 8})
-	w := capture.NewWriter(p)
+	fd := feed.New(nil)
+	p := events.NewPipeline(&events.PipelineOptions{Source: fd.Subscribe(nil), Sinks: []events.Sink{events.NewFileSink(pw)}, SinkEvents: 8})
 	at := time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)
 	recs := []capture.Record{{Type: capture.TypeSession, Format: 1, SessionID: "s", Transport: "stdio", Time: at}}
 	const n = 200
@@ -35,13 +37,9 @@ func TestPipelineDropsWhenSinkStalls(t *testing.T) {
 	}
 	start := time.Now()
 	for i := range recs {
-		if err := w.Write(&recs[i]); err != nil {
-			t.Fatal(err)
-		}
+		fd.PublishWritten(&recs[i])
 	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
+	fd.Close()
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("writing the capture took %v with the sink stalled", d)
 	}
@@ -64,5 +62,38 @@ func TestPipelineDropsWhenSinkStalls(t *testing.T) {
 	}
 	if st.Lost() < k.Dropped {
 		t.Errorf("Lost() = %d < dropped %d", st.Lost(), k.Dropped)
+	}
+}
+
+// lossySource hands out recs and then says it lost lost records.
+type lossySource struct {
+	recs []capture.Record
+	lost int64
+}
+
+func (s *lossySource) Next(_ context.Context, rec *capture.Record) error {
+	if len(s.recs) == 0 {
+		return io.EOF
+	}
+	*rec, s.recs = s.recs[0], s.recs[1:]
+	return nil
+}
+
+func (s *lossySource) Lost() int64 { return s.lost }
+
+// TestPipelineReportsLostRecords: records the source lost (a consumer
+// behind without a capture file) are counted as lost in the stats and
+// their one-line report.
+func TestPipelineReportsLostRecords(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)
+	src := &lossySource{recs: []capture.Record{{Type: capture.TypeSession, Format: 1, SessionID: "s", Transport: "stdio", Time: at}}, lost: 7}
+	p := events.NewPipeline(&events.PipelineOptions{Source: src})
+	st, err := p.Close(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.RecordsDropped != 7 || st.Lost() != 7 || !strings.Contains(st.String(), "7 capture records dropped") {
+		t.Errorf("stats %+v (%s); want 7 records dropped", st, st.String())
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/tap/feed"
 )
 
 // Note kinds the HTTP tap writes (capture.Record.Note), besides the
@@ -52,6 +53,10 @@ type Options struct {
 	Target *url.URL
 	// Capture receives the capture records; nil means no capture.
 	Capture io.Writer
+	// Feed, when not nil, is handed every record the capture gets, in
+	// capture order, as the capture goroutine writes it (live consumers);
+	// with a nil Capture the records go to the Feed only. Nil means none.
+	Feed *feed.Feed
 	// SpoolDir is where a body larger than capture.SpoolAbove waits, in a
 	// temporary file, for its record; empty means the system's temporary
 	// directory. Best next to the capture.
@@ -117,7 +122,7 @@ func New(opts *Options) (*Proxy, error) {
 	if now == nil {
 		now = time.Now
 	}
-	p := &Proxy{target: opts.Target, q: newQueue(now), capture: opts.Capture != nil, beforeEnd: opts.BeforeEnd}
+	p := &Proxy{target: opts.Target, q: newQueue(now), capture: opts.Capture != nil || opts.Feed != nil, beforeEnd: opts.BeforeEnd}
 	p.q.off, p.q.spoolDir = !p.capture, opts.SpoolDir
 	if len(opts.AllowedHosts) > 0 {
 		p.allowed = make(map[string]bool, len(opts.AllowedHosts))
@@ -150,7 +155,7 @@ func New(opts *Options) (*Proxy, error) {
 		h.Transport = "http"
 		h.Target = opts.Target.Redacted()
 		h.Time = now()
-		go p.q.run(opts.Capture, &h, opts.Redact)
+		go p.q.run(opts.Capture, &h, opts.Redact, opts.Feed)
 	}
 	return p, nil
 }

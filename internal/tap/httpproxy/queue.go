@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/tap/feed"
 )
 
 // The capture queue's bounds. Past either, taps wait for the capture
@@ -157,10 +158,16 @@ func (q *queue) release(batch []*slot) {
 }
 
 // run is the capture goroutine: it writes the session header, then the
-// slots in order (each through red, when it is not nil), flushing whenever
-// it has caught up, until close.
-func (q *queue) run(w io.Writer, header *capture.Record, red Redactor) {
-	rec := &recorder{w: capture.NewWriter(w), redact: red}
+// slots in order (each through red, when it is not nil, and then to fd),
+// flushing whenever it has caught up, until close.
+func (q *queue) run(w io.Writer, header *capture.Record, red Redactor, fd *feed.Feed) {
+	if w == nil {
+		w = io.Discard // records go to the feed only
+	}
+	rec := &recorder{w: capture.NewWriter(w), redact: red, feed: fd}
+	if fd != nil {
+		defer fd.Close()
+	}
 	rec.write(header)
 	rec.flush()
 	var batch []*slot
@@ -223,6 +230,7 @@ const closeGrace = 5 * time.Second
 type recorder struct {
 	w      *capture.Writer
 	redact Redactor
+	feed   *feed.Feed // handed each record written; nil for none
 	err    error
 	lost   struct{ frames, bytes, other int64 }
 }
@@ -232,7 +240,11 @@ func (r *recorder) write(rec *capture.Record) {
 		r.redact.Record(rec)
 	}
 	if r.err == nil {
+		rec.Line, rec.Offset = r.w.Pos() // for the feed; the Writer ignores them
 		if r.err = r.w.Write(rec); r.err == nil {
+			if r.feed != nil {
+				r.feed.PublishWritten(rec)
+			}
 			return
 		}
 	}
@@ -261,7 +273,7 @@ func (r *recorder) writeSlot(s *slot) {
 	s.spool = nil
 	defer sp.Close()
 	rec := &s.rec
-	if r.redact != nil {
+	if r.redact != nil || r.feed != nil && !r.feed.Durable() {
 		b, err := sp.Bytes()
 		if err != nil {
 			r.err = cmp.Or(r.err, err)
@@ -273,7 +285,11 @@ func (r *recorder) writeSlot(s *slot) {
 		return
 	}
 	if r.err == nil {
-		if r.err = r.w.WriteSpooled(rec.Type, rec.Seq, rec.Time, rec.Dir, sp, rec.NoEOL, rec.Conn, rec.HTTP); r.err == nil {
+		l := capture.Line{Type: rec.Type, Seq: rec.Seq, Time: rec.Time, Dir: rec.Dir, NoEOL: rec.NoEOL, Conn: rec.Conn, HTTP: rec.HTTP}
+		if r.err = r.w.AppendSpooled(&l, sp); r.err == nil {
+			if r.feed != nil {
+				r.feed.Skip() // a consumer reads it from the capture file
+			}
 			return
 		}
 	}

@@ -148,10 +148,15 @@ func newTap(opts *Options) *tap {
 	if t.stderr == nil {
 		t.stderr = io.Discard
 	}
-	if opts.Capture != nil {
+	if opts.Capture != nil || opts.Feed != nil {
 		t.capture = true
 		t.wake = make(chan struct{}, 1)
-		t.rec = newRecorder(opts.Capture)
+		w := opts.Capture
+		if w == nil {
+			w = io.Discard
+		}
+		t.rec = newRecorder(w)
+		t.rec.feed = opts.Feed
 		t.rec.redact = opts.Redact
 		t.rec.spoolDir = opts.SpoolDir
 		t.recDone = make(chan error, 1)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/tap/feed"
 )
 
 // yieldEvery is how many lines the capture goroutine records between
@@ -38,6 +39,10 @@ type recorder struct {
 	// files go (Options.SpoolDir).
 	spool    [numStreams]*capture.Spool
 	spoolDir string
+	// feed, when not nil, is handed each record written (Options.Feed);
+	// rec is the record built for it, reused (Publish keeps a copy).
+	feed *feed.Feed
+	rec  capture.Record
 }
 
 type mark struct {
@@ -59,6 +64,9 @@ func (r *recorder) header(h *capture.Record) {
 // run records t's queue in batches until the stop item; t.next flushes
 // whenever the queue is momentarily empty, so a crash loses little.
 func (r *recorder) run(t *tap) error {
+	if r.feed != nil {
+		defer r.feed.Close()
+	}
 	var batch []item
 	done := 0
 	poll := time.NewTimer(time.Hour)
@@ -242,9 +250,14 @@ func (r *recorder) record(rec *capture.Record) {
 	if r.redact != nil {
 		r.redact.Record(rec)
 	}
+	rec.Line, rec.Offset = r.w.Pos() // for the feed; the Writer ignores them
 	if err := r.w.Write(rec); err != nil {
 		r.fail(err)
 		r.lost.other++
+		return
+	}
+	if r.feed != nil {
+		r.feed.PublishWritten(rec)
 	}
 }
 
@@ -313,6 +326,10 @@ func (r *recorder) finish(at time.Time) error {
 	}
 	w := capture.NewWriter(r.cw)
 	if w.Write(gap) == nil && w.Write(end) == nil && w.Flush() == nil {
+		if r.feed != nil {
+			r.feed.PublishWritten(gap)
+			r.feed.PublishWritten(end)
+		}
 		return fmt.Errorf("%w (recorded in a capture-gap note)", lostErr)
 	}
 	return lostErr

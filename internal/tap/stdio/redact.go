@@ -20,34 +20,56 @@ type Redactor interface {
 }
 
 // writeLine writes one frame or stderr line, through the Redactor when
-// there is one. A JSON frame none of whose member names the Redactor's
-// filter selects is written as it is, found so in the pass that validates
-// it; any other line goes through Line, and a line it changed is recorded
-// with its original size and marked redacted.
+// there is one, and hands what it wrote to the feed. A JSON frame none of
+// whose member names the Redactor's filter selects is written as it is,
+// found so in the pass that validates it; any other line goes through
+// Line, and a line it changed is recorded with its original size and
+// marked redacted.
 func (r *recorder) writeLine(t capture.Type, seq uint64, it *item, line []byte, noEOL bool) error {
-	dir := it.stream.dir()
-	if r.redact == nil {
-		return r.w.WriteLine(t, seq, it.at, dir, line, noEOL, "", nil)
+	l := capture.Line{Type: t, Seq: seq, Time: it.at, Dir: it.stream.dir(), Bytes: line, NoEOL: noEOL}
+	var rec *capture.Record // filled for the feed while the line is encoded
+	var pos capture.Record  // where the record goes
+	if r.feed != nil && r.feed.Live() {
+		rec = &r.rec
+		pos.Line, pos.Offset = r.w.Pos()
 	}
-	if f := r.redact.Names(dir); f != nil && t == capture.TypeFrame {
-		if done, err := r.w.WriteLineUnselected(t, seq, it.at, dir, line, noEOL, f); done || err != nil {
-			return err
+	if r.redact != nil {
+		if f := r.redact.Names(l.Dir); f != nil && t == capture.TypeFrame {
+			done, err := r.w.AppendUnselected(&l, f, rec)
+			if done && rec != nil {
+				rec.Line, rec.Offset = pos.Line, pos.Offset
+				r.feed.Publish(rec)
+			}
+			if done || err != nil {
+				return err
+			}
+		}
+		if out, changed := r.redact.Line(t, l.Dir, line); changed {
+			l.Bytes, l.Size, l.Redacted = out, len(line), true
 		}
 	}
-	if out, changed := r.redact.Line(t, dir, line); changed {
-		return r.w.WriteRedactedLine(t, seq, it.at, dir, out, len(line), noEOL, "", nil)
+	err := r.w.AppendDecoded(&l, rec)
+	if err == nil && rec != nil {
+		rec.Line, rec.Offset = pos.Line, pos.Offset
+		r.feed.Publish(rec)
 	}
-	return r.w.WriteLine(t, seq, it.at, dir, line, noEOL, "", nil)
+	return err
 }
 
 // writeSpooled is writeLine for a line held in a spool: streamed from its
 // file when nothing is to be redacted in it (no Redactor, or a JSON frame
-// none of whose member names the filter selects); otherwise the Redactor
-// needs the whole line, and this one line is read back into memory.
+// none of whose member names the filter selects) and no consumer needs it
+// in memory; otherwise this one line is read back into memory. A consumer
+// with a capture file reads a streamed line from the file (feed.Skip).
 func (r *recorder) writeSpooled(t capture.Type, seq uint64, it *item, sp *capture.Spool, noEOL bool) error {
 	dir := it.stream.dir()
-	if r.redact == nil || t == capture.TypeFrame && r.redact.Names(dir) != nil && !sp.Selected() {
-		return r.w.WriteSpooled(t, seq, it.at, dir, sp, noEOL, "", nil)
+	live := r.feed != nil && !r.feed.Durable()
+	if !live && (r.redact == nil || t == capture.TypeFrame && r.redact.Names(dir) != nil && !sp.Selected()) {
+		err := r.w.AppendSpooled(&capture.Line{Type: t, Seq: seq, Time: it.at, Dir: dir, NoEOL: noEOL}, sp)
+		if err == nil && r.feed != nil {
+			r.feed.Skip()
+		}
+		return err
 	}
 	line, err := sp.Bytes()
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/tap/feed"
 )
 
 // ErrNoCommand is returned by Run when Options.Command is empty.
@@ -34,6 +35,10 @@ type Options struct {
 	Stderr io.Writer
 	// Capture receives the capture records. Nil means no capture.
 	Capture io.Writer
+	// Feed, when not nil, is handed every record the capture gets, in
+	// capture order, as the capture goroutine writes it (live consumers);
+	// with a nil Capture the records go to the Feed only. Nil means none.
+	Feed *feed.Feed
 	// SpoolDir is where a line longer than capture.SpoolAbove waits, in
 	// a temporary file, until it is complete and recorded; empty means
 	// the system's temporary directory. Best next to the capture.
