@@ -73,13 +73,10 @@ func TestEventsLivePipelinedMatchesExport(t *testing.T) {
 	if lines := bytes.Count(want, []byte("\n")); lines != n {
 		t.Errorf("the export holds %d events, want %d", lines, n)
 	}
-	// The live pipeline still drops under this load: its input is a byte
-	// tee that drops whole capture lines when its queue is full (issue 10
-	// item 2, the record feed whose consumers catch up from the capture),
-	// and each sink's queue drops events when full. Remove this skip once
-	// neither can drop for the file sink.
+	// The live pipeline reads the record feed, catching up from the capture
+	// when it falls behind, and waits for the file sink: nothing may drop.
 	if m := regexp.MustCompile(`[1-9][0-9]* (capture records dropped|dropped \(queue full\))`).FindString(stderr.String()); m != "" {
-		t.Skipf("pending issue 10 item 2 (a live feed without drops): the events pipeline reported %s", m)
+		t.Errorf("the events pipeline reported %s", m)
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("live events file (%d bytes, %d lines) differs from the export (%d bytes, %d lines): %s; mcptrail said: %q",

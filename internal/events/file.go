@@ -23,6 +23,10 @@ func NewFileSink(w io.Writer) *FileSink { return &FileSink{w: w} }
 // Name implements Sink.
 func (s *FileSink) Name() string { return "file" }
 
+// Wait implements Waiter: a local file takes every event the pipeline
+// derives, so that it equals export -T events of the capture.
+func (s *FileSink) Wait() bool { return true }
+
 // Delivered implements Sink.
 func (s *FileSink) Delivered() int64 { return s.delivered.Load() }
 

@@ -123,8 +123,30 @@ func (p *Pipeline) sourceEnded(err error) {
 	}
 }
 
+// Waiter is a Sink that would rather be waited for than lose events: the
+// local file sink. The pipeline is a live consumer that catches up from the
+// capture when it falls behind, so waiting for such a sink never slows the
+// traffic; only the flush deadline ends the wait.
+type Waiter interface {
+	Sink
+	// Wait reports whether the pipeline should wait for room in the
+	// sink's queue instead of dropping the event.
+	Wait() bool
+}
+
+// fanOut hands e to every sink's queue: a sink that asks to be waited for
+// gets it unless the flush deadline passed; any other drops what does not
+// fit, and counts it.
 func (p *Pipeline) fanOut(e *Event) {
 	for _, q := range p.sinks {
+		if w, ok := q.sink.(Waiter); ok && w.Wait() {
+			select {
+			case q.ch <- *e:
+			case <-p.ctx.Done():
+				q.dropped.Add(1)
+			}
+			continue
+		}
 		select {
 		case q.ch <- *e:
 		default:

@@ -1,6 +1,7 @@
 package events_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -15,26 +16,25 @@ import (
 	"github.com/mcptrail/mcptrail/internal/tap/feed"
 )
 
+// droppingSink is a file sink that does not ask to be waited for, as a
+// network sink does not.
+type droppingSink struct{ *events.FileSink }
+
+func (droppingSink) Wait() bool { return false }
+
 // TestPipelineDropsWhenSinkStalls writes a capture of n answered calls
-// through a Pipeline whose only sink is stuck writing to a pipe nobody
-// reads: publishing never blocks, every event is derived, the sink's queue
-// takes what fits and the rest is counted as dropped.
+// through a Pipeline whose only sink, one that is not waited for, is stuck
+// writing to a pipe nobody reads: publishing never blocks, every event is
+// derived, the sink's queue takes what fits and the rest is counted as
+// dropped.
 func TestPipelineDropsWhenSinkStalls(t *testing.T) {
 	t.Parallel()
 	pr, pw := io.Pipe()
 	defer pr.Close()
 	fd := feed.New(nil)
-	p := events.NewPipeline(&events.PipelineOptions{Source: fd.Subscribe(nil), Sinks: []events.Sink{events.NewFileSink(pw)}, SinkEvents: 8})
-	at := time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)
-	recs := []capture.Record{{Type: capture.TypeSession, Format: 1, SessionID: "s", Transport: "stdio", Time: at}}
+	p := events.NewPipeline(&events.PipelineOptions{Source: fd.Subscribe(nil), Sinks: []events.Sink{droppingSink{events.NewFileSink(pw)}}, SinkEvents: 8})
 	const n = 200
-	for i := range n {
-		recs = append(recs,
-			capture.Record{Type: capture.TypeFrame, Seq: uint64(2*i + 1), Dir: capture.C2S, Time: at,
-				Msg: jsontext.Value(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, i))},
-			capture.Record{Type: capture.TypeFrame, Seq: uint64(2*i + 2), Dir: capture.S2C, Time: at.Add(time.Millisecond),
-				Msg: jsontext.Value(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"tools":[]}}`, i))})
-	}
+	recs := answeredCalls(n)
 	start := time.Now()
 	for i := range recs {
 		fd.PublishWritten(&recs[i])
@@ -62,6 +62,56 @@ func TestPipelineDropsWhenSinkStalls(t *testing.T) {
 	}
 	if st.Lost() < k.Dropped {
 		t.Errorf("Lost() = %d < dropped %d", st.Lost(), k.Dropped)
+	}
+}
+
+// answeredCalls returns a session record and n answered tools/list calls.
+func answeredCalls(n int) []capture.Record {
+	at := time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)
+	recs := []capture.Record{{Type: capture.TypeSession, Format: 1, SessionID: "s", Transport: "stdio", Time: at}}
+	for i := range n {
+		recs = append(recs,
+			capture.Record{Type: capture.TypeFrame, Seq: uint64(2*i + 1), Dir: capture.C2S, Time: at,
+				Msg: jsontext.Value(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, i))},
+			capture.Record{Type: capture.TypeFrame, Seq: uint64(2*i + 2), Dir: capture.S2C, Time: at.Add(time.Millisecond),
+				Msg: jsontext.Value(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"tools":[]}}`, i))})
+	}
+	return recs
+}
+
+// slowWriter takes a millisecond for every write.
+type slowWriter struct{ bytes.Buffer }
+
+func (w *slowWriter) Write(b []byte) (int, error) {
+	time.Sleep(time.Millisecond)
+	return w.Buffer.Write(b)
+}
+
+// TestPipelineWaitsForFileSink feeds n calls to a Pipeline whose file sink
+// is slow and whose queue holds 4 events: the file sink is waited for, so
+// it gets every event, in order, and nothing is dropped.
+func TestPipelineWaitsForFileSink(t *testing.T) {
+	t.Parallel()
+	w := &slowWriter{}
+	fd := feed.New(nil)
+	p := events.NewPipeline(&events.PipelineOptions{Source: fd.Subscribe(nil), Sinks: []events.Sink{events.NewFileSink(w)}, SinkEvents: 4})
+	const n = 300
+	recs := answeredCalls(n)
+	for i := range recs {
+		fd.PublishWritten(&recs[i])
+	}
+	fd.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	st, err := p.Close(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := st.Sinks[0]; st.Events != n || k.Delivered != n || k.Dropped != 0 || k.Failed != 0 || st.Lost() != 0 {
+		t.Errorf("stats %+v; want %d events derived and delivered, none lost", st, n)
+	}
+	if lines := bytes.Count(w.Bytes(), []byte("\n")); lines != n {
+		t.Errorf("the file holds %d events, want %d", lines, n)
 	}
 }
 
