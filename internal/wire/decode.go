@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 )
 
 // Problems reported in Frame.Problem.
@@ -61,7 +63,7 @@ func Decode(b []byte) Frame {
 // decodeBatch decodes the elements of a validated array.
 func decodeBatch(b []byte) Frame {
 	f := Frame{Kind: KindBatch}
-	ok := EachElement(b, func(v []byte) {
+	ok := jsonraw.EachElement(b, func(v []byte) {
 		if v[0] == '{' {
 			f.Batch = append(f.Batch, decodeObject(v))
 		} else {
@@ -89,7 +91,7 @@ func readMembers(b []byte) (members, bool) {
 	var m members
 	var buf [16]byte
 	seen := 0
-	ok := EachMember(b, func(name, v []byte) bool {
+	ok := jsonraw.EachMember(b, func(name, v []byte) bool {
 		var slot *jsontext.Value
 		var bit int
 		switch string(memberName(buf[:0], name)) {
@@ -119,16 +121,9 @@ func readMembers(b []byte) (members, bool) {
 }
 
 // memberName returns the unquoted name (quotes included in name), decoding
-// escapes into buf only when there are some.
+// escapes into buf only when there are some, or nil when it is malformed.
 func memberName(buf, name []byte) []byte {
-	inner := name[1 : len(name)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
-		return inner
-	}
-	out, err := jsontext.AppendUnquote(buf, name)
-	if err != nil {
-		return nil
-	}
+	out, _ := jsonraw.Unquote(buf, name)
 	return out
 }
 
@@ -219,7 +214,7 @@ func decodeError(v jsontext.Value) (data jsontext.Value, code int64, msg string,
 	}
 	codeOK, msgOK := false, false
 	var buf [16]byte
-	EachMember(v, func(name, val []byte) bool {
+	jsonraw.EachMember(v, func(name, val []byte) bool {
 		switch string(memberName(buf[:0], name)) {
 		case "code":
 			if jsontext.Value(val).Kind() == '0' && isInteger(val) {
@@ -242,10 +237,8 @@ func isInteger(v jsontext.Value) bool {
 	return !bytes.ContainsAny(v, ".eE")
 }
 
+// unquote returns the string v holds, or "" when it is not one.
 func unquote(v jsontext.Value) string {
-	s, err := jsontext.AppendUnquote(nil, v)
-	if err != nil {
-		return ""
-	}
-	return string(s)
+	s, _ := jsonraw.String(v)
+	return s
 }

@@ -20,9 +20,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 	"github.com/mcptrail/mcptrail/internal/wire"
@@ -179,8 +178,7 @@ func idText(id wire.ID) string {
 	case !strings.Contains(raw, `\`) && termtext.Escape(raw) == raw:
 		return raw
 	case id.IsString():
-		var s string
-		if err := json.Unmarshal([]byte(raw), &s); err == nil {
+		if s, ok := jsonraw.String([]byte(raw)); ok {
 			return strconv.Quote(s)
 		}
 	}
