@@ -22,7 +22,11 @@ func (s *Store) frame(r *capture.Record) {
 	if len(data) == 0 {
 		data = r.Bytes()
 	}
-	f := wire.Decode(data)
+	f := s.decoder.Decode(data)
+	kind := Kind(f.Kind)
+	if r.HTTP != nil && isStatusFrame(r, &f) {
+		kind = KindHTTPStatus
+	}
 	var call int
 	if r.HTTP == nil || !s.httpFrame(r, &f, &call) {
 		call = s.message(r, &f)
@@ -32,7 +36,7 @@ func (s *Store) frame(r *capture.Record) {
 		// new one per frame would be most of the store's garbage.
 		s.view = Frame{
 			Seq: r.Seq, Time: r.Time, Dir: r.Dir, Conn: r.Conn,
-			Kind: f.Kind, ID: f.ID, Method: f.Method, Size: size,
+			Kind: kind, ID: f.ID, Method: f.Method, Size: size,
 			Problem: f.Problem, Call: call, Record: r,
 		}
 		s.opts.OnFrame(&s.view)

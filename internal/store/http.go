@@ -22,7 +22,7 @@ const StatusHTTPError = "http-error"
 // run):
 //   - a status frame (a request or response without a JSON-RPC body, or an
 //     error status whose body is not JSON-RPC) is not an invalid frame but
-//     one of kind wire.KindHTTPStatus; an
+//     one of kind KindHTTPStatus (frame sets it); an
 //     s2c one ends its exchange's pending client call with StatusHTTPError
 //     when the status is not a success;
 //   - an id-less JSON-RPC error in the response to a request answers that
@@ -32,7 +32,7 @@ func (s *Store) httpFrame(r *capture.Record, f *wire.Frame, call *int) bool {
 	env := r.HTTP
 	*call = -1
 	if isStatusFrame(r, f) {
-		f.Kind, f.Problem = wire.KindHTTPStatus, ""
+		f.Problem = ""
 		if r.Dir == capture.S2C {
 			s.httpNotificationAnswered(r)
 			*call = s.httpStatus(r, f)

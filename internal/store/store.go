@@ -35,6 +35,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
 // Options are the store's knobs. A nil *Options means the defaults.
@@ -57,6 +58,9 @@ type Store struct {
 	ops      []Operation
 	findings []finding.Finding
 	last     time.Time // time of the latest record
+
+	// decoder decodes frames, sharing method names across them.
+	decoder wire.Decoder
 
 	// byID finds the latest call by (direction of the request, conn, id).
 	byID ids

@@ -33,7 +33,25 @@ const (
 //
 // The bytes are validated once by jsontext; members are then picked out by
 // a small scanner, which costs a fraction of a token-by-token decode.
-func Decode(b []byte) Frame {
+func Decode(b []byte) Frame { return decode(b, nil) }
+
+// A Decoder decodes frames as Decode does and shares one string per method
+// name it has seen, so that a stream of frames does not allocate a method
+// string per request. It remembers at most maxMethods names: a peer that
+// sends a new name in every frame cannot make it grow. The zero Decoder is
+// ready to use; it is not safe for concurrent use.
+type Decoder struct {
+	methods map[string]string // quoted name as written -> name
+}
+
+// maxMethods bounds a Decoder's table of method names.
+const maxMethods = 256
+
+// Decode classifies one frame's bytes, like the package-level Decode.
+func (d *Decoder) Decode(b []byte) Frame { return decode(b, d) }
+
+// decode is Decode, interning method names in d when d is not nil.
+func decode(b []byte, d *Decoder) Frame {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return Frame{Problem: ProblemEmpty}
@@ -47,12 +65,12 @@ func Decode(b []byte) Frame {
 		if !jsontext.Value(b).IsValid(jsontext.AllowDuplicateNames(true)) {
 			return Frame{Problem: ProblemJSON}
 		}
-		return decodeObject(b)
+		return d.decodeObject(b)
 	case '[':
 		if !jsontext.Value(b).IsValid() {
 			return Frame{Problem: ProblemJSON}
 		}
-		return decodeBatch(b)
+		return d.decodeBatch(b)
 	}
 	if !jsontext.Value(b).IsValid() {
 		return Frame{Problem: ProblemJSON}
@@ -61,11 +79,11 @@ func Decode(b []byte) Frame {
 }
 
 // decodeBatch decodes the elements of a validated array.
-func decodeBatch(b []byte) Frame {
+func (d *Decoder) decodeBatch(b []byte) Frame {
 	f := Frame{Kind: KindBatch}
 	ok := jsonraw.EachElement(b, func(v []byte) {
 		if v[0] == '{' {
-			f.Batch = append(f.Batch, decodeObject(v))
+			f.Batch = append(f.Batch, d.decodeObject(v))
 		} else {
 			f.Batch = append(f.Batch, Frame{Problem: ProblemNotObject})
 		}
@@ -127,7 +145,7 @@ func memberName(buf, name []byte) []byte {
 	return out
 }
 
-func decodeObject(b []byte) Frame {
+func (d *Decoder) decodeObject(b []byte) Frame {
 	m, ok := readMembers(b)
 	if !ok {
 		return Frame{Problem: ProblemJSON}
@@ -151,7 +169,7 @@ func decodeObject(b []byte) Frame {
 		if m.method.Kind() != '"' {
 			return Frame{ID: f.ID, Problem: ProblemMethodType}
 		}
-		f.Method = methodName(m.method)
+		f.Method = d.method(m.method)
 		f.Params = m.params
 		if m.hasID {
 			f.Kind = KindRequest
@@ -182,28 +200,23 @@ func decodeObject(b []byte) Frame {
 	return f
 }
 
-// methodName unquotes a method, sharing the string of the common ones
-// rather than allocating one per frame.
-func methodName(v jsontext.Value) string {
-	switch string(v) {
-	case `"tools/call"`:
-		return "tools/call"
-	case `"notifications/cancelled"`:
-		return "notifications/cancelled"
-	case `"notifications/progress"`:
-		return "notifications/progress"
-	case `"ping"`:
-		return "ping"
-	case `"resources/read"`:
-		return "resources/read"
-	case `"prompts/get"`:
-		return "prompts/get"
-	case `"elicitation/create"`:
-		return "elicitation/create"
-	case `"sampling/createMessage"`:
-		return "sampling/createMessage"
+// method unquotes a method name, sharing the string of a name d has seen
+// rather than allocating one per frame. A nil d shares nothing.
+func (d *Decoder) method(v jsontext.Value) string {
+	if d == nil {
+		return unquote(v)
 	}
-	return unquote(v)
+	if name, ok := d.methods[string(v)]; ok {
+		return name
+	}
+	name := unquote(v)
+	if len(d.methods) < maxMethods {
+		if d.methods == nil {
+			d.methods = make(map[string]string)
+		}
+		d.methods[string(v)] = name
+	}
+	return name
 }
 
 // decodeError reads an error object: its data, integer code and message.

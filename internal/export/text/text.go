@@ -77,13 +77,13 @@ func (w *Writer) Frame(f *store.Frame) {
 		b = append(b, "  call "...)
 		b = strconv.AppendInt(b, int64(f.Call), 10)
 	}
-	if r := f.Record; r != nil && r.HTTP != nil && f.Kind == wire.KindHTTPStatus {
+	if r := f.Record; r != nil && r.HTTP != nil && f.Kind == store.KindHTTPStatus {
 		b = appendHTTPStatus(b, r.HTTP)
 	}
 	if f.Problem != "" {
 		b = append(b, "  ! "...)
 		b = termtext.Append(b, f.Problem)
-		if r := f.Record; r != nil && f.Kind == wire.KindInvalid && r.Text != "" {
+		if r := f.Record; r != nil && f.Kind == store.KindInvalid && r.Text != "" {
 			b = append(b, ": "...)
 			b = append(b, quoteShort(r.Text, 48)...)
 		}
