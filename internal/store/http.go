@@ -87,8 +87,8 @@ func (s *Store) httpStatus(r *capture.Record, f *wire.Frame) int {
 	c.DurationMS = ms(c.End.Sub(c.Start))
 	c.Status = StatusHTTPError
 	msg := fmt.Sprintf("HTTP %d %s", env.Status, http.StatusText(env.Status))
-	if a := env.Headers["WWW-Authenticate"]; a != "" {
-		msg += "; WWW-Authenticate: " + a
+	if a := env.Headers[mcp.HeaderWWWAuthenticate]; a != "" {
+		msg += "; " + mcp.HeaderWWWAuthenticate + ": " + a
 	}
 	c.Error = &CallError{Code: int64(env.Status), Message: msg}
 	if c.CancelSeq == 0 {
