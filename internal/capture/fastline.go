@@ -254,7 +254,7 @@ func jsonString(line []byte, i int) ([]byte, int) {
 	if end < 0 {
 		return nil, -1
 	}
-	s, ok := jsonraw.Unquote(nil, line[i:end])
+	s, ok := jsonraw.UnquoteStrict(nil, line[i:end])
 	if !ok {
 		return nil, -1
 	}

@@ -5,10 +5,11 @@
 // wire decoder, the protocol parsers in internal/mcp, the store, the
 // capture reader and redaction all use it.
 //
-// The walkers trust their input to be valid JSON (a caller validates a
-// frame once, with jsontext, before picking members out of it): on
-// malformed input they stop and report false, and never panic. Unquote
-// trusts nothing: it accepts exactly the literals jsontext accepts.
+// The walkers and Unquote trust their input to be valid JSON (a caller
+// validates a frame once, with jsontext, before picking members out of
+// it): on malformed input they stop and report false, and never panic.
+// UnquoteStrict trusts nothing: it accepts exactly the literals jsontext
+// accepts, for bytes nobody validated.
 //
 // jsonraw is a leaf: it imports no other package of this module, so any of
 // them may use it.

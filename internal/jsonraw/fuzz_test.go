@@ -7,8 +7,9 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// FuzzUnquote holds Unquote to jsontext.AppendUnquote on any input: the
-// same verdict and, when it accepts, the same bytes.
+// FuzzUnquote holds UnquoteStrict to jsontext.AppendUnquote on any input
+// (the same verdict and, when it accepts, the same bytes), and Unquote to
+// it on every valid string token; neither may panic or touch its input.
 func FuzzUnquote(f *testing.F) {
 	for _, s := range []string{
 		`"plain"`, `""`, `"a\"b"`, `"\u00e9\ud83d\ude00"`, `"\ud800"`, "\"\xff\"", "\"\x01\"",
@@ -18,19 +19,23 @@ func FuzzUnquote(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		orig := bytes.Clone(in)
-		got, ok := Unquote(make([]byte, 0, 4), in)
+		got, ok := UnquoteStrict(make([]byte, 0, 4), in)
+		trusted, tok := Unquote(make([]byte, 0, 4), in)
 		if !bytes.Equal(in, orig) {
 			t.Fatalf("Unquote modified its input")
 		}
 		want, err := jsontext.AppendUnquote(nil, in)
 		if ok != (err == nil) {
-			t.Fatalf("Unquote(%q) ok = %v, jsontext err = %v", in, ok, err)
+			t.Fatalf("UnquoteStrict(%q) ok = %v, jsontext err = %v", in, ok, err)
 		}
 		if ok && !bytes.Equal(got, want) {
-			t.Fatalf("Unquote(%q) = %q, jsontext %q", in, got, want)
+			t.Fatalf("UnquoteStrict(%q) = %q, jsontext %q", in, got, want)
 		}
-		if !ok && got != nil {
-			t.Fatalf("Unquote(%q) failed but returned %q", in, got)
+		if (!ok && got != nil) || (!tok && trusted != nil) {
+			t.Fatalf("Unquote(%q) failed but returned %q / %q", in, got, trusted)
+		}
+		if ok && (!tok || !bytes.Equal(trusted, want)) {
+			t.Fatalf("Unquote(%q) = %q, %v on a valid token; jsontext %q", in, trusted, tok, want)
 		}
 	})
 }

@@ -12,6 +12,7 @@ func TestUnquote(t *testing.T) {
 		want   string
 		ok     bool
 		shared bool // the result aliases the input
+		strict bool // UnquoteStrict refuses it (Unquote trusts it)
 	}{
 		{in: `"plain"`, want: "plain", ok: true, shared: true},
 		{in: `""`, want: "", ok: true, shared: true},
@@ -24,13 +25,13 @@ func TestUnquote(t *testing.T) {
 		{in: `a"`, ok: false},
 		{in: `"`, ok: false},
 		{in: ``, ok: false},
-		{in: `"a"b"`, ok: false},
 		{in: `"a\"`, ok: false},
 		{in: `"\x"`, ok: false},
-		{in: "\"a\x01\"", ok: false},
-		{in: "\"\xff\"", ok: false},
 		{in: `12`, ok: false},
 		{in: ` "a"`, ok: false},
+		{in: `"a"b"`, want: `a"b`, ok: true, shared: true, strict: true},
+		{in: "\"a\x01\"", want: "a\x01", ok: true, shared: true, strict: true},
+		{in: "\"\xff\"", want: "\xff", ok: true, shared: true, strict: true},
 	}
 	for _, tt := range tests {
 		in := []byte(tt.in)
@@ -44,6 +45,13 @@ func TestUnquote(t *testing.T) {
 		s, sok := String(in)
 		if sok != tt.ok || s != tt.want {
 			t.Errorf("String(%q) = %q, %v; want %q, %v", tt.in, s, sok, tt.want, tt.ok)
+		}
+		wantOK, want := tt.ok && !tt.strict, tt.want
+		if !wantOK {
+			want = ""
+		}
+		if got, ok := UnquoteStrict(nil, in); ok != wantOK || string(got) != want {
+			t.Errorf("UnquoteStrict(%q) = %q, %v; want %q, %v", tt.in, got, ok, want, wantOK)
 		}
 	}
 }

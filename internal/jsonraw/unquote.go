@@ -1,18 +1,36 @@
 package jsonraw
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Unquote returns the contents of the JSON string literal s (quotes
-// included) and whether s was exactly one well-formed literal: it accepts
-// what jsontext.AppendUnquote accepts and decodes to the same bytes. When s
-// holds no escape the result aliases s and dst is unused; otherwise the
-// decoded contents are appended to dst (a caller may pass a stack buffer to
-// decode short names without allocating). On failure it returns nil, false.
+// included), which comes from JSON already validated, like the walkers'
+// input: when s holds no backslash the result aliases s (dst unused),
+// otherwise the decoded contents are appended to dst (a caller may pass a
+// stack buffer to decode short names without allocating). It reports false
+// and returns nil when s is not quoted or an escape is malformed. On a
+// literal nobody validated it never panics, but may pass raw control
+// characters or invalid UTF-8 through: use UnquoteStrict there.
 func Unquote(dst, s []byte) ([]byte, bool) {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
+		return nil, false
+	}
+	inner := s[1 : len(s)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return inner, true
+	}
+	return appendUnquote(dst, s)
+}
+
+// UnquoteStrict is Unquote for bytes nobody validated: it accepts exactly
+// the literals jsontext.AppendUnquote accepts (valid UTF-8, no raw control
+// character or quote inside, well-formed escapes) and decodes them to the
+// same bytes.
+func UnquoteStrict(dst, s []byte) ([]byte, bool) {
 	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
 		return nil, false
 	}
@@ -20,6 +38,10 @@ func Unquote(dst, s []byte) ([]byte, bool) {
 	if plain(inner) {
 		return inner, true
 	}
+	return appendUnquote(dst, s)
+}
+
+func appendUnquote(dst, s []byte) ([]byte, bool) {
 	out, err := jsontext.AppendUnquote(dst, s)
 	if err != nil {
 		return nil, false
@@ -42,8 +64,8 @@ func plain(inner []byte) bool {
 	return ascii || utf8.Valid(inner)
 }
 
-// String returns the string the raw JSON value v holds and whether v was a
-// well-formed string literal.
+// String returns the string the raw JSON value v (from validated JSON, as
+// for Unquote) holds and whether v was a string literal.
 func String(v []byte) (string, bool) {
 	b, ok := Unquote(nil, v)
 	if !ok {
