@@ -41,8 +41,14 @@ func Decode(b []byte) Frame { return decode(b, nil) }
 // sends a new name in every frame cannot make it grow. The zero Decoder is
 // ready to use; it is not safe for concurrent use.
 type Decoder struct {
-	methods map[string]string // quoted name as written -> name
+	methods map[string]method // by the quoted name as written
+	// last is the name found last, checked before the map: a stream
+	// repeats one method (tools/call) more often than not.
+	last method
 }
+
+// method is a method name, quoted as written and unquoted.
+type method struct{ raw, name string }
 
 // maxMethods bounds a Decoder's table of method names.
 const maxMethods = 256
@@ -206,15 +212,20 @@ func (d *Decoder) method(v jsontext.Value) string {
 	if d == nil {
 		return unquote(v)
 	}
-	if name, ok := d.methods[string(v)]; ok {
-		return name
+	if string(v) == d.last.raw {
+		return d.last.name
+	}
+	if m, ok := d.methods[string(v)]; ok {
+		d.last = m
+		return m.name
 	}
 	name := unquote(v)
 	if len(d.methods) < maxMethods {
 		if d.methods == nil {
-			d.methods = make(map[string]string)
+			d.methods = make(map[string]method)
 		}
-		d.methods[string(v)] = name
+		raw := string(v)
+		d.methods[raw] = method{raw, name}
 	}
 	return name
 }
