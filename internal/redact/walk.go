@@ -43,6 +43,7 @@ const (
 type walker struct {
 	r       *Redactor
 	dec     jsontext.Decoder
+	frames  wire.Decoder // for prepare, sharing method names
 	rd      bytes.Reader
 	src     []byte
 	out     []byte
@@ -116,7 +117,7 @@ func (w *walker) prepare(src []byte, dir capture.Dir) {
 	if !w.r.answers {
 		return
 	}
-	f := wire.Decode(src)
+	f := w.frames.Decode(src)
 	msgs := []wire.Frame{f}
 	if f.Kind == wire.KindBatch {
 		msgs, w.batch = f.Batch, true
