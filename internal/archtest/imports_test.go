@@ -22,7 +22,9 @@ const root = "../.."
 
 // helper reports whether any package may import pkg: it knows nothing of
 // MCP and correlates nothing.
-func helper(pkg string) bool { return pkg == "internal/spool" || pkg == "internal/termtext" }
+func helper(pkg string) bool {
+	return pkg == "internal/spool" || pkg == "internal/termtext" || pkg == "internal/jsonraw"
+}
 
 // layers returns, for each package of the module (its path inside the
 // module), the module packages it may import besides the helpers; "*" allows
@@ -39,6 +41,7 @@ func layers() map[string][]string {
 		"internal/finding":    nil,
 		"internal/spool":      nil,
 		"internal/termtext":   nil,
+		"internal/jsonraw":    nil,
 		"internal/transcript": nil,
 		"internal/mcp":        {"internal/wire"},
 		"internal/capture":    {"internal/wire"},

@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 )
 
 // This file decodes the frame and stderr records the Writer writes without
@@ -203,7 +205,7 @@ func containerEnd(line []byte, i int) int {
 	for ; i < len(line); i++ {
 		switch line[i] {
 		case '"':
-			end := skipQuoted(line, i)
+			end := jsonraw.SkipString(line, i)
 			if end < 0 {
 				return -1
 			}
@@ -218,20 +220,6 @@ func containerEnd(line []byte, i int) int {
 			if depth == 0 {
 				return i + 1
 			}
-		}
-	}
-	return -1
-}
-
-// skipQuoted returns the index just past the string starting at line[i]
-// (escapes skipped, not checked), or -1.
-func skipQuoted(line []byte, i int) int {
-	for i++; i < len(line); i++ {
-		switch line[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
 		}
 	}
 	return -1
@@ -262,15 +250,12 @@ func jsonString(line []byte, i int) ([]byte, int) {
 	if s, end := plainString(line, i); s != nil {
 		return s, end
 	}
-	if i >= len(line) || line[i] != '"' {
-		return nil, -1
-	}
-	end := skipQuoted(line, i)
+	end := jsonraw.SkipString(line, i)
 	if end < 0 {
 		return nil, -1
 	}
-	s, err := jsontext.AppendUnquote([]byte{}, line[i:end])
-	if err != nil {
+	s, ok := jsonraw.UnquoteStrict(nil, line[i:end])
+	if !ok {
 		return nil, -1
 	}
 	return s, end

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/wire"
@@ -131,11 +132,11 @@ func elicitation(e *Event, asked bool, row *store.LedgerRow, x *rowExtra) {
 func questionParams(row *store.LedgerRow, f *wire.Frame, required *int) []byte {
 	switch {
 	case row.Era == store.LedgerMRTR:
-		return member(member(member(f.Result, "inputRequests"), row.Key), "params")
+		return jsonraw.Member(jsonraw.Member(jsonraw.Member(f.Result, "inputRequests"), row.Key), "params")
 	case row.Status == store.LedgerRequired:
 		var out []byte
 		n := 0
-		wire.EachElement(member(f.ErrorData, "elicitations"), func(v []byte) {
+		jsonraw.EachElement(jsonraw.Member(f.ErrorData, "elicitations"), func(v []byte) {
 			if n == *required {
 				out = v
 			}
@@ -151,7 +152,7 @@ func questionParams(row *store.LedgerRow, f *wire.Frame, required *int) []byte {
 // inputResponses entry of a retry, or a legacy response's result.
 func answerOf(row *store.LedgerRow, f *wire.Frame) []byte {
 	if row.Era == store.LedgerMRTR {
-		return member(member(f.Params, "inputResponses"), row.Key)
+		return jsonraw.Member(jsonraw.Member(f.Params, "inputResponses"), row.Key)
 	}
 	return f.Result
 }

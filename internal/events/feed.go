@@ -6,6 +6,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/wire"
@@ -106,10 +107,10 @@ func (d *deriver) opened(ch *store.Change) {
 	}
 	params := ch.Frame.Params
 	p := rootPayload{params: d.keep(payloadOf(params, d.content))}
-	meta := member(params, "_meta")
+	meta := jsonraw.Member(params, "_meta")
 	p.traceParent, p.traceState = stringMember(meta, "traceparent"), stringMember(meta, "tracestate")
 	if r := ch.Record; r.HTTP != nil {
-		p.httpSession = r.HTTP.Headers["Mcp-Session-Id"]
+		p.httpSession = r.HTTP.Headers[mcp.HeaderSessionID]
 	}
 	d.roots[c.Index] = p.params
 	if p.traceParent != "" || p.traceState != "" || p.httpSession != "" {
@@ -177,7 +178,7 @@ func (d *deriver) row(ch *store.Change) {
 	if ch.Kind == store.ChangeRowAsked {
 		q := d.question(row, ch)
 		if row.Mode == mcp.ModeForm || row.Fields != nil {
-			x.fields = fieldRules(member(q, "requestedSchema"))
+			x.fields = fieldRules(jsonraw.Member(q, "requestedSchema"))
 		}
 		if row.Status == store.LedgerPending && x.fields != nil {
 			d.fields[ch.Row] = x.fields
@@ -186,7 +187,7 @@ func (d *deriver) row(ch *store.Change) {
 		x.fields = d.fields[ch.Row]
 		delete(d.fields, ch.Row)
 		if row.Status == store.LedgerAnswered {
-			content := member(answerOf(row, ch.Frame), "content")
+			content := jsonraw.Member(answerOf(row, ch.Frame), "content")
 			x.answerFields = memberNames(content)
 			if d.content {
 				x.answer = payloadOf(content, true)

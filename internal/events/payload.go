@@ -6,8 +6,8 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/mcp"
-	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
 // What analytics events keep of a request's params or a result: its shape
@@ -44,7 +44,7 @@ func contentOf(v []byte) jsontext.Value {
 		var b bytes.Buffer
 		b.WriteByte('{')
 		n := 0
-		wire.EachMember(out, func(name, val []byte) bool {
+		jsonraw.EachMember(out, func(name, val []byte) bool {
 			if string(name) == `"_meta"` {
 				return true
 			}
@@ -99,7 +99,7 @@ func writeShape(b *bytes.Buffer, v []byte, depth int, top bool) {
 	if typ == "object" {
 		b.WriteByte('{')
 		n := 0
-		ok := wire.EachMember(v, func(name, val []byte) bool {
+		ok := jsonraw.EachMember(v, func(name, val []byte) bool {
 			if top && string(name) == `"_meta"` {
 				return true
 			}
@@ -121,7 +121,7 @@ func writeShape(b *bytes.Buffer, v []byte, depth int, top bool) {
 		return
 	}
 	var seen []string
-	wire.EachElement(v, func(val []byte) {
+	jsonraw.EachElement(v, func(val []byte) {
 		if len(seen) >= shapeMaxElems {
 			return
 		}
@@ -144,25 +144,10 @@ func writeShape(b *bytes.Buffer, v []byte, depth int, top bool) {
 	b.WriteByte(']')
 }
 
-// member returns the raw value of the member of object v named name
-// (unescaped names compare as written), or nil.
-func member(v []byte, name string) []byte {
-	var out []byte
-	quoted := strconv.Quote(name)
-	wire.EachMember(v, func(n, val []byte) bool {
-		if string(n) == quoted {
-			out = val
-			return false
-		}
-		return true
-	})
-	return out
-}
-
 // memberNames returns the member names of object v, unquoted, in order.
 func memberNames(v []byte) []string {
 	var out []string
-	wire.EachMember(v, func(n, _ []byte) bool {
+	jsonraw.EachMember(v, func(n, _ []byte) bool {
 		out = append(out, unquoted(n))
 		return true
 	})
@@ -171,7 +156,7 @@ func memberNames(v []byte) []string {
 
 // stringMember returns the string member name of object v, or "".
 func stringMember(v []byte, name string) string {
-	raw := member(v, name)
+	raw := jsonraw.Member(v, name)
 	if len(raw) == 0 || raw[0] != '"' {
 		return ""
 	}
@@ -181,11 +166,10 @@ func stringMember(v []byte, name string) string {
 // unquoted decodes a raw JSON string; a malformed one is returned as
 // written.
 func unquoted(raw []byte) string {
-	s, err := jsontext.AppendUnquote(nil, raw)
-	if err != nil {
-		return string(raw)
+	if s, ok := jsonraw.String(raw); ok {
+		return s
 	}
-	return string(s)
+	return string(raw)
 }
 
 // fieldRules reads a requested schema's properties with the validation
@@ -194,13 +178,13 @@ func unquoted(raw []byte) string {
 // and defaults and examples are never kept.
 func fieldRules(schema []byte) []Field {
 	var required []string
-	wire.EachElement(member(schema, "required"), func(v []byte) {
+	jsonraw.EachElement(jsonraw.Member(schema, "required"), func(v []byte) {
 		if len(v) > 0 && v[0] == '"' {
 			required = append(required, unquoted(v))
 		}
 	})
 	var out []Field
-	wire.EachMember(member(schema, "properties"), func(name, sub []byte) bool {
+	jsonraw.EachMember(jsonraw.Member(schema, "properties"), func(name, sub []byte) bool {
 		f := Field{Name: unquoted(name), Type: mcp.FieldUnknown}
 		for _, r := range required {
 			f.Required = f.Required || r == f.Name
@@ -213,7 +197,7 @@ func fieldRules(schema []byte) []Field {
 		f.Minimum, f.Maximum = numberMember(sub, "minimum"), numberMember(sub, "maximum")
 		f.Choices = choices(sub)
 		if f.Choices == 0 {
-			f.Choices = choices(member(sub, "items"))
+			f.Choices = choices(jsonraw.Member(sub, "items"))
 		}
 		out = append(out, f)
 		return true
@@ -225,7 +209,7 @@ func fieldRules(schema []byte) []Field {
 func choices(sub []byte) int {
 	for _, k := range []string{"enum", "oneOf", "anyOf"} {
 		n := 0
-		if wire.EachElement(member(sub, k), func([]byte) { n++ }) {
+		if jsonraw.EachElement(jsonraw.Member(sub, k), func([]byte) { n++ }) {
 			return n
 		}
 	}
@@ -233,7 +217,7 @@ func choices(sub []byte) int {
 }
 
 func intMember(v []byte, name string) *int64 {
-	raw := member(v, name)
+	raw := jsonraw.Member(v, name)
 	if len(raw) == 0 {
 		return nil
 	}
@@ -249,7 +233,7 @@ func intMember(v []byte, name string) *int64 {
 }
 
 func numberMember(v []byte, name string) *float64 {
-	raw := member(v, name)
+	raw := jsonraw.Member(v, name)
 	if len(raw) == 0 {
 		return nil
 	}

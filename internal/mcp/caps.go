@@ -1,6 +1,10 @@
 package mcp
 
-import "github.com/go-json-experiment/json/jsontext"
+import (
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
+)
 
 // Implementation is a peer's self-description (clientInfo, serverInfo).
 type Implementation struct {
@@ -15,9 +19,9 @@ func ParseImplementation(v jsontext.Value) Implementation {
 	eachMember(v, func(name, val []byte) bool {
 		switch string(name) {
 		case "name":
-			im.Name, _ = stringValue(val)
+			im.Name, _ = jsonraw.String(val)
 		case "version":
-			im.Version, _ = stringValue(val)
+			im.Version, _ = jsonraw.String(val)
 		}
 		return true
 	})

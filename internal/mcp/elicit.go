@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 )
 
 // Elicitation modes (spec 3.2). A request without a mode is form mode.
@@ -67,11 +69,11 @@ func ParseElicitRequest(params jsontext.Value) ElicitRequest {
 	eachMember(params, func(name, val []byte) bool {
 		switch string(name) {
 		case "mode":
-			if s, ok := stringValue(val); ok {
+			if s, ok := jsonraw.String(val); ok {
 				e.Mode = s
 			}
 		case "message":
-			e.Message, _ = stringValue(val)
+			e.Message, _ = jsonraw.String(val)
 		case "requestedSchema":
 			schema = val
 		case "url":
@@ -85,8 +87,8 @@ func ParseElicitRequest(params jsontext.Value) ElicitRequest {
 	case ModeForm:
 		e.Fields = parseFields(schema)
 	case ModeURL:
-		e.URL, _ = stringValue(url)
-		e.ElicitationID, _ = stringValue(id)
+		e.URL, _ = jsonraw.String(url)
+		e.ElicitationID, _ = jsonraw.String(id)
 	}
 	return e
 }
@@ -105,8 +107,8 @@ func parseFields(schema []byte) []ElicitField {
 		return true
 	})
 	var req []string
-	eachElement(required, func(v []byte) {
-		if s, ok := stringValue(v); ok {
+	jsonraw.EachElement(required, func(v []byte) {
+		if s, ok := jsonraw.String(v); ok {
 			req = append(req, s)
 		}
 	})
@@ -115,7 +117,7 @@ func parseFields(schema []byte) []ElicitField {
 		f := ElicitField{Name: string(name), Type: FieldUnknown}
 		eachMember(val, func(n, v []byte) bool {
 			if string(n) == "type" {
-				if s, ok := stringValue(v); ok {
+				if s, ok := jsonraw.String(v); ok {
 					f.Type = s
 				}
 				return false
@@ -153,7 +155,7 @@ func InputElicitations(result jsontext.Value) []KeyedElicitation {
 			eachMember(val, func(n, v []byte) bool {
 				switch string(n) {
 				case "method":
-					method, _ = stringValue(v)
+					method, _ = jsonraw.String(v)
 				case "params":
 					params = v
 				}
@@ -202,7 +204,7 @@ func ElicitAction(result jsontext.Value) string {
 	var action string
 	eachMember(result, func(name, val []byte) bool {
 		if string(name) == "action" {
-			action, _ = stringValue(val)
+			action, _ = jsonraw.String(val)
 			return false
 		}
 		return true
@@ -218,7 +220,7 @@ func RequiredElicitations(data jsontext.Value) []ElicitRequest {
 		if string(name) != "elicitations" {
 			return true
 		}
-		eachElement(val, func(v []byte) {
+		jsonraw.EachElement(val, func(v []byte) {
 			out = append(out, ParseElicitRequest(v))
 		})
 		return false
@@ -232,7 +234,7 @@ func ElicitationID(params jsontext.Value) string {
 	var id string
 	eachMember(params, func(name, val []byte) bool {
 		if string(name) == "elicitationId" {
-			id, _ = stringValue(val)
+			id, _ = jsonraw.String(val)
 			return false
 		}
 		return true

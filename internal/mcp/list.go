@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 )
 
 // List methods: the client asks the server what it offers. Each result
@@ -82,9 +83,9 @@ func ParseListPage(k ListKind, result jsontext.Value) ListPage {
 	eachMember(result, func(name, val []byte) bool {
 		switch string(name) {
 		case k.Member:
-			eachElement(val, func(item []byte) { p.Items = append(p.Items, item) })
+			jsonraw.EachElement(val, func(item []byte) { p.Items = append(p.Items, item) })
 		case "nextCursor":
-			p.NextCursor, _ = stringValue(val)
+			p.NextCursor, _ = jsonraw.String(val)
 		}
 		return true
 	})
@@ -135,17 +136,17 @@ func ParseDefinition(k ListKind, item jsontext.Value) (Definition, bool) {
 	ok := isObject(item) && eachMember(item, func(name, val []byte) bool {
 		switch string(name) {
 		case "name":
-			d.Name, _ = stringValue(val)
+			d.Name, _ = jsonraw.String(val)
 		case "title":
-			d.Title, _ = stringValue(val)
+			d.Title, _ = jsonraw.String(val)
 		case "description":
-			d.Description, _ = stringValue(val)
+			d.Description, _ = jsonraw.String(val)
 		case "uri":
-			d.URI, _ = stringValue(val)
+			d.URI, _ = jsonraw.String(val)
 		case "uriTemplate":
-			d.URITemplate, _ = stringValue(val)
+			d.URITemplate, _ = jsonraw.String(val)
 		case "mimeType":
-			d.MimeType, _ = stringValue(val)
+			d.MimeType, _ = jsonraw.String(val)
 		case "inputSchema":
 			d.InputSchema = val
 		case "outputSchema":

@@ -1,5 +1,7 @@
 package mcp
 
+import "github.com/mcptrail/mcptrail/internal/jsonraw"
+
 // Protocol versions mcptrail knows.
 const (
 	Version20250618 = "2025-06-18"
@@ -19,7 +21,7 @@ func version(v []byte) string {
 	case `"` + Version20250618 + `"`:
 		return Version20250618
 	}
-	s, _ := stringValue(v)
+	s, _ := jsonraw.String(v)
 	return s
 }
 

@@ -7,6 +7,8 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 )
 
 const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
@@ -217,7 +219,7 @@ func FuzzEachMember(f *testing.F) {
 			got = append(got, member{string(name), string(val)})
 			return true
 		})
-		eachElement(in, func([]byte) {})
+		jsonraw.EachElement(in, func([]byte) {})
 		v := jsontext.Value(in)
 		if !v.IsValid(jsontext.AllowDuplicateNames(true)) || v.Kind() != '{' {
 			return

@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 )
 
 // Request is what correlation needs from a request's params. Raw values
@@ -49,11 +51,11 @@ func ParseRequest(method string, params jsontext.Value) Request {
 		case "_meta":
 			meta = val
 		case "name":
-			if s, ok := stringValue(val); ok {
+			if s, ok := jsonraw.String(val); ok {
 				r.Target = s
 			}
 		case "uri":
-			if s, ok := stringValue(val); ok && r.Target == "" {
+			if s, ok := jsonraw.String(val); ok && r.Target == "" {
 				r.Target = s
 			}
 		case "arguments":
@@ -63,13 +65,13 @@ func ParseRequest(method string, params jsontext.Value) Request {
 			r.InputResponseKeys = objectKeys(val)
 		case "requestState":
 			r.HasRequestState = true
-			r.RequestState, _ = stringValue(val)
+			r.RequestState, _ = jsonraw.String(val)
 		case "capabilities":
 			caps = val
 		case "clientInfo":
 			info = val
 		case "protocolVersion":
-			r.InitVersion, _ = stringValue(val)
+			r.InitVersion, _ = jsonraw.String(val)
 		}
 		return true
 	})

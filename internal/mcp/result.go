@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 )
 
 // InputRequest is one entry of an InputRequiredResult's inputRequests: the
@@ -49,20 +51,20 @@ func ParseResult(result jsontext.Value) Result {
 	eachMember(result, func(name, val []byte) bool {
 		switch string(name) {
 		case "resultType":
-			r.ResultType, _ = stringValue(val)
+			r.ResultType, _ = jsonraw.String(val)
 		case "isError":
 			r.IsError = string(val) == "true"
 		case "inputRequests":
 			r.HasInputRequests, inputs = true, val
 		case "requestState":
 			r.HasRequestState = true
-			r.RequestState, _ = stringValue(val)
+			r.RequestState, _ = jsonraw.String(val)
 		case "capabilities":
 			r.Capabilities = val
 		case "serverInfo":
 			r.ServerInfo = val
 		case "protocolVersion":
-			r.ProtocolVersion, _ = stringValue(val)
+			r.ProtocolVersion, _ = jsonraw.String(val)
 		case "_meta":
 			meta = val
 		}
@@ -90,7 +92,7 @@ func parseInputRequests(v []byte) []InputRequest {
 		ir := InputRequest{Key: string(name)}
 		eachMember(val, func(n, m []byte) bool {
 			if string(n) == "method" {
-				ir.Method, _ = stringValue(m)
+				ir.Method, _ = jsonraw.String(m)
 				return false
 			}
 			return true

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/mcp"
 )
 
 // headers redacts an HTTP envelope's header values, copying the map when
@@ -43,17 +44,14 @@ func (r *Redactor) headerKey(name string) bool {
 	if len(r.keys) == 0 {
 		return false
 	}
-	if len(name) > len(paramPrefix) && strings.EqualFold(name[:len(paramPrefix)], paramPrefix) {
-		name = name[len(paramPrefix):]
+	if len(name) > len(mcp.HeaderParamPrefix) && strings.EqualFold(name[:len(mcp.HeaderParamPrefix)], mcp.HeaderParamPrefix) {
+		name = name[len(mcp.HeaderParamPrefix):]
 	}
 	if _, ok := r.sepless[sepless(strings.ToLower(name))]; ok {
 		return true
 	}
 	return r.isKey([]byte(name)) || r.argvKey(name)
 }
-
-// paramPrefix starts the Mcp-Param-{Name} headers.
-const paramPrefix = "Mcp-Param-"
 
 // sepless is s without - and _.
 func sepless(s string) string {

@@ -9,6 +9,7 @@ import (
 	"github.com/ohler55/ojg/jp"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
@@ -42,6 +43,7 @@ const (
 type walker struct {
 	r       *Redactor
 	dec     jsontext.Decoder
+	frames  wire.Decoder // for prepare, sharing method names
 	rd      bytes.Reader
 	src     []byte
 	out     []byte
@@ -115,7 +117,7 @@ func (w *walker) prepare(src []byte, dir capture.Dir) {
 	if !w.r.answers {
 		return
 	}
-	f := wire.Decode(src)
+	f := w.frames.Decode(src)
 	msgs := []wire.Frame{f}
 	if f.Kind == wire.KindBatch {
 		msgs, w.batch = f.Batch, true
@@ -195,7 +197,7 @@ func (w *walker) object(c ctx, top bool) error {
 		if err != nil {
 			return err
 		}
-		name := unquote(raw)
+		name, _ := jsonraw.Unquote(nil, raw) // the decoder read it, so well-formed
 		if w.byPath {
 			w.stack = append(w.stack, jp.Child(name))
 		}
@@ -345,7 +347,8 @@ func (w *walker) replace() error {
 
 // scrubString applies the value rules to the string raw just read.
 func (w *walker) scrubString(raw jsontext.Value) {
-	s, changed := w.r.valueString(string(unquote(raw)))
+	text, _ := jsonraw.Unquote(nil, raw)
+	s, changed := w.r.valueString(string(text))
 	if !changed {
 		return
 	}
@@ -365,16 +368,4 @@ func (w *walker) emit(start, end int, repl []byte) {
 	w.out = append(append(w.out, w.src[w.last:start]...), repl...)
 	w.last = end
 	w.changed = true
-}
-
-// unquote returns the contents of a JSON string token.
-func unquote(raw []byte) []byte {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return raw[1 : len(raw)-1]
-	}
-	s, err := jsontext.AppendUnquote(nil, raw)
-	if err != nil {
-		return raw[1 : len(raw)-1]
-	}
-	return s
 }

@@ -45,7 +45,7 @@ func (h *HTTP) Check(f *store.Frame, raise func(finding.Finding)) {
 	r, m := f.Record, f.Msg
 	if r.HTTP != nil {
 		switch {
-		case m.Kind == wire.KindHTTPStatus:
+		case f.Kind == store.KindHTTPStatus:
 			if r.Dir == capture.S2C {
 				h.notificationAnswered(r)
 			}
@@ -104,7 +104,7 @@ func (h *HTTP) requestRules(r *capture.Record, f *wire.Frame) {
 		h.notifications[env.Exchange] = r.Seq
 	}
 	hdr := env.Headers
-	version, hasVersion := hdr["MCP-Protocol-Version"]
+	version, hasVersion := hdr[mcp.HeaderProtocolVersion]
 	if f.Kind != wire.KindRequest {
 		if !hasVersion && h.legacy {
 			h.add(finding.New(finding.HTTPVersionHeader, r.Seq, "POST of %s has no MCP-Protocol-Version header", describe(f)))
@@ -123,7 +123,7 @@ func (h *HTTP) requestRules(r *capture.Record, f *wire.Frame) {
 	if !req.Modern {
 		return
 	}
-	switch m, ok := hdr["Mcp-Method"]; {
+	switch m, ok := hdr[mcp.HeaderMethod]; {
 	case !ok:
 		h.add(finding.New(finding.HTTPMethodHeader, r.Seq, "%s has no Mcp-Method header", describe(f)))
 	case m != f.Method:
@@ -132,7 +132,7 @@ func (h *HTTP) requestRules(r *capture.Record, f *wire.Frame) {
 	if !namedMethod(f.Method) {
 		return
 	}
-	switch n, ok := hdr["Mcp-Name"]; {
+	switch n, ok := hdr[mcp.HeaderName]; {
 	case !ok:
 		h.add(finding.New(finding.HTTPNameHeader, r.Seq, "%s has no Mcp-Name header", describe(f)))
 	case decodeHeaderValue(n) != req.Target:
@@ -189,9 +189,9 @@ func (h *HTTP) responseRules(r *capture.Record, f *wire.Frame, inExchange bool) 
 	if !inExchange || env.Status < 200 || env.Status > 299 {
 		return
 	}
-	ct := env.Headers["Content-Type"]
+	ct := env.Headers[mcp.HeaderContentType]
 	mt, _, _ := mime.ParseMediaType(ct)
-	if mt != "application/json" && mt != "text/event-stream" {
+	if mt != mcp.MediaTypeJSON && mt != mcp.MediaTypeEventStream {
 		h.add(finding.New(finding.HTTPContentType, r.Seq,
 			"%s answered with Content-Type %q; want application/json or text/event-stream", describe(f), ct))
 	}

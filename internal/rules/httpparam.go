@@ -8,8 +8,8 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/mcp"
-	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
 // sentinel markers of the header value encoding (spec 5.2).
@@ -43,7 +43,7 @@ func (h *HTTP) paramHeaders(r *capture.Record, req *mcp.Request) {
 // checkParam checks one annotated argument against its header and returns
 // what is wrong, or "".
 func checkParam(h map[string]string, args jsontext.Value, b paramBinding) string {
-	name := "Mcp-Param-" + b.header
+	name := mcp.HeaderParamPrefix + b.header
 	arg := strings.Join(b.path, ".")
 	hv, present := headerFold(h, name)
 	val, found := argument(args, b.path)
@@ -63,7 +63,7 @@ func checkParam(h map[string]string, args jsontext.Value, b paramBinding) string
 	decoded, encoded := sentinelDecode(hv)
 	switch val[0] {
 	case '"':
-		str, _ := jsonString(val)
+		str, _ := jsonraw.String(val)
 		switch {
 		case decoded != str:
 			return mismatch(name, hv, arg, val)
@@ -119,8 +119,8 @@ func argument(args []byte, path []string) ([]byte, bool) {
 	cur := args
 	for _, p := range path {
 		var next []byte
-		wire.EachMember(cur, func(k, v []byte) bool {
-			if n, _ := jsonString(k); n == p {
+		jsonraw.EachMember(cur, func(k, v []byte) bool {
+			if n, _ := jsonraw.String(k); n == p {
 				next = v
 				return false
 			}

@@ -7,7 +7,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/finding"
-	"github.com/mcptrail/mcptrail/internal/wire"
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 )
 
 // paramBinding ties an argument annotated with x-mcp-header to the header
@@ -32,11 +32,11 @@ type toolHeaders struct {
 // a paginated list accumulates. An invalid annotation is a
 // tool-header-annotation finding at seq (rule 49).
 func (h *HTTP) toolsListed(seq uint64, result jsontext.Value) {
-	wire.EachMember(result, func(name, val []byte) bool {
+	jsonraw.EachMember(result, func(name, val []byte) bool {
 		if string(name) != `"tools"` {
 			return true
 		}
-		wire.EachElement(val, func(tool []byte) {
+		jsonraw.EachElement(val, func(tool []byte) {
 			h.toolListed(seq, tool)
 		})
 		return false
@@ -47,10 +47,10 @@ func (h *HTTP) toolsListed(seq uint64, result jsontext.Value) {
 func (h *HTTP) toolListed(seq uint64, tool []byte) {
 	var name string
 	var schema []byte
-	wire.EachMember(tool, func(k, v []byte) bool {
+	jsonraw.EachMember(tool, func(k, v []byte) bool {
 		switch string(k) {
 		case `"name"`:
-			name, _ = jsonString(v)
+			name, _ = jsonraw.String(v)
 		case `"inputSchema"`:
 			schema = v
 		}
@@ -114,16 +114,16 @@ func subschemaKind(key string) int {
 // through properties only).
 func (w *annotationWalk) schema(v []byte, path []string, via string) {
 	var ann, typ []byte
-	wire.EachMember(v, func(k, val []byte) bool {
-		key, _ := jsonString(k)
+	jsonraw.EachMember(v, func(k, val []byte) bool {
+		key, _ := jsonraw.String(k)
 		switch {
 		case key == "x-mcp-header":
 			ann = val
 		case key == "type":
 			typ = val
 		case key == "properties":
-			wire.EachMember(val, func(pk, pv []byte) bool {
-				p, _ := jsonString(pk)
+			jsonraw.EachMember(val, func(pk, pv []byte) bool {
+				p, _ := jsonraw.String(pk)
 				w.schema(pv, append(path[:len(path):len(path)], p), via)
 				return true
 			})
@@ -148,9 +148,9 @@ func (w *annotationWalk) subschemas(key string, val []byte, path []string, via s
 	}
 	switch {
 	case kind == schemaMap:
-		wire.EachMember(val, func(_, sv []byte) bool { w.schema(sv, path, via); return true })
+		jsonraw.EachMember(val, func(_, sv []byte) bool { w.schema(sv, path, via); return true })
 	case kind == schemaList && len(val) > 0 && val[0] == '[':
-		wire.EachElement(val, func(sv []byte) { w.schema(sv, path, via) })
+		jsonraw.EachElement(val, func(sv []byte) { w.schema(sv, path, via) })
 	default:
 		w.schema(val, path, via)
 	}
@@ -163,7 +163,7 @@ func (w *annotationWalk) annotation(ann, typ []byte, path []string, via string) 
 	if len(path) > 0 {
 		where = "property " + strings.Join(path, ".")
 	}
-	name, ok := jsonString(ann)
+	name, ok := jsonraw.String(ann)
 	switch {
 	case !ok || name == "":
 		w.problems = append(w.problems, fmt.Sprintf("x-mcp-header %s on %s is not a non-empty string", ann, where))
@@ -196,12 +196,12 @@ func (w *annotationWalk) annotation(ann, typ []byte, path []string, via string) 
 // header).
 func primitiveType(typ []byte) bool {
 	prim := func(t string) bool { return t == "string" || t == "integer" || t == "boolean" }
-	if t, ok := jsonString(typ); ok {
+	if t, ok := jsonraw.String(typ); ok {
 		return prim(t)
 	}
 	var n, bad int
-	ok := wire.EachElement(typ, func(v []byte) {
-		switch t, _ := jsonString(v); {
+	ok := jsonraw.EachElement(typ, func(v []byte) {
+		switch t, _ := jsonraw.String(v); {
 		case prim(t):
 			n++
 		case t != "null":
@@ -231,17 +231,4 @@ func isHeaderToken(s string) bool {
 		}
 	}
 	return true
-}
-
-// jsonString returns the string a raw JSON value holds and whether it was
-// a well-formed string.
-func jsonString(v []byte) (string, bool) {
-	if len(v) < 2 || v[0] != '"' {
-		return "", false
-	}
-	b, err := jsontext.AppendUnquote(nil, v)
-	if err != nil {
-		return "", false
-	}
-	return string(b), true
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
@@ -90,7 +91,7 @@ func FuzzDefinitionHash(f *testing.F) {
 			return
 		}
 		var names, vals [][]byte
-		wire.EachMember(def, func(n, v []byte) bool { names, vals = append(names, n), append(vals, v); return true })
+		jsonraw.EachMember(def, func(n, v []byte) bool { names, vals = append(names, n), append(vals, v); return true })
 		rev := []byte("{\n")
 		for i := len(names) - 1; i >= 0; i-- {
 			rev = append(append(append(rev, names[i]...), " : "...), vals[i]...)

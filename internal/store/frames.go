@@ -22,8 +22,12 @@ func (s *Store) frame(r *capture.Record) {
 	if len(data) == 0 {
 		data = r.Bytes()
 	}
-	f := wire.Decode(data)
+	f := s.decoder.Decode(data)
 	s.feed.msg = &f
+	kind := Kind(f.Kind)
+	if r.HTTP != nil && isStatusFrame(r, &f) {
+		kind = KindHTTPStatus
+	}
 	var inExchange bool
 	if r.HTTP != nil && r.HTTP.Exchange != "" {
 		_, inExchange = s.exchanges[r.HTTP.Exchange]
@@ -33,19 +37,19 @@ func (s *Store) frame(r *capture.Record) {
 		call = s.message(r, &f)
 	}
 	if s.opts.OnFrame != nil || len(s.opts.Checks) > 0 {
-		s.handOut(r, &f, size, call, inExchange)
+		s.handOut(r, &f, kind, size, call, inExchange)
 	}
 }
 
 // handOut gives the correlated frame to Options.Checks, then OnFrame.
-func (s *Store) handOut(r *capture.Record, f *wire.Frame, size, call int, inExchange bool) {
+func (s *Store) handOut(r *capture.Record, f *wire.Frame, kind Kind, size, call int, inExchange bool) {
 	// One Frame (and one copy of the message) is reused: it is valid only
 	// during the call, and a new one per frame would be most of the
 	// store's garbage.
 	s.msg = *f
 	s.view = Frame{
 		Seq: r.Seq, Time: r.Time, Dir: r.Dir, Conn: r.Conn,
-		Kind: f.Kind, ID: f.ID, Method: f.Method, Size: size,
+		Kind: kind, ID: f.ID, Method: f.Method, Size: size,
 		Problem: f.Problem, Call: call, Record: r, Msg: &s.msg, InExchange: inExchange,
 	}
 	if call >= 0 {

@@ -22,7 +22,7 @@ const StatusHTTPError = "http-error"
 // run):
 //   - a status frame (a request or response without a JSON-RPC body, or an
 //     error status whose body is not JSON-RPC) is not an invalid frame but
-//     one of kind wire.KindHTTPStatus; an
+//     one of kind KindHTTPStatus (frame sets it); an
 //     s2c one ends its exchange's pending client call with StatusHTTPError
 //     when the status is not a success;
 //   - an id-less JSON-RPC error in the response to a request answers that
@@ -33,7 +33,7 @@ func (s *Store) httpFrame(r *capture.Record, f *wire.Frame, call *int) bool {
 	env := r.HTTP
 	*call = -1
 	if isStatusFrame(r, f) {
-		f.Kind, f.Problem = wire.KindHTTPStatus, ""
+		f.Problem = ""
 		if r.Dir == capture.S2C {
 			*call = s.httpStatus(r, f)
 		}
@@ -85,8 +85,8 @@ func (s *Store) httpStatus(r *capture.Record, f *wire.Frame) int {
 	c.DurationMS = ms(c.End.Sub(c.Start))
 	c.Status = StatusHTTPError
 	msg := fmt.Sprintf("HTTP %d %s", env.Status, http.StatusText(env.Status))
-	if a := env.Headers["WWW-Authenticate"]; a != "" {
-		msg += "; WWW-Authenticate: " + a
+	if a := env.Headers[mcp.HeaderWWWAuthenticate]; a != "" {
+		msg += "; " + mcp.HeaderWWWAuthenticate + ": " + a
 	}
 	c.Error = &CallError{Code: int64(env.Status), Message: msg}
 	if c.CancelSeq == 0 {

@@ -223,7 +223,7 @@ type Frame struct {
 	Time   time.Time
 	Dir    capture.Dir
 	Conn   string
-	Kind   wire.Kind
+	Kind   Kind
 	ID     wire.ID
 	Method string
 	Size   int

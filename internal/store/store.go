@@ -84,6 +84,9 @@ type Store struct {
 	findings []finding.Finding
 	last     time.Time // time of the latest record
 
+	// decoder decodes frames, sharing method names across them.
+	decoder wire.Decoder
+
 	// byID finds the latest call by (direction of the request, conn, id).
 	byID ids
 	// inflight holds the unanswered, uncancelled client calls, for legacy

@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 )
 
 // Problems reported in Frame.Problem.
@@ -31,7 +33,31 @@ const (
 //
 // The bytes are validated once by jsontext; members are then picked out by
 // a small scanner, which costs a fraction of a token-by-token decode.
-func Decode(b []byte) Frame {
+func Decode(b []byte) Frame { return decode(b, nil) }
+
+// A Decoder decodes frames as Decode does and shares one string per method
+// name it has seen, so that a stream of frames does not allocate a method
+// string per request. It remembers at most maxMethods names: a peer that
+// sends a new name in every frame cannot make it grow. The zero Decoder is
+// ready to use; it is not safe for concurrent use.
+type Decoder struct {
+	methods map[string]method // by the quoted name as written
+	// last is the name found last, checked before the map: a stream
+	// repeats one method (tools/call) more often than not.
+	last method
+}
+
+// method is a method name, quoted as written and unquoted.
+type method struct{ raw, name string }
+
+// maxMethods bounds a Decoder's table of method names.
+const maxMethods = 256
+
+// Decode classifies one frame's bytes, like the package-level Decode.
+func (d *Decoder) Decode(b []byte) Frame { return decode(b, d) }
+
+// decode is Decode, interning method names in d when d is not nil.
+func decode(b []byte, d *Decoder) Frame {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return Frame{Problem: ProblemEmpty}
@@ -45,12 +71,12 @@ func Decode(b []byte) Frame {
 		if !jsontext.Value(b).IsValid(jsontext.AllowDuplicateNames(true)) {
 			return Frame{Problem: ProblemJSON}
 		}
-		return decodeObject(b)
+		return d.decodeObject(b)
 	case '[':
 		if !jsontext.Value(b).IsValid() {
 			return Frame{Problem: ProblemJSON}
 		}
-		return decodeBatch(b)
+		return d.decodeBatch(b)
 	}
 	if !jsontext.Value(b).IsValid() {
 		return Frame{Problem: ProblemJSON}
@@ -59,11 +85,11 @@ func Decode(b []byte) Frame {
 }
 
 // decodeBatch decodes the elements of a validated array.
-func decodeBatch(b []byte) Frame {
+func (d *Decoder) decodeBatch(b []byte) Frame {
 	f := Frame{Kind: KindBatch}
-	ok := EachElement(b, func(v []byte) {
+	ok := jsonraw.EachElement(b, func(v []byte) {
 		if v[0] == '{' {
-			f.Batch = append(f.Batch, decodeObject(v))
+			f.Batch = append(f.Batch, d.decodeObject(v))
 		} else {
 			f.Batch = append(f.Batch, Frame{Problem: ProblemNotObject})
 		}
@@ -89,7 +115,7 @@ func readMembers(b []byte) (members, bool) {
 	var m members
 	var buf [16]byte
 	seen := 0
-	ok := EachMember(b, func(name, v []byte) bool {
+	ok := jsonraw.EachMember(b, func(name, v []byte) bool {
 		var slot *jsontext.Value
 		var bit int
 		switch string(memberName(buf[:0], name)) {
@@ -119,20 +145,13 @@ func readMembers(b []byte) (members, bool) {
 }
 
 // memberName returns the unquoted name (quotes included in name), decoding
-// escapes into buf only when there are some.
+// escapes into buf only when there are some, or nil when it is malformed.
 func memberName(buf, name []byte) []byte {
-	inner := name[1 : len(name)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
-		return inner
-	}
-	out, err := jsontext.AppendUnquote(buf, name)
-	if err != nil {
-		return nil
-	}
+	out, _ := jsonraw.Unquote(buf, name)
 	return out
 }
 
-func decodeObject(b []byte) Frame {
+func (d *Decoder) decodeObject(b []byte) Frame {
 	m, ok := readMembers(b)
 	if !ok {
 		return Frame{Problem: ProblemJSON}
@@ -156,7 +175,7 @@ func decodeObject(b []byte) Frame {
 		if m.method.Kind() != '"' {
 			return Frame{ID: f.ID, Problem: ProblemMethodType}
 		}
-		f.Method = methodName(m.method)
+		f.Method = d.method(m.method)
 		f.Params = m.params
 		if m.hasID {
 			f.Kind = KindRequest
@@ -187,28 +206,28 @@ func decodeObject(b []byte) Frame {
 	return f
 }
 
-// methodName unquotes a method, sharing the string of the common ones
-// rather than allocating one per frame.
-func methodName(v jsontext.Value) string {
-	switch string(v) {
-	case `"tools/call"`:
-		return "tools/call"
-	case `"notifications/cancelled"`:
-		return "notifications/cancelled"
-	case `"notifications/progress"`:
-		return "notifications/progress"
-	case `"ping"`:
-		return "ping"
-	case `"resources/read"`:
-		return "resources/read"
-	case `"prompts/get"`:
-		return "prompts/get"
-	case `"elicitation/create"`:
-		return "elicitation/create"
-	case `"sampling/createMessage"`:
-		return "sampling/createMessage"
+// method unquotes a method name, sharing the string of a name d has seen
+// rather than allocating one per frame. A nil d shares nothing.
+func (d *Decoder) method(v jsontext.Value) string {
+	if d == nil {
+		return unquote(v)
 	}
-	return unquote(v)
+	if string(v) == d.last.raw {
+		return d.last.name
+	}
+	if m, ok := d.methods[string(v)]; ok {
+		d.last = m
+		return m.name
+	}
+	name := unquote(v)
+	if len(d.methods) < maxMethods {
+		if d.methods == nil {
+			d.methods = make(map[string]method)
+		}
+		raw := string(v)
+		d.methods[raw] = method{raw, name}
+	}
+	return name
 }
 
 // decodeError reads an error object: its data, integer code and message.
@@ -219,7 +238,7 @@ func decodeError(v jsontext.Value) (data jsontext.Value, code int64, msg string,
 	}
 	codeOK, msgOK := false, false
 	var buf [16]byte
-	EachMember(v, func(name, val []byte) bool {
+	jsonraw.EachMember(v, func(name, val []byte) bool {
 		switch string(memberName(buf[:0], name)) {
 		case "code":
 			if jsontext.Value(val).Kind() == '0' && isInteger(val) {
@@ -242,10 +261,8 @@ func isInteger(v jsontext.Value) bool {
 	return !bytes.ContainsAny(v, ".eE")
 }
 
+// unquote returns the string v holds, or "" when it is not one.
 func unquote(v jsontext.Value) string {
-	s, err := jsontext.AppendUnquote(nil, v)
-	if err != nil {
-		return ""
-	}
-	return string(s)
+	s, _ := jsonraw.String(v)
+	return s
 }

@@ -1,8 +1,10 @@
 package wire
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -147,10 +149,47 @@ func BenchmarkDecode(b *testing.B) {
 	for name, s := range frames {
 		in := []byte(s)
 		b.Run(name, func(b *testing.B) {
+			var d Decoder
+			b.ReportAllocs()
+			for b.Loop() {
+				d.Decode(in)
+			}
+		})
+		b.Run(name+"-plain", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				Decode(in)
 			}
 		})
+	}
+}
+
+// TestDecoderSharesMethods checks a Decoder allocates no method string for
+// a name it has seen, decodes like Decode, and stops learning at its bound.
+func TestDecoderSharesMethods(t *testing.T) {
+	in := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}`)
+	var d Decoder
+	first := d.Decode(in)
+	plain := testing.AllocsPerRun(100, func() { Decode(in) })
+	shared := testing.AllocsPerRun(100, func() { d.Decode(in) })
+	if shared != plain-1 {
+		t.Errorf("Decoder.Decode allocates %v times, Decode %v: want one fewer (the method)", shared, plain)
+	}
+	if again := d.Decode(in); unsafe.StringData(again.Method) != unsafe.StringData(first.Method) {
+		t.Error("Decoder.Decode did not share the method string it had seen")
+	}
+	for i := range 2 * maxMethods {
+		name := fmt.Sprintf("m/%d", i)
+		f := d.Decode(fmt.Appendf(nil, `{"jsonrpc":"2.0","method":%q}`, name))
+		if f.Method != name {
+			t.Fatalf("method %q decoded as %q", name, f.Method)
+		}
+	}
+	if len(d.methods) > maxMethods {
+		t.Errorf("Decoder holds %d names, bound %d", len(d.methods), maxMethods)
+	}
+	esc := d.Decode([]byte(`{"jsonrpc":"2.0","method":"tools\/call"}`))
+	if esc.Method != "tools/call" {
+		t.Errorf("escaped method decoded as %q", esc.Method)
 	}
 }

@@ -13,13 +13,9 @@ const (
 	KindResponse                 // id and result
 	KindError                    // error (id may be absent or null)
 	KindBatch                    // a JSON array of messages
-	// KindHTTPStatus is an HTTP request or response that carries no
-	// JSON-RPC message (a 202, a 401, a GET): Decode never returns it; the
-	// store gives it to the HTTP tap's status frames.
-	KindHTTPStatus
 )
 
-var kindNames = [...]string{"invalid", "request", "notification", "response", "error", "batch", "http-status"}
+var kindNames = [...]string{"invalid", "request", "notification", "response", "error", "batch"}
 
 // String returns the kind's lower-case name.
 func (k Kind) String() string {
@@ -56,7 +52,7 @@ type Frame struct {
 }
 
 // IsMessage reports whether f is a classified JSON-RPC message (not invalid,
-// not a batch, not an HTTP status frame).
+// not a batch).
 func (f *Frame) IsMessage() bool {
-	return f.Kind != KindInvalid && f.Kind != KindBatch && f.Kind != KindHTTPStatus
+	return f.Kind != KindInvalid && f.Kind != KindBatch
 }

@@ -32,6 +32,12 @@ func FuzzDecode(f *testing.F) {
 		}
 		checkFrame(t, fr, true)
 		again := Decode(in)
+		var d Decoder
+		for range 2 { // the second decode takes the method from d's table
+			if got := d.Decode(in); !cmp.Equal(viewOf(got), viewOf(fr)) {
+				t.Fatalf("Decoder.Decode = %+v, Decode = %+v", viewOf(got), viewOf(fr))
+			}
+		}
 		if viewOf(fr).Kind != viewOf(again).Kind || fr.Problem != again.Problem || fr.ID != again.ID {
 			t.Fatalf("Decode is not deterministic: %+v vs %+v", fr, again)
 		}

@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcptrail/mcptrail/internal/events"
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -130,10 +131,8 @@ func SpanAttributes(e *events.Event) []attribute.KeyValue {
 // requestID renders a raw JSON-RPC id: a string id unquoted, a number as
 // written.
 func requestID(raw []byte) string {
-	if len(raw) >= 2 && raw[0] == '"' {
-		if s, err := strconv.Unquote(string(raw)); err == nil {
-			return s
-		}
+	if s, ok := jsonraw.String(raw); ok {
+		return s
 	}
 	return string(raw)
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/store"
-	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
 // appendFrame encodes one frame: its correlation facts, then the message
@@ -18,7 +17,7 @@ func appendFrame(b []byte, f *store.Frame) []byte {
 	o := frameHead(b, f)
 	if r := f.Record; r != nil {
 		switch {
-		case f.Kind == wire.KindHTTPStatus && r.Text == "" && len(r.Msg) == 0 && r.B64 == nil:
+		case f.Kind == store.KindHTTPStatus && r.Text == "" && len(r.Msg) == 0 && r.B64 == nil:
 			// No body: no payload member.
 		case len(r.Msg) > 0:
 			o.raw("msg", r.Msg)

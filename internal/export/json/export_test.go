@@ -21,11 +21,11 @@ var t0 = time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)
 
 func sampleFrames() []store.Frame {
 	return []store.Frame{
-		{Seq: 1, Time: t0, Dir: capture.C2S, Kind: wire.KindRequest, ID: wire.IntID(1), Method: "tools/call", Size: 20, Call: 0,
+		{Seq: 1, Time: t0, Dir: capture.C2S, Kind: store.KindRequest, ID: wire.IntID(1), Method: "tools/call", Size: 20, Call: 0,
 			Record: &capture.Record{Msg: jsontext.Value(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`)}},
-		{Seq: 2, Time: t0.Add(1500 * time.Microsecond), Dir: capture.S2C, Kind: wire.KindInvalid, Size: 9, Problem: wire.ProblemJSON, Call: -1,
+		{Seq: 2, Time: t0.Add(1500 * time.Microsecond), Dir: capture.S2C, Kind: store.KindInvalid, Size: 9, Problem: wire.ProblemJSON, Call: -1,
 			Record: &capture.Record{Text: "not \"json\""}},
-		{Seq: 3, Time: t0.Add(2 * time.Millisecond), Dir: capture.S2C, Kind: wire.KindInvalid, Size: 2, Problem: wire.ProblemUTF8, Call: -1,
+		{Seq: 3, Time: t0.Add(2 * time.Millisecond), Dir: capture.S2C, Kind: store.KindInvalid, Size: 2, Problem: wire.ProblemUTF8, Call: -1,
 			Record: &capture.Record{B64: []byte{0xff, 0xfe}}},
 	}
 }

@@ -19,14 +19,14 @@ import (
 func TestHTTPFrames(t *testing.T) {
 	t.Parallel()
 	frames := []store.Frame{
-		{Seq: 1, Time: t0, Dir: capture.C2S, Kind: wire.KindRequest, ID: wire.IntID(1), Method: "tools/call", Size: 20, Call: 0,
+		{Seq: 1, Time: t0, Dir: capture.C2S, Kind: store.KindRequest, ID: wire.IntID(1), Method: "tools/call", Size: 20, Call: 0,
 			Record: &capture.Record{Msg: jsontext.Value(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`),
 				HTTP: &capture.HTTP{Exchange: "x1", Method: "POST", Path: "/mcp",
 					Headers: map[string]string{"Mcp-Method": "tools/call", "Authorization": "Bearer [present]", "Mcp-Param-Q": `a"b`}}}},
-		{Seq: 2, Time: t0.Add(time.Millisecond), Dir: capture.S2C, Kind: wire.KindHTTPStatus, Call: 0,
+		{Seq: 2, Time: t0.Add(time.Millisecond), Dir: capture.S2C, Kind: store.KindHTTPStatus, Call: 0,
 			Record: &capture.Record{HTTP: &capture.HTTP{Exchange: "x1", Method: "POST", Path: "/mcp", Status: 401,
 				Headers: map[string]string{"WWW-Authenticate": `Bearer realm="x"`}}}},
-		{Seq: 3, Time: t0.Add(2 * time.Millisecond), Dir: capture.S2C, Kind: wire.KindHTTPStatus, Size: 9, Call: -1,
+		{Seq: 3, Time: t0.Add(2 * time.Millisecond), Dir: capture.S2C, Kind: store.KindHTTPStatus, Size: 9, Call: -1,
 			Record: &capture.Record{Text: "Forbidden", HTTP: &capture.HTTP{Exchange: "x2", Method: "POST", Path: "/mcp", Status: 403}}},
 	}
 	out := render(t, frames, &store.Snapshot{}, nil)

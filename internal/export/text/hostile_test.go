@@ -41,9 +41,9 @@ func TestHostileFields(t *testing.T) {
 	}
 	var full, short, ledger bytes.Buffer
 	w := New(&full, &capture.Record{SessionID: evil, Label: evil, Time: t0})
-	w.Frame(&store.Frame{Seq: 1, Dir: capture.Dir(evil), Kind: wire.KindInvalid, ID: id, Method: evil, Problem: evil, Call: -1,
+	w.Frame(&store.Frame{Seq: 1, Dir: capture.Dir(evil), Kind: store.KindInvalid, ID: id, Method: evil, Problem: evil, Call: -1,
 		Record: &capture.Record{Text: evil}})
-	w.Frame(&store.Frame{Seq: 2, Kind: wire.KindHTTPStatus, Call: 0, Record: &capture.Record{HTTP: &capture.HTTP{Method: evil, Path: evil}}})
+	w.Frame(&store.Frame{Seq: 2, Kind: store.KindHTTPStatus, Call: 0, Record: &capture.Record{HTTP: &capture.HTTP{Method: evil, Path: evil}}})
 	if err := w.Finish(snap); err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/store"
-	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
 // TestHTTPStatusFrames: an HTTP status frame shows as kind http-status
@@ -18,9 +17,9 @@ func TestHTTPStatusFrames(t *testing.T) {
 	t0 := time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)
 	var out bytes.Buffer
 	w := New(&out, &capture.Record{SessionID: "s1", Label: "http", Time: t0})
-	w.Frame(&store.Frame{Seq: 1, Time: t0, Dir: capture.C2S, Kind: wire.KindHTTPStatus, Call: -1,
+	w.Frame(&store.Frame{Seq: 1, Time: t0, Dir: capture.C2S, Kind: store.KindHTTPStatus, Call: -1,
 		Record: &capture.Record{HTTP: &capture.HTTP{Exchange: "x1", Method: "GET", Path: "/mcp"}}})
-	w.Frame(&store.Frame{Seq: 2, Time: t0, Dir: capture.S2C, Kind: wire.KindHTTPStatus, Call: 0,
+	w.Frame(&store.Frame{Seq: 2, Time: t0, Dir: capture.S2C, Kind: store.KindHTTPStatus, Call: 0,
 		Record: &capture.Record{HTTP: &capture.HTTP{Exchange: "x1", Method: "GET", Path: "/mcp", Status: 405}}})
 	if err := w.Finish(&store.Snapshot{}); err != nil {
 		t.Fatal(err)

@@ -21,9 +21,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 	"github.com/mcptrail/mcptrail/internal/wire"
@@ -79,13 +78,13 @@ func (w *Writer) Frame(f *store.Frame) {
 		b = append(b, "  call "...)
 		b = strconv.AppendInt(b, int64(f.Call), 10)
 	}
-	if r := f.Record; r != nil && r.HTTP != nil && f.Kind == wire.KindHTTPStatus {
+	if r := f.Record; r != nil && r.HTTP != nil && f.Kind == store.KindHTTPStatus {
 		b = appendHTTPStatus(b, r.HTTP)
 	}
 	if f.Problem != "" {
 		b = append(b, "  ! "...)
 		b = termtext.Append(b, f.Problem)
-		if r := f.Record; r != nil && f.Kind == wire.KindInvalid && r.Text != "" {
+		if r := f.Record; r != nil && f.Kind == store.KindInvalid && r.Text != "" {
 			b = append(b, ": "...)
 			b = append(b, quoteShort(r.Text, 48)...)
 		}
@@ -181,8 +180,7 @@ func idText(id wire.ID) string {
 	case !strings.Contains(raw, `\`) && termtext.Escape(raw) == raw:
 		return raw
 	case id.IsString():
-		var s string
-		if err := json.Unmarshal([]byte(raw), &s); err == nil {
+		if s, ok := jsonraw.String([]byte(raw)); ok {
 			return strconv.Quote(s)
 		}
 	}

@@ -38,7 +38,7 @@ func TestWriterAndSummary(t *testing.T) {
 	}
 	var full bytes.Buffer
 	w := New(&full, &capture.Record{SessionID: "s1", Label: "demo", Time: t0})
-	w.Frame(&store.Frame{Seq: 1, Time: t0.Add(1500 * time.Microsecond), Dir: capture.S2C, Kind: wire.KindInvalid,
+	w.Frame(&store.Frame{Seq: 1, Time: t0.Add(1500 * time.Microsecond), Dir: capture.S2C, Kind: store.KindInvalid,
 		Problem: wire.ProblemJSON, Size: 5, Call: -1, Record: &capture.Record{Text: "hello"}})
 	if err := w.Finish(snap); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,8 @@ package httpproxy
 import (
 	"net/http"
 	"strings"
+
+	"github.com/mcptrail/mcptrail/internal/mcp"
 )
 
 // keptRequest and keptResponse name the headers a frame's envelope keeps,
@@ -10,31 +12,28 @@ import (
 // too. Authorization and Cookie are kept only as presence (see redactAuth).
 func keptRequest() []string {
 	return []string{
-		"Content-Type", "Accept", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name",
-		"Mcp-Session-Id", "Last-Event-ID", "Origin",
+		mcp.HeaderContentType, mcp.HeaderAccept, mcp.HeaderProtocolVersion, mcp.HeaderMethod, mcp.HeaderName,
+		mcp.HeaderSessionID, mcp.HeaderLastEventID, mcp.HeaderOrigin,
 	}
 }
 
 func keptResponse() []string {
-	return []string{"Content-Type", "MCP-Protocol-Version", "Mcp-Session-Id", "WWW-Authenticate"}
+	return []string{mcp.HeaderContentType, mcp.HeaderProtocolVersion, mcp.HeaderSessionID, mcp.HeaderWWWAuthenticate}
 }
-
-// paramPrefix starts the Mcp-Param-{Name} headers (canonical form).
-const paramPrefix = "Mcp-Param-"
 
 // requestHeaders returns the envelope headers of a request.
 func requestHeaders(h http.Header) map[string]string {
 	out := pick(h, keptRequest())
 	for k, v := range h {
-		if strings.HasPrefix(http.CanonicalHeaderKey(k), paramPrefix) {
+		if strings.HasPrefix(http.CanonicalHeaderKey(k), mcp.HeaderParamPrefix) {
 			out = put(out, http.CanonicalHeaderKey(k), strings.Join(v, ", "))
 		}
 	}
-	if v := h.Values("Authorization"); len(v) > 0 {
-		out = put(out, "Authorization", redactAuth(v[0]))
+	if v := h.Values(mcp.HeaderAuthorization); len(v) > 0 {
+		out = put(out, mcp.HeaderAuthorization, redactAuth(v[0]))
 	}
-	if len(h.Values("Cookie")) > 0 {
-		out = put(out, "Cookie", present)
+	if len(h.Values(mcp.HeaderCookie)) > 0 {
+		out = put(out, mcp.HeaderCookie, present)
 	}
 	return out
 }
@@ -42,8 +41,8 @@ func requestHeaders(h http.Header) map[string]string {
 // responseHeaders returns the envelope headers of a response.
 func responseHeaders(h http.Header) map[string]string {
 	out := pick(h, keptResponse())
-	if len(h.Values("Set-Cookie")) > 0 {
-		out = put(out, "Set-Cookie", present)
+	if len(h.Values(mcp.HeaderSetCookie)) > 0 {
+		out = put(out, mcp.HeaderSetCookie, present)
 	}
 	return out
 }

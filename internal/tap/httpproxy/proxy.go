@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/tap/feed"
 )
 
@@ -197,7 +198,7 @@ type exchangeKey struct{}
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ex := &exchange{
 		p: p, id: "x" + strconv.FormatUint(p.next.Add(1), 10),
-		conn: r.Header.Get("Mcp-Session-Id"), method: r.Method, path: r.URL.Path,
+		conn: r.Header.Get(mcp.HeaderSessionID), method: r.Method, path: r.URL.Path,
 	}
 	if !p.hostOK(r.Host) {
 		ex.note(NoteHostRejected, fmt.Sprintf("refused with 403: Host %q is not an allowed host", r.Host))
@@ -321,7 +322,7 @@ func (p *Proxy) modifyResponse(resp *http.Response) error {
 		ex.req.reserve()
 	}
 	env := ex.envelope(resp.StatusCode, responseHeaders(resp.Header))
-	if isEventStream(resp.Header.Get("Content-Type")) {
+	if isEventStream(resp.Header.Get(mcp.HeaderContentType)) {
 		resp.Body = &sseTap{rc: resp.Body, p: p, ex: ex, env: env}
 	} else {
 		resp.Body = &bodyTap{rc: resp.Body, p: p, ex: ex, dir: capture.S2C, env: env}
@@ -331,7 +332,7 @@ func (p *Proxy) modifyResponse(resp *http.Response) error {
 
 func isEventStream(ct string) bool {
 	mt, _, _ := strings.Cut(ct, ";")
-	return strings.EqualFold(strings.TrimSpace(mt), "text/event-stream")
+	return strings.EqualFold(strings.TrimSpace(mt), mcp.MediaTypeEventStream)
 }
 
 // errorHandler answers 502 when the target failed before a response, and

@@ -1,12 +1,12 @@
-package wire
+package jsonraw
 
 import "bytes"
 
 // This file holds an allocation-free scanner for the members of a JSON
-// object and the elements of an array, shared by Decode and internal/mcp.
-// Its input is a value that was already validated (Decode checks the whole
-// frame first), so it checks only what it needs to stay in bounds: on
-// malformed input it stops and reports false; it never panics.
+// object and the elements of an array. Its input is a value that was
+// already validated (wire.Decode checks the whole frame first), so it
+// checks only what it needs to stay in bounds: on malformed input it stops
+// and reports false; it never panics.
 
 // EachMember calls fn with the raw name (quotes and escapes as written) and
 // the raw value of each member of the JSON object v, in order, until fn
@@ -22,7 +22,7 @@ func EachMember(v []byte, fn func(name, val []byte) bool) bool {
 		return true
 	}
 	for i < len(v) {
-		end := skipString(v, i)
+		end := SkipString(v, i)
 		if end < 0 {
 			return false
 		}
@@ -95,8 +95,10 @@ func skipSpace(v []byte, i int) int {
 	return i
 }
 
-// skipString returns the index just past the string starting at v[i], or -1.
-func skipString(v []byte, i int) int {
+// SkipString returns the index just past the string literal starting at
+// v[i] (escapes are skipped, not checked), or -1 when v[i] is not a quote or
+// the string does not end.
+func SkipString(v []byte, i int) int {
 	if i >= len(v) || v[i] != '"' {
 		return -1
 	}
@@ -122,20 +124,20 @@ func skipString(v []byte, i int) int {
 
 // skipValue returns the index just past the value starting at v[i], or -1.
 // Containers are skipped by counting brackets outside strings; their
-// contents are trusted to be valid (wire.Decode checked them).
+// contents are trusted to be valid (the caller checked them).
 func skipValue(v []byte, i int) int {
 	if i >= len(v) {
 		return -1
 	}
 	switch v[i] {
 	case '"':
-		return skipString(v, i)
+		return SkipString(v, i)
 	case '{', '[':
 		depth := 0
 		for ; i < len(v); i++ {
 			switch v[i] {
 			case '"':
-				end := skipString(v, i)
+				end := SkipString(v, i)
 				if end < 0 {
 					return -1
 				}

@@ -1,0 +1,32 @@
+package mcp
+
+// HTTP header names of the Streamable HTTP transport (spec 2.x), spelled as
+// the HTTP tap keeps them in a frame's envelope (docs/capture-format.md),
+// which is also how envelope readers look them up. Some are not in Go's
+// canonical form (MCP-Protocol-Version, Last-Event-ID): http.Header.Get
+// finds them either way, but an envelope map needs the exact spelling.
+const (
+	HeaderProtocolVersion = "MCP-Protocol-Version"
+	HeaderSessionID       = "Mcp-Session-Id"
+	HeaderMethod          = "Mcp-Method"
+	HeaderName            = "Mcp-Name"
+	// HeaderParamPrefix starts the Mcp-Param-{Name} headers that mirror
+	// tool arguments (x-mcp-header), in canonical form.
+	HeaderParamPrefix = "Mcp-Param-"
+	HeaderLastEventID = "Last-Event-ID"
+
+	HeaderContentType     = "Content-Type"
+	HeaderAccept          = "Accept"
+	HeaderOrigin          = "Origin"
+	HeaderAuthorization   = "Authorization"
+	HeaderWWWAuthenticate = "WWW-Authenticate"
+	HeaderCookie          = "Cookie"
+	HeaderSetCookie       = "Set-Cookie"
+)
+
+// Media types of the Streamable HTTP transport: a POST is answered with
+// one JSON message or an event stream.
+const (
+	MediaTypeJSON        = "application/json"
+	MediaTypeEventStream = "text/event-stream"
+)
