@@ -23,6 +23,13 @@ type Source interface {
 	Lost() int64
 }
 
+// publishedCounter is a Source that says how many records it published
+// (feed.Sub), so that a pipeline stopped by the flush deadline can count
+// what it never read.
+type publishedCounter interface {
+	Published() int64
+}
+
 // Sink consumes events on its own goroutine.
 type Sink interface {
 	// Name names the sink in reports ("file", "http", "otlp").
@@ -57,6 +64,8 @@ type Pipeline struct {
 	sinks   []*sinkQueue
 	stored  chan struct{} // closed when the store goroutine ends
 	derived atomic.Int64
+	read    atomic.Int64 // records read from the Source
+	unread  int64        // what the Source still held at the flush deadline
 	ctx     context.Context
 	cancel  context.CancelFunc
 }
@@ -102,6 +111,7 @@ func (p *Pipeline) ingest() {
 		p.fanOut(e)
 	})
 	feed.Ingest(&h)
+	p.read.Add(1)
 	for {
 		var rec capture.Record
 		if err := p.opts.Source.Next(p.ctx, &rec); err != nil {
@@ -112,6 +122,7 @@ func (p *Pipeline) ingest() {
 			return // a capture holds one session per tap run
 		}
 		feed.Ingest(&rec)
+		p.read.Add(1)
 	}
 }
 
@@ -161,6 +172,10 @@ type Stats struct {
 	// without a capture file; the events they would have completed are
 	// lost).
 	RecordsDropped int64
+	// RecordsUnread counts records the Source still held when the flush
+	// deadline stopped the pipeline (the events they would have completed
+	// are lost); zero unless the Source says how many it published.
+	RecordsUnread int64
 	// Events counts the events derived.
 	Events int64
 	Sinks  []SinkStats
@@ -177,7 +192,7 @@ type SinkStats struct {
 
 // Lost sums what never reached a sink.
 func (s *Stats) Lost() int64 {
-	n := s.RecordsDropped
+	n := s.RecordsDropped + s.RecordsUnread
 	for _, k := range s.Sinks {
 		n += k.Dropped + k.Failed
 	}
@@ -188,6 +203,9 @@ func (s *Stats) Lost() int64 {
 func (s *Stats) String() string {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%d events derived, %d capture records dropped", s.Events, s.RecordsDropped)
+	if s.RecordsUnread > 0 {
+		fmt.Fprintf(&b, ", %d capture records not read by the flush deadline", s.RecordsUnread)
+	}
 	for _, k := range s.Sinks {
 		fmt.Fprintf(&b, "; %s: %d delivered, %d dropped (queue full), %d failed", k.Name, k.Delivered, k.Dropped, k.Failed)
 	}
@@ -196,7 +214,7 @@ func (s *Stats) String() string {
 
 // Stats returns the counters so far.
 func (p *Pipeline) Stats() Stats {
-	s := Stats{RecordsDropped: p.opts.Source.Lost(), Events: p.derived.Load()}
+	s := Stats{RecordsDropped: p.opts.Source.Lost(), RecordsUnread: p.unread, Events: p.derived.Load()}
 	for _, q := range p.sinks {
 		s.Sinks = append(s.Sinks, SinkStats{Name: q.sink.Name(), Delivered: q.sink.Delivered(), Dropped: q.dropped.Load(), Failed: q.sink.Failed()})
 	}
@@ -211,6 +229,9 @@ func (p *Pipeline) Close(ctx context.Context) (Stats, error) {
 	defer stop()
 	// The store goroutine stops early once the deadline passed (p.ctx).
 	<-p.stored
+	if c, ok := p.opts.Source.(publishedCounter); ok && p.ctx.Err() != nil {
+		p.unread = max(0, c.Published()-p.opts.Source.Lost()-p.read.Load())
+	}
 	for _, q := range p.sinks {
 		close(q.ch)
 	}

@@ -147,3 +147,29 @@ func TestPipelineReportsLostRecords(t *testing.T) {
 		t.Errorf("stats %+v (%s); want 7 records dropped", st, st.String())
 	}
 }
+
+// TestPipelineCountsUnreadAtDeadline stalls a waited-for file sink, so the
+// pipeline stops deriving at the flush deadline with records still in its
+// Source: those are counted, not silently lost.
+func TestPipelineCountsUnreadAtDeadline(t *testing.T) {
+	t.Parallel()
+	pr, pw := io.Pipe()
+	defer pr.Close()
+	fd := feed.New(nil)
+	p := events.NewPipeline(&events.PipelineOptions{Source: fd.Subscribe(nil), Sinks: []events.Sink{events.NewFileSink(pw)}, SinkEvents: 2})
+	recs := answeredCalls(200)
+	for i := range recs {
+		fd.PublishWritten(&recs[i])
+	}
+	fd.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	go func() { <-ctx.Done(); pr.Close() }() // unblock the stuck write at the deadline
+	st, _ := p.Close(ctx)
+	if st.RecordsUnread == 0 || st.Lost() < st.RecordsUnread {
+		t.Errorf("stats %+v: want the records left unread counted and in Lost()", st)
+	}
+	if !strings.Contains(st.String(), "capture records not read by the flush deadline") {
+		t.Errorf("stats line %q does not report the unread records", st.String())
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 )
@@ -26,6 +27,7 @@ type Sub struct {
 	maxRecords int
 	maxBytes   int64
 	ready      chan struct{} // signalled when records are queued or the feed closes
+	published  atomic.Int64  // records offered, whatever became of them
 
 	mu     sync.Mutex
 	q      []capture.Record
@@ -54,6 +56,7 @@ func size(rec *capture.Record) int64 {
 // offer queues rec (nil with skip), or switches the Sub to the file when
 // it does not fit, or counts it lost without a file.
 func (s *Sub) offer(rec *capture.Record, skip bool) {
+	s.published.Add(1)
 	s.mu.Lock()
 	if rec != nil && rec.Type == capture.TypeSession && s.sid == "" {
 		s.sid = rec.SessionID
@@ -105,6 +108,11 @@ func (s *Sub) Lost() int64 {
 	defer s.mu.Unlock()
 	return s.lost
 }
+
+// Published returns how many records the feed published to the consumer
+// so far: those it read, those still to read (queued or in the file) and
+// those lost.
+func (s *Sub) Published() int64 { return s.published.Load() }
 
 // Behind reports whether the consumer fell behind and reads the rest of
 // the session from the capture file.
