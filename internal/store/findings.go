@@ -87,6 +87,10 @@ func unansweredFinding(c *Call) finding.Finding {
 // findings are read when their seqs never go down and are not zero (so
 // that merging them yields the stable order); otherwise they are held.
 func (s *Store) allFindings(calls *Calls) Findings {
+	if s.findingsInOrder() && !s.sess.Ended && !s.sess.Damage.Torn && s.sess.Damage.Corrupt == 0 {
+		// Nothing to add or sort: share the list, which is only appended to.
+		return FindingsOf(s.findings[:len(s.findings):len(s.findings)])
+	}
 	out := slices.Clone(s.findings)
 	var lazy bool
 	var n int
@@ -114,6 +118,16 @@ func (s *Store) allFindings(calls *Calls) Findings {
 		fs.calls, fs.n = *calls, len(out)+n
 	}
 	return fs
+}
+
+// findingsInOrder reports whether the findings raised so far are ordered
+// by seq, checking only those raised since it was last asked.
+func (s *Store) findingsInOrder() bool {
+	for i := max(1, s.checked); i < len(s.findings) && !s.disordered; i++ {
+		s.disordered = seqOrder(s.findings[i].Seq) < seqOrder(s.findings[i-1].Seq)
+	}
+	s.checked = len(s.findings)
+	return !s.disordered
 }
 
 // countUnanswered counts the unanswered calls, reporting whether their

@@ -14,16 +14,17 @@ import (
 type Snapshot struct {
 	Session Session
 	// Calls holds the calls in index order (callset.go).
-	Calls      Calls
-	Operations []Operation
+	Calls Calls
+	// Operations holds the MRTR operations in index order (list.go).
+	Operations Operations
 	// Findings holds the findings ordered by seq (findings.go).
 	Findings Findings
 	Summary  Summary
 	Counts   Counts
 
 	// Ledger is the elicitation ledger (ledger.go), ordered by the time
-	// each question was asked; nil when the session asked none.
-	Ledger []LedgerRow
+	// each question was asked; empty when the session asked none.
+	Ledger Ledger
 
 	// Events lists the changes analytics events are derived from
 	// (events.go); nil unless the store was made with Options.Events

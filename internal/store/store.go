@@ -56,7 +56,10 @@ type Store struct {
 	calls    callTable
 	ops      []Operation
 	findings []finding.Finding
-	last     time.Time // time of the latest record
+	// checked findings are known to be in seq order unless disordered.
+	checked    int
+	disordered bool
+	last       time.Time // time of the latest record
 
 	// byID finds the latest call by (direction of the request, conn, id).
 	byID ids
@@ -72,6 +75,10 @@ type Store struct {
 	peers      peerState
 	mrtr       mrtrState
 	ledger     ledgerState
+	// opsMirror and rowsMirror are the operations and ledger rows as the
+	// last snapshot shares them (list.go).
+	opsMirror  mirror[Operation]
+	rowsMirror mirror[LedgerRow]
 	http       httpState
 	view       Frame // handed to OnFrame
 	names      interner
