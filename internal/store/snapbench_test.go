@@ -16,7 +16,7 @@ import (
 // eight tools answered window calls later, one call in ten an MRTR
 // operation (an input_required result with a form elicitation and a
 // requestState, a retry under a new id carrying both, then its result),
-// one in 37 a tool error. It returns the capture and its records as a
+// one in 37 a tool error, and a few answers to no call. It returns the capture and its records as a
 // Reader reads them.
 func sessionFrames(tb testing.TB, n int) ([]byte, *capture.Record, []capture.Record) {
 	tb.Helper()
@@ -66,8 +66,13 @@ type sessionGen struct {
 const benchWindow = 64
 
 // step sends one frame: the answer to the oldest call once the window is
-// full, else a new request.
+// full, else a new request; every 997th frame answers a call nobody made
+// (a finding).
 func (g *sessionGen) step() {
+	if g.seq%997 == 996 {
+		g.emit(capture.S2C, done(`"nobody"`))
+		return
+	}
 	if len(g.pending) < benchWindow {
 		k := g.next
 		g.next++
