@@ -2,7 +2,7 @@ package store
 
 import (
 	"fmt"
-	"runtime"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -15,21 +15,30 @@ import (
 // TestSnapshotsStayPut takes snapshots of a growing session while another
 // goroutine reads the earlier ones: each must equal, then and after the
 // store went on ingesting (and handed its state over with Final), the
-// snapshot of a store that ingested only the records before it. Under
-// -race it also proves that the store never writes what a snapshot shares.
+// snapshot of a store that ingested only the records before it, and hand
+// out its last frame (kept in memory, Options.KeepFrames). Under -race it
+// also proves that the store never writes what a snapshot shares.
 func TestSnapshotsStayPut(t *testing.T) {
 	t.Parallel()
-	const frames, every = 6_000, 250
+	const frames, every = 3_000, 200
 	_, h, recs := sessionFrames(t, frames)
-	type pair struct{ got, want *Snapshot }
+	type pair struct {
+		got, want *Snapshot
+		last      capture.Record // the last record the snapshot holds
+	}
 	pairs := make(chan pair)
 	problems := make(chan []string)
 	go func() {
 		var kept []pair
 		var bad []string
 		check := func(i int) {
-			if diff := snapshotDiff(kept[i].want, kept[i].got); diff != "" {
+			p := kept[i]
+			if diff := snapshotDiff(p.want, p.got); diff != "" {
 				bad = append(bad, fmt.Sprintf("snapshot %d (-want +got):\n%s", i, diff))
+			}
+			f, err := p.got.Frame(p.last.Seq)
+			if diff := cmp.Diff(p.last, f, cmpopts.IgnoreFields(capture.Record{}, "Line", "Offset")); err != nil || diff != "" {
+				bad = append(bad, fmt.Sprintf("snapshot %d: Frame(%d): %v (-want +got):\n%s", i, p.last.Seq, err, diff))
 			}
 		}
 		for p := range pairs {
@@ -43,12 +52,12 @@ func TestSnapshotsStayPut(t *testing.T) {
 		}
 		problems <- bad
 	}()
-	s := New(nil)
+	s := New(&Options{KeepFrames: true})
 	s.Ingest(h)
 	for i := range recs {
 		s.Ingest(&recs[i])
 		if (i+1)%every == 0 {
-			pairs <- pair{s.Snapshot(), prefixSnapshot(h, recs[:i+1])}
+			pairs <- pair{s.Snapshot(), prefixSnapshot(h, recs[:i+1]), recs[i]}
 		}
 	}
 	if final := s.Final(); final.Counts.Frames != frames || final.Findings.Len() == 0 || final.Ledger.Len() == 0 {
@@ -71,36 +80,14 @@ func prefixSnapshot(h *capture.Record, recs []capture.Record) *Snapshot {
 	return s.Final()
 }
 
+// snapshotDiff compares what two snapshots hold (the frame index aside),
+// cheaply when they are equal.
 func snapshotDiff(want, got *Snapshot) string {
+	parts := func(s *Snapshot) []any {
+		return []any{s.Session, s.Calls.Slice(), s.Operations.Slice(), s.Findings.Slice(), s.Ledger.Slice(), s.Summary, s.Counts}
+	}
+	if reflect.DeepEqual(parts(want), parts(got)) {
+		return ""
+	}
 	return cmp.Diff(want, got, cmpopts.EquateComparable(wire.ID{}), callsSlice())
-}
-
-// TestSnapshotCostFollowsChange checks that a snapshot taken after one
-// more record of a large session allocates what that record changed, not
-// a copy of the session: it copied every call, operation and ledger row
-// (megabytes here), and walked every call.
-func TestSnapshotCostFollowsChange(t *testing.T) {
-	const frames = 60_000
-	_, h, recs := sessionFrames(t, frames)
-	s := New(nil)
-	s.Ingest(h)
-	for i := range recs[:frames-1] {
-		s.Ingest(&recs[i])
-	}
-	s.Snapshot()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	s.Ingest(&recs[frames-1]) // the copies of what the snapshot shares happen here
-	snap := s.Snapshot()
-	runtime.ReadMemStats(&after)
-	if snap.Calls.Len() < 20_000 || snap.Operations.Len() < 2_000 || snap.Ledger.Len() < 2_000 {
-		t.Fatalf("%d calls, %d operations, %d ledger rows: the session is too small to tell",
-			snap.Calls.Len(), snap.Operations.Len(), snap.Ledger.Len())
-	}
-	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(512<<10); got > limit {
-		t.Errorf("ingesting one record and taking a snapshot allocated %d bytes, want ≤ %d", got, limit)
-	}
-	if testing.Verbose() {
-		t.Logf("ingesting one record and taking a snapshot allocated %d bytes", after.TotalAlloc-before.TotalAlloc)
-	}
 }

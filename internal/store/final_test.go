@@ -81,5 +81,6 @@ func callsSlice() cmp.Option {
 		cmp.Transformer("Findings", func(f Findings) []finding.Finding { return f.Slice() }),
 		cmp.Transformer("Operations", func(l Operations) []Operation { return l.Slice() }),
 		cmp.Transformer("Ledger", func(l Ledger) []LedgerRow { return l.Slice() }),
+		cmpopts.IgnoreUnexported(Snapshot{}), // the frame index: TestSnapshotFrame
 	}
 }

@@ -54,6 +54,7 @@ func (s *Store) freeze(copyState bool) *Snapshot {
 		Summary:    s.calls.roll.summary(),
 		Counts:     s.counts,
 		Events:     events,
+		frames:     s.frames.share(&s.opts),
 	}
 }
 

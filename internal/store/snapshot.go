@@ -30,6 +30,9 @@ type Snapshot struct {
 	// (events.go); nil unless the store was made with Options.Events
 	// (and no OnChange).
 	Events *EventLog
+
+	// frames finds frames by seq for Frame (framesource.go).
+	frames frameView
 }
 
 // Session describes the captured session as a whole.

@@ -46,6 +46,16 @@ type Options struct {
 	// Events, when non-nil, makes the store keep what analytics events
 	// need (events.go); nil keeps nothing.
 	Events *EventOptions
+	// Source, when non-nil, is the capture the records are read from
+	// (by a capture.Reader, which sets Record.Offset): the store keeps
+	// each frame's offset, 8 bytes a frame, and Snapshot.Frame reads the
+	// frame back from Source. Nil keeps no offsets.
+	Source io.ReaderAt
+	// KeepFrames, for a session without a file (live, or not captured),
+	// makes the store keep a copy of each frame record, encoded as a
+	// capture line, for Snapshot.Frame; it is ignored when Source is set.
+	// False keeps none.
+	KeepFrames bool
 }
 
 // Store correlates the records of one session.
@@ -83,6 +93,7 @@ type Store struct {
 	view       Frame // handed to OnFrame
 	names      interner
 	ev         *eventState // nil unless Options.Events is set
+	frames     frameIndex  // empty unless Options.Source or KeepFrames is set
 }
 
 // New returns an empty Store.
