@@ -22,7 +22,26 @@
 //
 // It sits below the views (export, check, tui, events) and above capture,
 // wire and mcp. A Store is not safe for concurrent use: one goroutine
-// ingests; Snapshot returns a copy that any goroutine may read.
+// ingests; Snapshot returns an immutable snapshot that any goroutine may
+// read while the store goes on ingesting.
+//
+// Snapshots are cheap to take after every record: a snapshot shares with
+// the store and with earlier snapshots everything that did not change
+// (calls, operations and ledger rows sit in chunks the store copies before
+// changing one; findings are only appended to; the statistics, eras and
+// protocol versions are kept up to date as calls change), so taking one
+// costs what changed since the last, not the session's size.
+//
+// A snapshot also hands out any frame by seq, so that a view shows a
+// frame's bytes without holding every frame. Give the store the capture
+// it reads as Options.Source (it keeps 8 bytes a frame: the offset a
+// capture.Reader reported) or, for a live session without a file, set
+// Options.KeepFrames (it keeps each frame's line). A view then calls
+//
+//	rec, err := snap.Frame(call.RequestSeq) // the request's capture.Record
+//
+// from any goroutine; errors.Is(err, ErrNoFrame) means the snapshot has
+// no such frame or the store kept no way to read frames.
 package store
 
 import (
