@@ -242,6 +242,7 @@ func elicit(key string) string {
 // traffic.
 func checkConsistent(t testing.TB, snap *Snapshot) {
 	t.Helper()
+	checkDerived(t, snap)
 	calls := snap.Calls.Slice()
 	for i, c := range calls {
 		if c.Index != i {
