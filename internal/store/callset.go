@@ -22,7 +22,7 @@ type Calls struct {
 
 // blockSize is how many calls one block holds: small, because a snapshot
 // shares the store's blocks and the store copies one before changing it.
-const blockSize = 256
+const blockSize = 128
 
 // packed is a call as the store keeps it; its index is its position.
 type packed struct {

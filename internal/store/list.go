@@ -79,6 +79,9 @@ type mirror[T any] struct {
 	list  List[T]
 	owned []uint32 // owned[k] == epoch while chunk k is not shared
 	epoch uint32
+	// tail and tailLen are the last chunk and its length when the List
+	// was last shared: values appended to it since are not shared.
+	tail, tailLen int
 }
 
 // set makes value i v; i may be Len, which appends.
@@ -91,7 +94,7 @@ func (m *mirror[T]) set(i int, v T) {
 		}
 		m.list.n++
 	}
-	if m.owned[k] != m.epoch {
+	if m.owned[k] != m.epoch && (k != m.tail || i%listChunk < m.tailLen) {
 		m.list.chunks[k] = append(make([]T, 0, listChunk), m.list.chunks[k]...)
 		m.owned[k] = m.epoch
 	}
@@ -106,6 +109,9 @@ func (m *mirror[T]) set(i int, v T) {
 // share returns the List as it is; later sets do not change it.
 func (m *mirror[T]) share() List[T] {
 	m.epoch++
+	if k := len(m.list.chunks) - 1; k >= 0 {
+		m.tail, m.tailLen = k, len(m.list.chunks[k])
+	}
 	return List[T]{chunks: slices.Clone(m.list.chunks), n: m.list.n}
 }
 

@@ -31,7 +31,7 @@ type orderStat struct {
 
 // chunkLen is the size chunks are cut to; one grows to twice that before
 // it is split.
-const chunkLen = 512
+const chunkLen = 128
 
 func (o *orderStat) insert(v float64) { o.pending = append(o.pending, v) }
 

@@ -39,6 +39,9 @@ type callTable struct {
 	// call in it, so a snapshot costs a block per block changed since.
 	owned []uint32
 	epoch uint32
+	// tail and tailLen are the last block and its length when the last
+	// snapshot was taken: calls added to it since are not shared.
+	tail, tailLen int
 	// roll keeps the aggregates snapshots derive from the calls (rollup.go),
 	// updated as each changed call is packed.
 	roll rollup
@@ -98,7 +101,7 @@ func (t *callTable) flush() {
 			continue
 		}
 		b := h.c.Index / blockSize
-		if t.owned[b] != t.epoch {
+		if t.owned[b] != t.epoch && (b != t.tail || h.c.Index%blockSize < t.tailLen) {
 			t.calls.blocks[b] = append(make([]packed, 0, blockSize), t.calls.blocks[b]...)
 			t.owned[b] = t.epoch
 		}
@@ -180,6 +183,9 @@ func (t *callTable) untrack(i int) (jsontext.Value, bool) {
 func (t *callTable) export() Calls {
 	t.flush()
 	t.epoch++
+	if k := len(t.calls.blocks) - 1; k >= 0 {
+		t.tail, t.tailLen = k, len(t.calls.blocks[k])
+	}
 	return Calls{
 		blocks: slices.Clone(t.calls.blocks),
 		n:      t.calls.n,
