@@ -24,7 +24,7 @@ type Operations = List[Operation]
 type Ledger = List[LedgerRow]
 
 // listChunk is how many values one chunk of a List holds.
-const listChunk = 64
+const listChunk = 32
 
 // ListOf returns a List of the values of vs, which it does not copy: the
 // caller must not change vs afterwards.
