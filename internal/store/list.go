@@ -114,6 +114,3 @@ func (m *mirror[T]) share() List[T] {
 	}
 	return List[T]{chunks: slices.Clone(m.list.chunks), n: m.list.n}
 }
-
-// reset empties the mirror, for a rebuild.
-func (m *mirror[T]) reset() { *m = mirror[T]{} }
