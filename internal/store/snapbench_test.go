@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"testing"
 	"time"
 
@@ -132,7 +133,8 @@ func BenchmarkSnapshotCost(b *testing.B) {
 
 // BenchmarkSnapshotRatio runs both halves of BenchmarkSnapshotCost in
 // every iteration, alternating which goes first, so that a shared
-// machine's load weighs on both alike, and reports their ratio in wall
+// machine's load weighs on both alike (each after a collection, so that
+// neither pays for the other's garbage), and reports their ratio in wall
 // time and in the process's CPU time (which a busy machine disturbs less).
 func BenchmarkSnapshotRatio(b *testing.B) {
 	const frames, snaps = 200_000, 1_000
@@ -142,6 +144,7 @@ func BenchmarkSnapshotRatio(b *testing.B) {
 	for b.Loop() {
 		for k := range 2 {
 			half := (k + turn) % 2
+			runtime.GC() // each half pays for the collections its own garbage causes
 			start, startCPU := time.Now(), cpuTime()
 			ingestSnapshotting(b, h, recs, half*frames/snaps)
 			wall[half] += time.Since(start)
