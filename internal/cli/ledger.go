@@ -129,7 +129,7 @@ func loadLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) (sess
 		return sessionLedger{}, fmt.Errorf("reading %s: %w", ci.name, err)
 	}
 	reportDamage(ios.ErrOut, ci.name, snap.Session.Damage)
-	return sessionLedger{id: snap.Session.ID, name: ci.name, rows: snap.Ledger}, nil
+	return sessionLedger{id: snap.Session.ID, name: ci.name, rows: snap.Ledger.Slice()}, nil
 }
 
 // loadAllLedgers reads every session in the state directory (each session
@@ -170,7 +170,7 @@ func loadLedgerFile(warn io.Writer, path string, red *redact.Redactor) ([]sessio
 		if id == "" {
 			id = sessionIDOf(path)
 		}
-		out = append(out, sessionLedger{id: id, name: path, rows: snap.Ledger})
+		out = append(out, sessionLedger{id: id, name: path, rows: snap.Ledger.Slice()})
 		return nil
 	})
 	slices.Reverse(out)

@@ -331,9 +331,10 @@ func views(t *testing.T, data []byte, red *redact.Redactor) ([]byte, []capture.R
 	out.Write(jout.Bytes())
 	out.Write(tout.Bytes())
 	var lines []textexport.LedgerLine
-	for i := range snap.Ledger {
-		lines = append(lines, textexport.LedgerLine{Row: &snap.Ledger[i]})
-		out.Write(jsonexport.AppendLedgerRow(nil, "s", &snap.Ledger[i]))
+	rows := snap.Ledger.Slice()
+	for i := range rows {
+		lines = append(lines, textexport.LedgerLine{Row: &rows[i]})
+		out.Write(jsonexport.AppendLedgerRow(nil, "s", &rows[i]))
 	}
 	if len(lines) > 0 {
 		if err := textexport.WriteLedger(&out, lines); err != nil {

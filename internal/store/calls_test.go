@@ -27,7 +27,7 @@ func runScenarios(t *testing.T, tests []scenario) {
 			if diff := cmp.Diff(tt.calls, callLines(snap.Calls.Slice()), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("calls (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.ops, opLines(snap.Operations), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.ops, opLines(snap.Operations.Slice()), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("operations (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.findings, findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {

@@ -20,8 +20,9 @@ type Calls struct {
 	names names
 }
 
-// blockSize is how many calls one block holds.
-const blockSize = 4096
+// blockSize is how many calls one block holds: small, because a snapshot
+// shares the store's blocks and the store copies one before changing it.
+const blockSize = 128
 
 // packed is a call as the store keeps it; its index is its position.
 type packed struct {

@@ -73,10 +73,14 @@ func TestFinalMatchesSnapshot(t *testing.T) {
 	}
 }
 
-// callsSlice compares Calls and Findings by their elements.
+// callsSlice compares Calls, Findings, Operations and Ledger by their
+// elements.
 func callsSlice() cmp.Option {
 	return cmp.Options{
 		cmp.Transformer("Calls", func(c Calls) []Call { return c.Slice() }),
 		cmp.Transformer("Findings", func(f Findings) []finding.Finding { return f.Slice() }),
+		cmp.Transformer("Operations", func(l Operations) []Operation { return l.Slice() }),
+		cmp.Transformer("Ledger", func(l Ledger) []LedgerRow { return l.Slice() }),
+		cmpopts.IgnoreUnexported(Snapshot{}), // the frame index: TestSnapshotFrame
 	}
 }

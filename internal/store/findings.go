@@ -104,6 +104,10 @@ func (s *Store) raise(f finding.Finding) {
 // findings are read when their seqs never go down and are not zero (so
 // that merging them yields the stable order); otherwise they are held.
 func (s *Store) allFindings(calls *Calls) Findings {
+	if s.findingsInOrder() && !s.sess.Ended && !s.sess.Damage.Torn && s.sess.Damage.Corrupt == 0 {
+		// Nothing to add or sort: share the list, which is only appended to.
+		return FindingsOf(s.findings[:len(s.findings):len(s.findings)])
+	}
 	out := slices.Clone(s.findings)
 	var lazy bool
 	var n int
@@ -142,6 +146,16 @@ func (s *Store) appendGraded(fs []finding.Finding, f finding.Finding) []finding.
 		return append(fs, f)
 	}
 	return fs
+}
+
+// findingsInOrder reports whether the findings raised so far are ordered
+// by seq, checking only those raised since it was last asked.
+func (s *Store) findingsInOrder() bool {
+	for i := max(1, s.checked); i < len(s.findings) && !s.disordered; i++ {
+		s.disordered = seqOrder(s.findings[i].Seq) < seqOrder(s.findings[i-1].Seq)
+	}
+	s.checked = len(s.findings)
+	return !s.disordered
 }
 
 // countUnanswered counts the unanswered calls, reporting whether their

@@ -73,11 +73,11 @@ func TestFixtures(t *testing.T) {
 			if diff := cmp.Diff(tt.durations, durations, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
 				t.Errorf("call durations (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.ops, opLines(snap.Operations), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.ops, opLines(snap.Operations.Slice()), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("operations (-want +got):\n%s", diff)
 			}
 			var timings []timing
-			for _, op := range snap.Operations {
+			for _, op := range snap.Operations.Slice() {
 				timings = append(timings, timing{op.DurationMS, op.WaitMS, op.ToolMS})
 			}
 			if diff := cmp.Diff(tt.timings, timings, cmpopts.EquateApprox(0, 1e-9)); diff != "" {

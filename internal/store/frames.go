@@ -11,6 +11,7 @@ import (
 // Options.Checks and Options.OnFrame.
 func (s *Store) frame(r *capture.Record) {
 	size := frameSize(r)
+	s.frames.add(r, &s.opts)
 	s.counts.Frames++
 	s.counts.Bytes += int64(size)
 	if r.Dir == capture.S2C {

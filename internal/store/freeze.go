@@ -3,6 +3,7 @@ package store
 import (
 	"math"
 	"slices"
+	"time"
 )
 
 // Snapshot returns an immutable copy of the session's correlated state.
@@ -16,7 +17,11 @@ func (s *Store) Final() *Snapshot { return s.freeze(false) }
 
 // freeze builds a Snapshot. With copyState false it hands over the
 // store's calls and operations, which Load and Final may do because the
-// store is dropped afterwards.
+// store is dropped afterwards. A copy shares what the store will not
+// change again: the call blocks (copied by the store before it changes
+// them), the findings list (only appended to), the session's slices
+// (replaced, never changed in place); operations and ledger rows are
+// copied shallowly, their inner slices being replaced when they change.
 func (s *Store) freeze(copyState bool) *Snapshot {
 	var calls Calls
 	if copyState {
@@ -26,15 +31,16 @@ func (s *Store) freeze(copyState bool) *Snapshot {
 		s.byID, s.exchanges, s.mrtr = ids{}, nil, mrtrState{}
 		calls = s.calls.finish()
 	}
-	ops := s.ops
+	dirty := s.finishOperations(&calls)
+	var ops Operations
+	var ledger Ledger
 	if copyState {
-		ops = slices.Clone(s.ops)
-		for i := range ops {
-			ops[i].Rounds = slices.Clone(ops[i].Rounds)
-		}
+		ops = s.shareOperations(dirty)
+		ledger = s.shareLedger(dirty)
+	} else {
+		ops = ListOf(s.ops)
+		ledger = ListOf(s.ledgerRows(s.ops, false))
 	}
-	finishOperations(ops, &calls)
-	ledger := s.ledgerRows(ops, copyState)
 	return &Snapshot{
 		Session:    s.session(&calls),
 		Calls:      calls,
@@ -42,20 +48,25 @@ func (s *Store) freeze(copyState bool) *Snapshot {
 		Findings:   s.allFindings(&calls),
 		Ledger:     ledger,
 		Catalog:    s.cat.published,
-		Summary:    summarize(&calls),
+		Summary:    s.calls.roll.summary(),
 		Counts:     s.counts,
+		frames:     s.frames.share(&s.opts),
 	}
 }
 
-// finishOperations derives each operation's status and times from its
-// calls: it starts with the root request and ends with the last round's
-// answer, whose status it takes.
-func finishOperations(ops []Operation, calls *Calls) {
-	for i := range ops {
-		op := &ops[i]
+// finishOperations derives the status and times of each operation one of
+// whose calls changed since it was last finished: it starts with the root
+// request and ends with the last round's answer, whose status it takes.
+// It returns their indexes, in order.
+func (s *Store) finishOperations(calls *Calls) []int {
+	dirty := s.calls.roll.takeDirtyOps()
+	slices.Sort(dirty)
+	for _, i := range dirty {
+		op := &s.ops[i]
 		last := calls.At(op.Rounds[len(op.Rounds)-1].Call)
 		op.Start = calls.At(op.Root).Start
 		op.Status = last.Status
+		op.End, op.DurationMS, op.ToolMS = time.Time{}, 0, 0
 		if last.ResponseSeq == 0 {
 			continue
 		}
@@ -63,30 +74,35 @@ func finishOperations(ops []Operation, calls *Calls) {
 		op.DurationMS = ms(op.End.Sub(op.Start))
 		op.ToolMS = op.DurationMS - op.WaitMS
 	}
+	return dirty
 }
 
-// session copies the session description and derives the eras and
-// protocol versions, in order of first use.
+// shareOperations brings the operations' mirror up to date with the
+// operations changed (dirty) or added since the last snapshot and shares it.
+func (s *Store) shareOperations(dirty []int) Operations {
+	m := &s.opsMirror
+	for _, i := range dirty {
+		if i < m.list.n {
+			m.set(i, s.ops[i])
+		}
+	}
+	for i := m.list.n; i < len(s.ops); i++ {
+		m.set(i, s.ops[i])
+	}
+	return m.share()
+}
+
+// session returns the session description with the eras and protocol
+// versions in order of first use. Its slices are shared: the store
+// replaces them, never changes them in place.
 func (s *Store) session(calls *Calls) Session {
 	sess := s.sess
-	sess.Command = slices.Clone(s.sess.Command)
-	sess.Damage.CorruptLines = slices.Clone(s.sess.Damage.CorruptLines)
-	if s.sess.Exit != nil {
-		code := *s.sess.Exit
-		sess.Exit = &code
-	}
 	if !sess.Ended {
 		sess.End = s.last
 	}
-	for i := range calls.Len() {
-		c := calls.At(i)
-		if c.Era != "" && !slices.Contains(sess.Eras, c.Era) {
-			sess.Eras = append(sess.Eras, c.Era)
-		}
-		if c.ProtocolVersion != "" && !slices.Contains(sess.ProtocolVersions, c.ProtocolVersion) {
-			sess.ProtocolVersions = append(sess.ProtocolVersions, c.ProtocolVersion)
-		}
-	}
+	roll := &s.calls.roll
+	sess.Eras = roll.eras.list(calls, func(c *Call) string { return c.Era })
+	sess.ProtocolVersions = roll.versions.list(calls, func(c *Call) string { return c.ProtocolVersion })
 	return sess
 }
 

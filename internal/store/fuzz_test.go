@@ -193,7 +193,7 @@ func FuzzCorrelate(f *testing.F) {
 		snap := s.Snapshot()
 		checkConsistent(t, snap)
 		checkInflight(t, s, snap)
-		for _, op := range snap.Operations {
+		for _, op := range snap.Operations.Slice() {
 			if op.WaitMS < 0 || (op.End != (time.Time{}) && op.ToolMS < 0) {
 				t.Fatalf("operation %d: wait %v tool %v", op.Index, op.WaitMS, op.ToolMS)
 			}

@@ -242,6 +242,7 @@ func elicit(key string) string {
 // traffic.
 func checkConsistent(t testing.TB, snap *Snapshot) {
 	t.Helper()
+	checkDerived(t, snap)
 	calls := snap.Calls.Slice()
 	for i, c := range calls {
 		if c.Index != i {
@@ -258,8 +259,8 @@ func checkConsistent(t testing.TB, snap *Snapshot) {
 			t.Errorf("call %d: late but never cancelled", i)
 		}
 		if c.Operation >= 0 {
-			if c.Operation >= len(snap.Operations) || c.Round < 1 || c.Round > len(snap.Operations[c.Operation].Rounds) ||
-				snap.Operations[c.Operation].Rounds[c.Round-1].Call != i {
+			if c.Operation >= len(snap.Operations.Slice()) || c.Round < 1 || c.Round > len(snap.Operations.Slice()[c.Operation].Rounds) ||
+				snap.Operations.Slice()[c.Operation].Rounds[c.Round-1].Call != i {
 				t.Errorf("call %d: operation %d round %d does not point back", i, c.Operation, c.Round)
 			}
 		}
@@ -270,7 +271,7 @@ func checkConsistent(t testing.TB, snap *Snapshot) {
 			t.Errorf("call %d: parent %d is not a client call", i, c.Parent)
 		}
 	}
-	for i, op := range snap.Operations {
+	for i, op := range snap.Operations.Slice() {
 		if op.Index != i || len(op.Rounds) == 0 || op.Rounds[0].Call != op.Root || op.Rounds[0].Pairing != PairRoot {
 			t.Errorf("operation %d: bad index, root or first round: %+v", i, op)
 			continue

@@ -26,6 +26,25 @@ type ledgerState struct {
 	// declared holds, per client call index, the elicitation modes its
 	// request declared (spec 2.4 rule 5: that request's capabilities).
 	declared []modes
+	// touched lists the rows changed since the last snapshot (marked
+	// holds their bits); byOp lists each operation's rows, whose times
+	// follow the operation's. unsorted is set once a row was asked before
+	// the row added ahead of it.
+	touched  []int
+	marked   []uint64
+	byOp     map[int][]int
+	unsorted bool
+}
+
+// touch notes that row i changed.
+func (l *ledgerState) touch(i int) {
+	if w := i/64 + 1; len(l.marked) < w {
+		l.marked = append(l.marked, make([]uint64, w-len(l.marked))...)
+	}
+	if l.marked[i/64]&(1<<(i%64)) == 0 {
+		l.marked[i/64] |= 1 << (i % 64)
+		l.touched = append(l.touched, i)
+	}
 }
 
 // ledgerRequest runs after a request is correlated: a legacy server
@@ -94,6 +113,7 @@ func (s *Store) ledgerNotification(r *capture.Record, f *wire.Frame) {
 	}
 	if i, ok := s.ledger.byElicitationID[mcp.ElicitationID(f.Params)]; ok && s.ledger.rows[i].CompletedAt.IsZero() {
 		s.ledger.rows[i].CompletedAt = r.Time
+		s.ledger.touch(i)
 	}
 }
 
@@ -131,6 +151,7 @@ func (s *Store) ledgerRetried(c *Call, r *capture.Record, params jsontext.Value)
 		row := &s.ledger.rows[i]
 		if j := slices.IndexFunc(actions, func(a mcp.KeyedAction) bool { return a.Key == row.Key }); j >= 0 {
 			row.answered(actions[j].Action, r.Time, r.Seq)
+			s.ledger.touch(i)
 			s.emitRow(ChangeRowAnswered, i)
 		}
 	}
@@ -162,6 +183,7 @@ func (s *Store) ledgerServerAnswered(c *Call, r *capture.Record, f *wire.Frame) 
 	delete(s.ledger.waiting, c.Index)
 	for _, i := range rows {
 		row := &s.ledger.rows[i]
+		s.ledger.touch(i)
 		if f.Kind == wire.KindError {
 			row.answered("", r.Time, r.Seq)
 			row.Status = LedgerError
@@ -213,8 +235,53 @@ func (s *Store) addRow(row LedgerRow, root *Call, wait bool) {
 		}
 		l.byElicitationID[row.ElicitationID] = i
 	}
+	if row.Operation >= 0 {
+		if l.byOp == nil {
+			l.byOp = make(map[int][]int)
+		}
+		l.byOp[row.Operation] = append(l.byOp[row.Operation], i)
+	}
+	if i > 0 && row.AskedSeq < l.rows[i-1].AskedSeq {
+		l.unsorted = true
+	}
 	l.rows = append(l.rows, row)
 	s.emitRow(ChangeRowAsked, i)
+}
+
+// shareLedger brings the rows' mirror up to date with the rows changed or
+// added since the last snapshot, and those of the operations that changed
+// (dirty), and shares it. Rows added out of order are sorted afresh each
+// time instead.
+func (s *Store) shareLedger(dirty []int) Ledger {
+	l, m := &s.ledger, &s.rowsMirror
+	if l.unsorted {
+		return ListOf(s.ledgerRows(s.ops, true))
+	}
+	for _, op := range dirty {
+		for _, i := range l.byOp[op] {
+			l.touch(i)
+		}
+	}
+	for _, i := range l.touched {
+		l.marked[i/64] &^= 1 << (i % 64)
+		if i < m.list.n {
+			m.set(i, s.timedRow(i))
+		}
+	}
+	l.touched = l.touched[:0]
+	for i := m.list.n; i < len(l.rows); i++ {
+		m.set(i, s.timedRow(i))
+	}
+	return m.share()
+}
+
+// timedRow returns row i with its operation's wait and tool times.
+func (s *Store) timedRow(i int) LedgerRow {
+	row := s.ledger.rows[i]
+	if op := row.Operation; op >= 0 && op < len(s.ops) {
+		row.WaitMS, row.ToolMS = s.ops[op].WaitMS, s.ops[op].ToolMS
+	}
+	return row
 }
 
 // ledgerRows returns the snapshot's rows, ordered by the time each question

@@ -232,11 +232,11 @@ func TestLedgerMRTR(t *testing.T) {
 			snap := load(t, tt.steps)
 			checkConsistent(t, snap)
 			checkLedgerConsistent(t, snap)
-			if diff := cmp.Diff(tt.want, ledgerLines(snap.Ledger), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.want, ledgerLines(snap.Ledger.Slice()), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("ledger (-want +got):\n%s", diff)
 			}
-			if tt.want == nil && snap.Ledger != nil {
-				t.Errorf("Ledger = %v, want nil", snap.Ledger)
+			if tt.want == nil && snap.Ledger.Len() != 0 {
+				t.Errorf("Ledger = %v, want nil", snap.Ledger.Slice())
 			}
 		})
 	}
@@ -309,7 +309,7 @@ func TestLedgerLegacy(t *testing.T) {
 			snap := load(t, tt.steps)
 			checkConsistent(t, snap)
 			checkLedgerConsistent(t, snap)
-			if diff := cmp.Diff(tt.want, ledgerLines(snap.Ledger)); diff != "" {
+			if diff := cmp.Diff(tt.want, ledgerLines(snap.Ledger.Slice())); diff != "" {
 				t.Errorf("ledger (-want +got):\n%s", diff)
 			}
 		})
@@ -344,10 +344,10 @@ func TestLedgerFixtures(t *testing.T) {
 	}}
 	ignoreTimes := cmpopts.IgnoreFields(LedgerRow{}, "AskedAt", "AnsweredAt", "CompletedAt")
 	approx := cmpopts.EquateApprox(0, 1e-9)
-	if diff := cmp.Diff(want, seed.Ledger, ignoreTimes, approx, cmp.AllowUnexported(wire.ID{})); diff != "" {
+	if diff := cmp.Diff(want, seed.Ledger.Slice(), ignoreTimes, approx, cmp.AllowUnexported(wire.ID{})); diff != "" {
 		t.Errorf("elicit-seed ledger (-want +got):\n%s", diff)
 	}
-	for _, r := range seed.Ledger {
+	for _, r := range seed.Ledger.Slice() {
 		if got := r.AnsweredAt.Sub(r.AskedAt); ms(got) != r.ElapsedMS {
 			t.Errorf("row %s: elapsed %g ms, times %v apart", r.Key, r.ElapsedMS, got)
 		}
@@ -359,7 +359,7 @@ func TestLedgerFixtures(t *testing.T) {
 		`root=1:tools/call[book_table]#1 r0 req=0 legacy form "How many guests, and at what time?" fields=guests:integer*,time:string answered action=accept 5→6 1400ms`,
 		`root=1:tools/call[book_table]#1 r0 req=1 legacy url "A deposit is required to hold the table" url=https://pay.example.org/deposit?e=el-42 host=pay.example.org eid=el-42 answered action=accept 7→8 900ms completed+3.1s`,
 	}
-	if diff := cmp.Diff(wantLegacy, ledgerLines(legacy.Ledger)); diff != "" {
+	if diff := cmp.Diff(wantLegacy, ledgerLines(legacy.Ledger.Slice())); diff != "" {
 		t.Errorf("legacy ledger (-want +got):\n%s", diff)
 	}
 }
@@ -378,10 +378,10 @@ func TestLedgerPrivacy(t *testing.T) {
 		s2c(1, req("0", "elicitation/create", `{"message":"m"}`)),
 		c2s(1, res("0", `{"action":"accept","content":{"x":"`+canary+`"}}`)),
 	})
-	if len(snap.Ledger) != 2 {
-		t.Fatalf("%d rows, want 2", len(snap.Ledger))
+	if len(snap.Ledger.Slice()) != 2 {
+		t.Fatalf("%d rows, want 2", len(snap.Ledger.Slice()))
 	}
-	if got := fmt.Sprintf("%+v", snap.Ledger); strings.Contains(got, canary) {
+	if got := fmt.Sprintf("%+v", snap.Ledger.Slice()); strings.Contains(got, canary) {
 		t.Errorf("the ledger holds the answer's content: %s", got)
 	}
 }
@@ -412,7 +412,7 @@ func TestLedgerSnapshotImmutable(t *testing.T) {
 	}
 	var got []string
 	for _, sn := range snaps {
-		got = append(got, strings.Join(ledgerLines(sn.Ledger), ";"))
+		got = append(got, strings.Join(ledgerLines(sn.Ledger.Slice()), ";"))
 	}
 	want := []string{
 		"",
@@ -446,8 +446,8 @@ func TestCountLedger(t *testing.T) {
 func checkLedgerConsistent(t testing.TB, snap *Snapshot) {
 	t.Helper()
 	calls := snap.Calls.Slice()
-	for i, r := range snap.Ledger {
-		if i > 0 && r.AskedSeq < snap.Ledger[i-1].AskedSeq {
+	for i, r := range snap.Ledger.Slice() {
+		if i > 0 && r.AskedSeq < snap.Ledger.Slice()[i-1].AskedSeq {
 			t.Errorf("row %d asked at seq %d, before row %d", i, r.AskedSeq, i-1)
 		}
 		answered := r.Status == LedgerAnswered || r.Status == LedgerError

@@ -135,7 +135,8 @@ func (s *Store) extend(in *interim, c *Call, at time.Time, pairing string) {
 	op := &s.ops[in.op]
 	op.WaitMS += ms(at.Sub(in.at))
 	c.Operation, c.Round = in.op, len(op.Rounds)+1
-	op.Rounds = append(op.Rounds, Round{Call: c.Index, ID: c.ID, Pairing: pairing})
+	// Snapshots share Rounds: a new array, never one they hold.
+	op.Rounds = append(slices.Clip(op.Rounds), Round{Call: c.Index, ID: c.ID, Pairing: pairing})
 	s.retire(in)
 	s.emitCall(ChangeOperationRound, c)
 }
@@ -162,7 +163,9 @@ func (s *Store) mrtrAnswered(c *Call, res *mcp.Result, redacted bool) {
 		})
 		s.emitCall(ChangeOperationRound, c)
 	}
-	round := &s.ops[c.Operation].Rounds[c.Round-1]
+	op := &s.ops[c.Operation]
+	op.Rounds = slices.Clone(op.Rounds) // snapshots share the old array
+	round := &op.Rounds[c.Round-1]
 	round.HasState = res.HasRequestState
 	round.InputRequests = make([]InputRequest, len(res.InputRequests))
 	for i, ir := range res.InputRequests {

@@ -227,7 +227,7 @@ func TestMRTRRoundsAndDurations(t *testing.T) {
 		Status: StatusOK, Start: t0, End: t0.Add(1125e6),
 		DurationMS: 1125, WaitMS: 1000, ToolMS: 125,
 	}}
-	if diff := cmp.Diff(want, snap.Operations, cmp.AllowUnexported(snap.Calls.Slice()[0].ID)); diff != "" {
+	if diff := cmp.Diff(want, snap.Operations.Slice(), cmp.AllowUnexported(snap.Calls.Slice()[0].ID)); diff != "" {
 		t.Errorf("operations (-want +got):\n%s", diff)
 	}
 	if got := snap.Calls.Slice()[1].DurationMS; got != 60 {

@@ -127,17 +127,17 @@ func TestSnapshotIsImmutable(t *testing.T) {
 	frame(2, capture.S2C, inputRequired("1", elicit("a"), "s"))
 	before := s.Snapshot()
 	frozen := callLines(before.Calls.Slice())
-	frozenOps := opLines(before.Operations)
+	frozenOps := opLines(before.Operations.Slice())
 	frame(3, capture.C2S, tool("2", "t", `{}`, `,"requestState":"s"`))
 	frame(4, capture.S2C, done("2"))
 	if diff := cmp.Diff(frozen, callLines(before.Calls.Slice())); diff != "" {
 		t.Errorf("earlier snapshot's calls changed (-before +after):\n%s", diff)
 	}
-	if diff := cmp.Diff(frozenOps, opLines(before.Operations)); diff != "" {
+	if diff := cmp.Diff(frozenOps, opLines(before.Operations.Slice())); diff != "" {
 		t.Errorf("earlier snapshot's operations changed (-before +after):\n%s", diff)
 	}
 	after := s.Snapshot()
-	if got := opLines(after.Operations); !cmp.Equal(got, []string{"tools/call[t] ok root=0 rounds=0:root,1:strong"}) {
+	if got := opLines(after.Operations.Slice()); !cmp.Equal(got, []string{"tools/call[t] ok root=0 rounds=0:root,1:strong"}) {
 		t.Errorf("operations after = %v", got)
 	}
 }

@@ -14,20 +14,24 @@ import (
 type Snapshot struct {
 	Session Session
 	// Calls holds the calls in index order (callset.go).
-	Calls      Calls
-	Operations []Operation
+	Calls Calls
+	// Operations holds the MRTR operations in index order (list.go).
+	Operations Operations
 	// Findings holds the findings ordered by seq (findings.go).
 	Findings Findings
 	Summary  Summary
 	Counts   Counts
 
 	// Ledger is the elicitation ledger (ledger.go), ordered by the time
-	// each question was asked; nil when the session asked none.
-	Ledger []LedgerRow
+	// each question was asked; empty when the session asked none.
+	Ledger Ledger
 
 	// Catalog is what the server listed (catalog.go); nil when the client
 	// got no list result. It is shared, never modified.
 	Catalog *Catalog
+
+	// frames finds frames by seq for Frame (framesource.go).
+	frames frameView
 }
 
 // Session describes the captured session as a whole.

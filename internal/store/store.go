@@ -29,8 +29,27 @@
 // internal/rules and run as Options.Checks on each correlated frame.
 //
 // It sits below the rules and the views (export, check, tui, events) and
-// above capture, wire and mcp. A Store is not safe for concurrent use: one goroutine
-// ingests; Snapshot returns a copy that any goroutine may read.
+// above capture, wire and mcp. A Store is not safe for concurrent use: one
+// goroutine ingests; Snapshot returns an immutable snapshot that any
+// goroutine may read while the store goes on ingesting.
+//
+// Snapshots are cheap to take after every record: a snapshot shares with
+// the store and with earlier snapshots everything that did not change
+// (calls, operations and ledger rows sit in chunks the store copies before
+// changing one; findings are only appended to; the statistics, eras and
+// protocol versions are kept up to date as calls change), so taking one
+// costs what changed since the last, not the session's size.
+//
+// A snapshot also hands out any frame by seq, so that a view shows a
+// frame's bytes without holding every frame. Give the store the capture
+// it reads as Options.Source (it keeps 8 bytes a frame: the offset a
+// capture.Reader reported) or, for a live session without a file, set
+// Options.KeepFrames (it keeps each frame's line). A view then calls
+//
+//	rec, err := snap.Frame(call.RequestSeq) // the request's capture.Record
+//
+// from any goroutine; errors.Is(err, ErrNoFrame) means the snapshot has
+// no such frame or the store kept no way to read frames.
 package store
 
 import (
@@ -65,6 +84,16 @@ type Options struct {
 	// OnFrame), raising findings of rules that are not correlation (the
 	// HTTP header rules of internal/rules). Each belongs to this store.
 	Checks []Check
+	// Source, when non-nil, is the capture the records are read from
+	// (by a capture.Reader, which sets Record.Offset): the store keeps
+	// each frame's offset, 8 bytes a frame, and Snapshot.Frame reads the
+	// frame back from Source. Nil keeps no offsets.
+	Source io.ReaderAt
+	// KeepFrames, for a session without a file (live, or not captured),
+	// makes the store keep a copy of each frame record, encoded as a
+	// capture line, for Snapshot.Frame; it is ignored when Source is set.
+	// False keeps none.
+	KeepFrames bool
 }
 
 // Check is a set of rules that reads the frames of one session. Check is
@@ -82,7 +111,10 @@ type Store struct {
 	calls    callTable
 	ops      []Operation
 	findings []finding.Finding
-	last     time.Time // time of the latest record
+	// checked findings are known to be in seq order unless disordered.
+	checked    int
+	disordered bool
+	last       time.Time // time of the latest record
 
 	// decoder decodes frames, sharing method names across them.
 	decoder wire.Decoder
@@ -101,12 +133,17 @@ type Store struct {
 	peers      peerState
 	mrtr       mrtrState
 	ledger     ledgerState
+	// opsMirror and rowsMirror are the operations and ledger rows as the
+	// last snapshot shares them (list.go).
+	opsMirror  mirror[Operation]
+	rowsMirror mirror[LedgerRow]
 	view       Frame                 // handed to Checks and OnFrame
 	msg        wire.Frame            // what view.Msg points to
 	raiseFn    func(finding.Finding) // s.raise, made once for Checks
 	names      interner
 	cat        catalogState
 	feed       changeFeed
+	frames     frameIndex // empty unless Options.Source or KeepFrames is set
 }
 
 // New returns an empty Store.

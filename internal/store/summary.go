@@ -3,77 +3,119 @@ package store
 import (
 	"math"
 	"slices"
-	"strings"
-
-	"github.com/mcptrail/mcptrail/internal/mcp"
 )
+
+// The statistics of a Summary group calls per method and per tool
+// (tools/call by target). Every call counts, so each round of an MRTR
+// operation is one call of its method; Errors counts JSON-RPC errors and
+// tool errors; the percentiles cover answered calls only. The rollup
+// (rollup.go) keeps them as calls change.
 
 // group accumulates one Stat.
 type group struct {
 	count, errors int
-	durations     []float64 // of answered calls
+	durations     orderStat // of answered calls
 }
 
-func (g *group) add(c *Call) {
-	g.count++
-	if c.Status == StatusError || c.Status == StatusToolError {
-		g.errors++
+// orderStat is a multiset of durations that answers "the k-th smallest"
+// after any number of inserts, at a cost that follows what was inserted
+// since the last answer, not how many it holds: new values wait unsorted
+// in pending and are merged into sorted chunks when a rank is asked for.
+type orderStat struct {
+	pending []float64
+	// chunks are sorted, each value of one at most every value of the
+	// next; n counts their values.
+	chunks [][]float64
+	n      int
+}
+
+// chunkLen is the size chunks are cut to; one grows to twice that before
+// it is split.
+const chunkLen = 128
+
+func (o *orderStat) insert(v float64) { o.pending = append(o.pending, v) }
+
+// remove takes one v out; it is a no-op when v is not held.
+func (o *orderStat) remove(v float64) {
+	if i := slices.Index(o.pending, v); i >= 0 {
+		o.pending = slices.Delete(o.pending, i, i+1)
+		return
 	}
-	if c.ResponseSeq != 0 {
-		g.durations = append(g.durations, c.DurationMS)
+	k := o.chunkFor(v)
+	if k < 0 {
+		return
+	}
+	c := o.chunks[k]
+	j, found := slices.BinarySearch(c, v)
+	if !found {
+		return
+	}
+	o.chunks[k] = slices.Delete(c, j, j+1)
+	o.n--
+	if len(o.chunks[k]) == 0 {
+		o.chunks = slices.Delete(o.chunks, k, k+1)
 	}
 }
 
-// summarize groups calls per method and per tool (tools/call by target).
-// Every call counts, so each round of an MRTR operation is one call of its
-// method; Errors counts JSON-RPC errors and tool errors; the percentiles
-// cover answered calls only.
-func summarize(calls *Calls) Summary {
-	methods := make(map[string]*group)
-	tools := make(map[string]*group)
-	for i := range calls.Len() {
-		c := calls.At(i)
-		groupFor(methods, c.Method).add(&c)
-		if c.Method == mcp.MethodToolsCall {
-			groupFor(tools, c.Target).add(&c)
+// chunkFor returns the first chunk whose last value is at least v, else
+// the last chunk; -1 when there is none.
+func (o *orderStat) chunkFor(v float64) int {
+	if len(o.chunks) == 0 {
+		return -1
+	}
+	k, _ := slices.BinarySearchFunc(o.chunks, v, func(c []float64, v float64) int {
+		if c[len(c)-1] < v {
+			return -1
 		}
-	}
-	return Summary{Methods: stats(methods), Tools: stats(tools)}
+		return 1
+	})
+	return min(k, len(o.chunks)-1)
 }
 
-func groupFor(m map[string]*group, name string) *group {
-	g, ok := m[name]
-	if !ok {
-		g = &group{}
-		m[name] = g
+// settle merges the pending values into the chunks.
+func (o *orderStat) settle() {
+	if len(o.pending) == 0 {
+		return
 	}
-	return g
+	slices.Sort(o.pending)
+	if o.n == 0 {
+		for p := o.pending; len(p) > 0; {
+			m := min(chunkLen, len(p))
+			o.chunks = append(o.chunks, p[:m:m])
+			p = p[m:]
+		}
+		o.n, o.pending = len(o.pending), nil
+		return
+	}
+	for _, v := range o.pending {
+		k := o.chunkFor(v)
+		c := o.chunks[k]
+		j, _ := slices.BinarySearch(c, v)
+		c = slices.Insert(c, j, v)
+		if len(c) >= 2*chunkLen {
+			o.chunks = slices.Insert(o.chunks, k+1, slices.Clone(c[chunkLen:]))
+			c = c[:chunkLen]
+		}
+		o.chunks[k] = c
+	}
+	o.n += len(o.pending)
+	o.pending = o.pending[:0]
 }
 
-// stats turns groups into Stats sorted by name.
-func stats(m map[string]*group) []Stat {
-	out := make([]Stat, 0, len(m))
-	for name, g := range m {
-		slices.Sort(g.durations)
-		out = append(out, Stat{
-			Name: name, Count: g.count, Errors: g.errors,
-			P50MS: percentile(g.durations, 50),
-			P95MS: percentile(g.durations, 95),
-			P99MS: percentile(g.durations, 99),
-		})
-	}
-	slices.SortFunc(out, func(a, b Stat) int { return strings.Compare(a.Name, b.Name) })
-	return out
-}
-
-// percentile is the nearest-rank p-th percentile of sorted values: the
-// smallest value with at least p% of the values at or below it; zero for
-// no values.
-func percentile(sorted []float64, p float64) float64 {
-	if len(sorted) == 0 {
+// percentile is the nearest-rank p-th percentile: the smallest value with
+// at least p% of the values at or below it; zero for no values.
+func (o *orderStat) percentile(p float64) float64 {
+	o.settle()
+	if o.n == 0 {
 		return 0
 	}
-	rank := int(math.Ceil(p / 100 * float64(len(sorted))))
-	rank = max(1, min(rank, len(sorted)))
-	return sorted[rank-1]
+	rank := int(math.Ceil(p / 100 * float64(o.n)))
+	k := max(1, min(rank, o.n)) - 1
+	for _, c := range o.chunks {
+		if k < len(c) {
+			return c[k]
+		}
+		k -= len(c)
+	}
+	return 0
 }

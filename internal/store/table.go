@@ -3,6 +3,7 @@ package store
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -32,19 +33,38 @@ type callTable struct {
 	// that a pending call without arguments costs one bit.
 	tracked []uint64
 	args    map[int]jsontext.Value
+	// owned[b] equals epoch while block b belongs to the table alone.
+	// Every block that exists when a snapshot is taken is shared with it
+	// (epoch moves on), and flush copies a shared block before changing a
+	// call in it, so a snapshot costs a block per block changed since.
+	owned []uint32
+	epoch uint32
+	// tail and tailLen are the last block and its length when the last
+	// snapshot was taken: calls added to it since are not shared.
+	tail, tailLen int
+	// roll keeps the aggregates snapshots derive from the calls (rollup.go),
+	// updated as each changed call is packed.
+	roll rollup
 }
 
-// hotCall is a call unpacked for changing, and its packed form before.
+// hotCall is a call unpacked for changing, and its packed form before
+// (fresh for a call just added, which had none).
 type hotCall struct {
-	c   *Call
-	was packed
+	c     *Call
+	was   packed
+	fresh bool
 }
 
 // add appends c and returns it, valid until the next flush.
 func (t *callTable) add(c Call) *Call {
 	t.calls.add()
+	if len(t.owned) < len(t.calls.blocks) {
+		t.owned = append(t.owned, t.epoch)
+	}
 	c.Index = t.calls.n - 1
-	return t.checkout(c, packed{})
+	p := t.checkout(c, packed{})
+	t.hot[len(t.hot)-1].fresh = true
+	return p
 }
 
 // at returns call i, valid (and changed through it) until the next flush.
@@ -66,16 +86,27 @@ func (t *callTable) checkout(c Call, was packed) *Call {
 		p = new(Call)
 	}
 	*p = c
-	t.hot = append(t.hot, hotCall{p, was})
+	t.hot = append(t.hot, hotCall{c: p, was: was})
 	return p
 }
 
-// flush packs the calls changed since the last flush back into the table.
+// flush packs the calls changed since the last flush back into the table,
+// copying a block a snapshot shares before changing it.
 func (t *callTable) flush() {
 	for i := range t.hot {
 		h := &t.hot[i]
-		t.calls.blocks[h.c.Index/blockSize][h.c.Index%blockSize] = t.names.pack(h.c, &h.was)
+		now := t.names.pack(h.c, &h.was)
 		t.spare = append(t.spare, h.c)
+		if !h.fresh && now == h.was {
+			continue
+		}
+		b := h.c.Index / blockSize
+		if t.owned[b] != t.epoch && (b != t.tail || h.c.Index%blockSize < t.tailLen) {
+			t.calls.blocks[b] = append(make([]packed, 0, blockSize), t.calls.blocks[b]...)
+			t.owned[b] = t.epoch
+		}
+		t.calls.blocks[b][h.c.Index%blockSize] = now
+		t.roll.update(h.c.Index, &h.was, &now, h.fresh, t.names.list)
 	}
 	clear(t.hot)
 	t.hot = t.hot[:0]
@@ -147,10 +178,19 @@ func (t *callTable) untrack(i int) (jsontext.Value, bool) {
 	return args, true
 }
 
-// export returns a copy of the calls.
+// export returns the calls as they are now. The result shares the
+// table's blocks, which the table copies before it changes them again.
 func (t *callTable) export() Calls {
 	t.flush()
-	return t.calls.clone()
+	t.epoch++
+	if k := len(t.calls.blocks) - 1; k >= 0 {
+		t.tail, t.tailLen = k, len(t.calls.blocks[k])
+	}
+	return Calls{
+		blocks: slices.Clone(t.calls.blocks),
+		n:      t.calls.n,
+		names:  t.calls.names[:len(t.calls.names):len(t.calls.names)],
+	}
 }
 
 // finish hands the calls over and empties the table. The store must not

@@ -144,17 +144,18 @@ func writeTail(out *bufio.Writer, s *store.Snapshot, hadFrames bool) error {
 		t.flush(false)
 	}
 	t.b = appendEnd(t.b, s.Calls.Len(), "],\n\"operations\":[")
-	for i := range s.Operations {
+	for i, op := range s.Operations.All() {
 		t.b = appendSep(t.b, i)
-		t.b = appendOperation(t.b, &s.Operations[i])
+		t.b = appendOperation(t.b, &op)
 		t.flush(false)
 	}
-	t.b = appendEnd(t.b, len(s.Operations), "]")
-	t.b = appendLedger(t.b, s.Ledger)
+	t.b = appendEnd(t.b, s.Operations.Len(), "]")
+	ledger := s.Ledger.Slice()
+	t.b = appendLedger(t.b, ledger)
 	t.catalog(s.Catalog)
 	t.b = append(t.b, ",\n\"summary\":"...)
 	t.b = appendSummary(t.b, &s.Summary, &s.Counts)
-	t.b = appendLedgerSummary(t.b, s.Ledger)
+	t.b = appendLedgerSummary(t.b, ledger)
 	t.b = append(t.b, ",\n\"findings\":["...)
 	i := 0
 	for f := range s.Findings.All() {

@@ -60,7 +60,7 @@ func TestLedgerInDocument(t *testing.T) {
 	t.Parallel()
 	snap := sampleSnapshot()
 	without := render(t, sampleFrames(), snap, nil)
-	snap.Ledger = ledgerRows()
+	snap.Ledger = store.ListOf(ledgerRows())
 	with := render(t, sampleFrames(), snap, nil)
 	if !jsontext.Value(with).IsValid() {
 		t.Fatalf("export with a ledger is not valid JSON:\n%s", with)

@@ -31,13 +31,13 @@ func TestHostileFields(t *testing.T) {
 			Client: store.Peer{Name: evil, Version: evil}, Server: store.Peer{Name: evil, Version: evil}},
 		Calls: store.CallsOf([]store.Call{{Dir: capture.Dir(evil), ID: id, Method: evil, Target: evil, Era: evil, Status: evil, Operation: 0,
 			Parent: 0, Attribution: evil, Error: &store.CallError{Message: evil}, ResultType: evil, ResponseSeq: 2}}),
-		Operations: []store.Operation{{Method: evil, Target: evil, RootID: id, Status: evil,
-			Rounds: []store.Round{{ID: id, Pairing: evil, InputRequests: []store.InputRequest{{Key: evil, Method: evil}}}}}},
+		Operations: store.ListOf([]store.Operation{{Method: evil, Target: evil, RootID: id, Status: evil,
+			Rounds: []store.Round{{ID: id, Pairing: evil, InputRequests: []store.InputRequest{{Key: evil, Method: evil}}}}}}),
 		Summary:  store.Summary{Methods: []store.Stat{{Name: evil}}, Tools: []store.Stat{{Name: evil}}},
 		Findings: store.FindingsOf([]finding.Finding{{Rule: "r", Message: evil}}),
-		Ledger: []store.LedgerRow{{Root: store.LedgerRoot{Method: evil, Target: evil, ID: id}, Era: store.LedgerMRTR, Key: evil,
+		Ledger: store.ListOf([]store.LedgerRow{{Root: store.LedgerRoot{Method: evil, Target: evil, ID: id}, Era: store.LedgerMRTR, Key: evil,
 			Mode: evil, Message: evil, Fields: []store.LedgerField{{Name: evil, Type: evil}}, Action: evil,
-			ElicitationID: evil, Observations: []string{evil}, Operation: -1}, {Host: evil, Operation: -1}},
+			ElicitationID: evil, Observations: []string{evil}, Operation: -1}, {Host: evil, Operation: -1}}),
 	}
 	var full, short, ledger bytes.Buffer
 	w := New(&full, &capture.Record{SessionID: evil, Label: evil, Time: t0})
@@ -50,7 +50,8 @@ func TestHostileFields(t *testing.T) {
 	if err := Summary(&short, snap); err != nil {
 		t.Fatal(err)
 	}
-	rows := []LedgerLine{{Session: evil, Row: &snap.Ledger[0]}, {Row: &snap.Ledger[1]}}
+	ledgerRows := snap.Ledger.Slice()
+	rows := []LedgerLine{{Session: evil, Row: &ledgerRows[0]}, {Row: &ledgerRows[1]}}
 	if err := WriteLedger(&ledger, rows); err != nil {
 		t.Fatal(err)
 	}

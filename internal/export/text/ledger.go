@@ -14,14 +14,15 @@ import (
 // writeLedger writes the elicitations section, one line per question; a
 // session that asked none gets no section at all.
 func writeLedger(w *bufio.Writer, s *store.Snapshot) {
-	if len(s.Ledger) == 0 {
+	rows := s.Ledger.Slice()
+	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nelicitations (%d)\n", len(s.Ledger))
+	fmt.Fprintf(w, "\nelicitations (%d)\n", len(rows))
 	tw := newTable(w)
 	fmt.Fprintln(tw, "  ASKED\tROOT\tROUND\tKEY\tMODE\tASKS\tANSWER\tELAPSED\tWAIT/TOOL\tMESSAGE\tNOTES")
-	for i := range s.Ledger {
-		r := &s.Ledger[i]
+	for i := range rows {
+		r := &rows[i]
 		round := "-"
 		if r.Round > 0 {
 			round = strconv.Itoa(r.Round)

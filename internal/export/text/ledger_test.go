@@ -74,7 +74,7 @@ func TestLedgerSection(t *testing.T) {
 	if buf.Len() != 0 {
 		t.Errorf("a session without elicitation wrote %q", buf.String())
 	}
-	writeLedger(w, &store.Snapshot{Ledger: ledgerRows()[:2]})
+	writeLedger(w, &store.Snapshot{Ledger: store.ListOf(ledgerRows()[:2])})
 	w.Flush()
 	want := `
 elicitations (2)

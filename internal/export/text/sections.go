@@ -185,9 +185,8 @@ func callNotes(c *store.Call) string {
 }
 
 func writeOperations(w *bufio.Writer, s *store.Snapshot) {
-	fmt.Fprintf(w, "\noperations (%d)\n", len(s.Operations))
-	for i := range s.Operations {
-		op := &s.Operations[i]
+	fmt.Fprintf(w, "\noperations (%d)\n", s.Operations.Len())
+	for _, op := range s.Operations.All() {
 		fmt.Fprintf(w, "  op %d  %s %s  root call %d (id %s)  %s  %s  total %s, wait %s, tool %s\n",
 			op.Index, termtext.Escape(op.Method), termtext.Escape(dash(op.Target)), op.Root, idText(op.RootID), termtext.Escape(op.Status),
 			plural(len(op.Rounds), "round"),
