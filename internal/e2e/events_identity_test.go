@@ -3,6 +3,9 @@ package e2e_test
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,20 +60,16 @@ func TestEventsLivePipelinedMatchesExport(t *testing.T) {
 	if answers != n {
 		t.Fatalf("client got %d answers, want %d", answers, n)
 	}
-	got, err := os.ReadFile(live)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := filepath.Join(dir, "export.jsonl")
 	exp := exec.Command(bins.mcptrail, "export", "-T", "events", "-o", out, capt)
 	if msg, err := exp.CombinedOutput(); err != nil {
 		t.Fatalf("export -T events: %v\n%s", err, msg)
 	}
-	want, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if lines := bytes.Count(want, []byte("\n")); lines != n {
+	// Compared as streams: the test process stays small, because on Linux
+	// a child's peak RSS (rusage) includes its parent's, which the memory
+	// tests of this package measure.
+	lines, diff := compareLines(t, out, live)
+	if lines != n {
 		t.Errorf("the export holds %d events, want %d", lines, n)
 	}
 	// The live pipeline reads the record feed, catching up from the capture
@@ -78,8 +77,39 @@ func TestEventsLivePipelinedMatchesExport(t *testing.T) {
 	if m := regexp.MustCompile(`[1-9][0-9]* (capture records dropped|dropped \(queue full\))`).FindString(stderr.String()); m != "" {
 		t.Errorf("the events pipeline reported %s", m)
 	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("live events file (%d bytes, %d lines) differs from the export (%d bytes, %d lines): %s; mcptrail said: %q",
-			len(got), bytes.Count(got, []byte("\n")), len(want), bytes.Count(want, []byte("\n")), firstDiff(want, got), stderr.String())
+	if diff != "" {
+		t.Errorf("the live events file differs from the export: %s; mcptrail said: %q", diff, stderr.String())
+	}
+}
+
+// compareLines reads two files line by line and returns the number of
+// lines of want and, when got differs, where.
+func compareLines(t *testing.T, want, got string) (int, string) {
+	t.Helper()
+	open := func(path string) *bufio.Reader {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return bufio.NewReaderSize(f, 1<<16)
+	}
+	w, g := open(want), open(got)
+	n, diff := 0, ""
+	for {
+		wl, werr := w.ReadBytes('\n')
+		gl, gerr := g.ReadBytes('\n')
+		if werr != nil && !errors.Is(werr, io.EOF) || gerr != nil && !errors.Is(gerr, io.EOF) {
+			t.Fatalf("reading %s, %s: %v, %v", want, got, werr, gerr)
+		}
+		if len(wl) > 0 && wl[len(wl)-1] == '\n' {
+			n++
+		}
+		if diff == "" && !bytes.Equal(wl, gl) {
+			diff = fmt.Sprintf("line %d: export %.200q, live %.200q", n, wl, gl)
+		}
+		if len(wl) == 0 && len(gl) == 0 {
+			return n, diff
+		}
 	}
 }

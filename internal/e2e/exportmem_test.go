@@ -124,6 +124,11 @@ func hugeCapture(size int) func(*memSink) {
 
 // peakRSS runs the mcptrail binary with args, discarding its output, and
 // returns its peak resident set size in bytes (Linux).
+//
+// On Linux the figure (rusage maxrss) is at least the test process's own
+// peak RSS at the time of the exec, which the child inherits: a test of
+// this package that holds a large file in memory inflates every later
+// measurement, so tests here stream what they compare.
 func peakRSS(t *testing.T, args ...string) int64 {
 	t.Helper()
 	cmd := exec.Command(bins.mcptrail, args...)
