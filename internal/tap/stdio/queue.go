@@ -84,8 +84,8 @@ type tap struct {
 	stdout io.Writer
 	stderr io.Writer
 
-	// q is the capture queue; its lock guards the fields below, which
-	// exist with or without a capture.
+	// q is the capture queue; its lock guards seq, bytes, tail and ended,
+	// which are kept with or without a capture.
 	q     *capq.Queue[item]
 	seq   uint64 // the last seq handed out
 	bytes int64  // frame bytes relayed
