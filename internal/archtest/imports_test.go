@@ -49,8 +49,9 @@ func layers() map[string][]string {
 		// Taps move bytes and emit records; they correlate nothing. The feed
 		// fans the records out to live consumers.
 		"internal/tap/feed":      {"internal/capture"},
-		"internal/tap/stdio":     {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed"},
-		"internal/tap/httpproxy": {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed"},
+		"internal/tap/capq":      nil, // the capture queue both taps share; it knows nothing of records
+		"internal/tap/stdio":     {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed", "internal/tap/capq"},
+		"internal/tap/httpproxy": {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed", "internal/tap/capq"},
 		// The only correlator: no rule, no view.
 		"internal/store": store,
 		// Rules read the store; they render nothing.

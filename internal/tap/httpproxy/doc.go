@@ -16,7 +16,8 @@
 //
 // # Ordering
 //
-// One queue under one mutex holds the seq counter and the pending records.
+// One queue (internal/tap/capq, which the stdio tap uses too) holds the
+// pending records; its mutex guards the seq counter as well.
 // A frame's seq is reserved before the bytes that complete it are handed
 // on: when a request body's JSON value closes (or the body ends, or the
 // response arrives), when an SSE event is dispatched. Its record is filled

@@ -4,19 +4,25 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/tap/capq"
 	"github.com/mcptrail/mcptrail/internal/tap/feed"
 )
 
-// The capture queue's bounds. Past either, taps wait for the capture
-// goroutine before reserving a new slot (backpressure); nothing is dropped.
-const (
-	maxQueuedBytes = 32 << 20
-	maxQueuedSlots = 16 << 10
-)
+// queueOptions is the capture queue's policy: past its bounds (32 MiB,
+// 16,384 records) taps wait for the capture goroutine before reserving a
+// new slot (backpressure); nothing is dropped. Every fill wakes the capture
+// goroutine, which also looks every 50 ms and never sleeps longer.
+func queueOptions() *capq.Options {
+	return &capq.Options{
+		MaxBytes:     32 << 20,
+		MaxItems:     16 << 10,
+		PollInterval: 50 * time.Millisecond,
+		PollRounds:   -1,
+	}
+}
 
 // slot is one record's place in the capture. A frame slot gets its seq when
 // it is reserved, which happens before the bytes that complete the frame
@@ -31,10 +37,11 @@ type slot struct {
 	// spool, when not nil, holds the frame's bytes (a body larger than
 	// capture.SpoolAbove); the capture goroutine closes it.
 	spool  *capture.Spool
-	queued bool // the slot is in the queue, so the capture goroutine will see it
+	queued bool        // the slot is in the queue, so the capture goroutine will see it
+	ticket capq.Ticket // its place in the queue, when queued
 }
 
-// queue is the seq counter and the capture queue under one mutex.
+// queue is the seq counter and the capture queue under the queue's lock.
 type queue struct {
 	now func() time.Time
 	off bool // no capture: slots are handed out but never queued
@@ -42,32 +49,23 @@ type queue struct {
 	// their record (Options.SpoolDir).
 	spoolDir string
 
-	mu     sync.Mutex
-	room   sync.Cond
-	seq    uint64
-	slots  []*slot
-	bytes  int
-	closed bool
-	wake   chan struct{}
-
+	q *capq.Queue[*slot]
+	// Under q's lock:
+	seq                uint64
 	frames, frameBytes int64 // frames reserved and their filled bytes
 	done               chan error
 }
 
 func newQueue(now func() time.Time) *queue {
-	q := &queue{now: now, wake: make(chan struct{}, 1), done: make(chan error, 1)}
-	q.room.L = &q.mu
-	return q
+	return &queue{now: now, q: capq.New[*slot](queueOptions()), done: make(chan error, 1)}
 }
 
 // reserve appends an empty slot and, for a frame, gives it the next seq
 // and the current time. It waits while the queue is full.
 func (q *queue) reserve(frame bool) *slot {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	for !q.closed && len(q.slots) > 0 && (q.bytes > maxQueuedBytes || len(q.slots) >= maxQueuedSlots) {
-		q.room.Wait()
-	}
+	q.q.Lock()
+	defer q.q.Unlock()
+	q.q.WaitRoomLocked(0)
 	s := &slot{}
 	s.rec.Time = q.now()
 	if frame {
@@ -76,8 +74,8 @@ func (q *queue) reserve(frame bool) *slot {
 		s.rec.Type = capture.TypeFrame
 		s.rec.Seq = q.seq
 	}
-	if !q.closed && !q.off {
-		q.slots = append(q.slots, s)
+	if !q.q.ClosedLocked() && !q.off {
+		s.ticket = q.q.ReserveLocked(s)
 		s.queued = true
 	}
 	return s
@@ -92,7 +90,7 @@ func (q *queue) fill(s *slot, set func(r *capture.Record)) {
 // fillSpooled is fill for a frame whose bytes are in sp (nil: in the
 // record), which the capture goroutine writes and closes.
 func (q *queue) fillSpooled(s *slot, sp *capture.Spool, set func(r *capture.Record)) {
-	q.mu.Lock()
+	q.q.Lock()
 	if s.filled || !s.queued {
 		if sp != nil {
 			_ = sp.Close()
@@ -100,61 +98,29 @@ func (q *queue) fillSpooled(s *slot, sp *capture.Spool, set func(r *capture.Reco
 		}
 	}
 	if s.filled {
-		q.mu.Unlock()
+		q.q.Unlock()
 		return
 	}
 	set(&s.rec)
 	s.filled, s.spool = true, sp
-	n := len(s.rec.Raw) + len(s.rec.Text)
-	s.n = n
-	if !q.off {
-		q.bytes += n
+	s.n = len(s.rec.Raw) + len(s.rec.Text)
+	if s.queued {
+		q.q.FillLocked(s.ticket, s.n)
 	}
 	if s.rec.Type == capture.TypeFrame {
 		q.frameBytes += int64(s.rec.Size)
 	}
-	q.mu.Unlock()
+	q.q.Unlock()
 	if !q.off {
-		q.signal()
-	}
-}
-
-func (q *queue) signal() {
-	select {
-	case q.wake <- struct{}{}:
-	default:
+		q.q.Signal()
 	}
 }
 
 // counts returns the frames reserved and the bytes of those filled.
 func (q *queue) counts() (frames, n int64) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
+	q.q.Lock()
+	defer q.q.Unlock()
 	return q.frames, q.frameBytes
-}
-
-// take removes the filled slots at the head of the queue. It reports
-// false when the queue is closed and fully drained.
-func (q *queue) take(batch []*slot) ([]*slot, bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	i := 0
-	for i < len(q.slots) && q.slots[i].filled {
-		batch = append(batch, q.slots[i])
-		i++
-	}
-	q.slots = q.slots[:copy(q.slots, q.slots[i:])]
-	return batch, !(q.closed && len(q.slots) == 0 && i == 0)
-}
-
-// release frees the room the written slots held.
-func (q *queue) release(batch []*slot) {
-	q.mu.Lock()
-	for _, s := range batch {
-		q.bytes -= s.n
-	}
-	q.room.Broadcast()
-	q.mu.Unlock()
 }
 
 // run is the capture goroutine: it writes the session header, then the
@@ -171,28 +137,21 @@ func (q *queue) run(w io.Writer, header *capture.Record, red Redactor, fd *feed.
 	rec.write(header)
 	rec.flush()
 	var batch []*slot
-	poll := time.NewTimer(time.Hour)
-	defer poll.Stop()
+	done := 0
+	flush := rec.flush
 	for {
 		var more bool
-		batch, more = q.take(batch[:0])
-		for _, s := range batch {
-			rec.writeSlot(s)
-		}
-		q.release(batch)
-		clear(batch)
+		batch, more = q.q.Next(batch, done, flush)
 		if !more {
 			q.done <- rec.finish(q.now())
 			return
 		}
-		if len(batch) == 0 {
-			rec.flush()
-			poll.Reset(50 * time.Millisecond)
-			select {
-			case <-q.wake:
-			case <-poll.C:
-			}
+		done = 0
+		for _, s := range batch {
+			rec.writeSlot(s)
+			done += s.n
 		}
+		clear(batch)
 	}
 }
 
@@ -200,11 +159,10 @@ func (q *queue) run(w io.Writer, header *capture.Record, red Redactor, fd *feed.
 // goroutine to write what is queued and the end record. Every reserved
 // slot must be filled (taps fill theirs on every path) before it returns.
 func (q *queue) close() error {
-	q.mu.Lock()
-	q.closed = true
-	q.room.Broadcast()
-	q.mu.Unlock()
-	q.signal()
+	q.q.Lock()
+	q.q.CloseLocked()
+	q.q.Unlock()
+	q.q.Signal()
 	t := time.NewTimer(closeGrace)
 	defer t.Stop()
 	select {
@@ -214,12 +172,10 @@ func (q *queue) close() error {
 	}
 	// A tap never filled its slot (it should not happen): write what
 	// is known rather than hang.
-	q.mu.Lock()
-	for _, s := range q.slots {
-		s.filled = true
-	}
-	q.mu.Unlock()
-	q.signal()
+	q.q.Lock()
+	q.q.FillAllLocked(func(s *slot) { s.filled = true })
+	q.q.Unlock()
+	q.q.Signal()
 	return <-q.done
 }
 

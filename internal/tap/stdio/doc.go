@@ -14,10 +14,10 @@
 // # Ordering
 //
 // seq numbers frames in the order their bytes crossed the tap. Both relays
-// share one counter and one capture queue under one mutex: a relay that has
-// read a chunk takes the seq numbers of the chunk's newlines and appends
-// the chunk to the queue while holding the lock, and only then writes the
-// chunk onward. A request therefore has its seq before the server can have
+// share one counter and one capture queue (internal/tap/capq, which the
+// HTTP tap uses too) under the queue's mutex: a relay that has read a chunk
+// takes the seq numbers of the chunk's newlines and appends the chunk to
+// the queue while holding the lock, and only then writes the chunk onward. A request therefore has its seq before the server can have
 // seen it, so a response never gets a lower seq than its request, however
 // reads are chunked. The queue is FIFO, so the capture file is in seq
 // order. A line that spans chunks takes the seq and time of the chunk

@@ -8,29 +8,31 @@ import (
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/tap/capq"
 )
 
-// The capture queue's bounds. Past either, the relays wait for the capture
-// goroutine (backpressure); nothing is ever dropped.
-const (
-	maxQueuedBytes = 32 << 20
-	maxQueuedItems = 16 << 10
-)
-
-// While traffic flows, the capture goroutine polls the queue every
-// pollInterval instead of being woken for each chunk, which keeps thread
-// wake-ups off the relay path; after pollRounds empty polls it sleeps until
-// a relay wakes it. During a burst (more than deferAbove queued while a
-// relay queued a chunk within quietAfter), chunks wait for up to maxLag, or
-// until they fill half the queue, so that forwarding gets the CPU first and
-// the burst is recorded right after it.
-const (
-	pollInterval = time.Millisecond
-	pollRounds   = 100
-	deferAbove   = 256 << 10
-	quietAfter   = time.Millisecond
-	maxLag       = 50 * time.Millisecond
-)
+// queueOptions is the capture queue's policy. Past its bounds (32 MiB,
+// 16,384 items) the relays wait for the capture goroutine (backpressure);
+// nothing is ever dropped. While traffic flows, the capture goroutine polls
+// the queue every millisecond instead of being woken for each chunk, which
+// keeps thread wake-ups off the relay path; after 100 empty polls it sleeps
+// until a relay wakes it. During a burst (more than 256 KiB queued while a
+// relay queued a chunk within the last millisecond), chunks wait for up to
+// 50 ms, or until they fill half the queue, so that forwarding gets the CPU
+// first and the burst is recorded right after it.
+func queueOptions() *capq.Options {
+	return &capq.Options{
+		MaxBytes:     32 << 20,
+		MaxItems:     16 << 10,
+		PollInterval: time.Millisecond,
+		PollRounds:   100,
+		Defer: &capq.Defer{
+			Above:      256 << 10,
+			QuietAfter: time.Millisecond,
+			MaxLag:     50 * time.Millisecond,
+		},
+	}
+}
 
 // stream names one of the three byte streams the tap reads.
 type stream uint8
@@ -73,9 +75,8 @@ type item struct {
 	rec    *capture.Record
 }
 
-// tap is the state one Run shares between its goroutines. One mutex
-// guards the seq counter and the capture queue together, so the queue is
-// in seq order.
+// tap is the state one Run shares between its goroutines. The capture
+// queue's lock guards the seq counter too, so the queue is in seq order.
 type tap struct {
 	opts   *Options
 	now    func() time.Time
@@ -83,28 +84,15 @@ type tap struct {
 	stdout io.Writer
 	stderr io.Writer
 
-	mu     sync.Mutex
-	seq    uint64 // the last seq handed out
-	bytes  int64  // frame bytes relayed
-	tail   [numStreams]bool
-	ended  [numStreams]bool
-	closed bool
+	// q is the capture queue; its lock guards seq, bytes, tail and ended,
+	// which are kept with or without a capture.
+	q     *capq.Queue[item]
+	seq   uint64 // the last seq handed out
+	bytes int64  // frame bytes relayed
+	tail  [numStreams]bool
+	ended [numStreams]bool
 
-	// The capture queue: pending items in seq order, the bytes they and
-	// the batch being recorded hold, relays waiting for room, and whether
-	// the capture goroutine sleeps until woken (else it polls).
-	capture  bool
-	pending  []item
-	queued   int
-	waiters  int
-	room     sync.Cond
-	sleeping bool
-	wake     chan struct{}
-	// lastTake is when a relay last queued a chunk, pendingSince when the
-	// oldest pending item was queued (monotonic clock readings).
-	lastTake     time.Time
-	pendingSince time.Time
-
+	capture bool // items are queued: a capture or a feed is on
 	rec     *recorder
 	recDone chan error
 	// chunks recycles the copies of full reads (bufSize bytes), which
@@ -134,8 +122,7 @@ func (t *tap) release(b []byte) {
 }
 
 func newTap(opts *Options) *tap {
-	t := &tap{opts: opts, now: opts.Now, stdin: opts.Stdin, stdout: opts.Stdout, stderr: opts.Stderr}
-	t.room.L = &t.mu
+	t := &tap{opts: opts, now: opts.Now, stdin: opts.Stdin, stdout: opts.Stdout, stderr: opts.Stderr, q: capq.New[item](queueOptions())}
 	if t.now == nil {
 		t.now = time.Now
 	}
@@ -150,7 +137,6 @@ func newTap(opts *Options) *tap {
 	}
 	if opts.Capture != nil || opts.Feed != nil {
 		t.capture = true
-		t.wake = make(chan struct{}, 1)
 		w := opts.Capture
 		if w == nil {
 			w = io.Discard
@@ -203,12 +189,12 @@ func (t *tap) take(s stream, data []byte) (relay, wake bool) {
 		cp = t.chunk(len(data))
 		copy(cp, data)
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.q.Lock()
+	defer t.q.Unlock()
 	if t.capture {
-		t.waitRoom(len(cp))
+		t.q.WaitRoomLocked(len(cp))
 	}
-	if t.closed {
+	if t.q.ClosedLocked() {
 		return false, false
 	}
 	base := t.seq
@@ -220,107 +206,19 @@ func (t *tap) take(s stream, data []byte) (relay, wake bool) {
 	if !t.capture {
 		return true, false
 	}
-	t.lastTake = time.Now()
-	at := t.lastTake
+	arrival := time.Now()
+	at := arrival
 	if t.opts.Now != nil {
 		at = t.now()
 	}
-	return true, t.enqueue(item{kind: itemData, stream: s, at: at, base: base, data: cp})
-}
-
-// waitRoom blocks, with t.mu held, until the queue has room for n bytes.
-func (t *tap) waitRoom(n int) {
-	for !t.closed && t.queued > 0 && (t.queued+n > maxQueuedBytes || len(t.pending) >= maxQueuedItems) {
-		// The relay that owes the capture goroutine a wake-up may be stuck
-		// writing to a slow peer: wake it from here too.
-		t.signal()
-		t.waiters++
-		t.room.Wait()
-		t.waiters--
-	}
-}
-
-// enqueue appends it, with t.mu held, and reports whether the capture
-// goroutine is asleep and must be woken (by signal).
-func (t *tap) enqueue(it item) bool {
-	if len(t.pending) == 0 {
-		t.pendingSince = time.Now()
-	}
-	t.pending = append(t.pending, it)
-	t.queued += len(it.data)
-	if t.sleeping {
-		t.sleeping = false
-		return true
-	}
-	return false
+	return true, t.q.PushLocked(item{kind: itemData, stream: s, at: at, base: base, data: cp}, len(cp), arrival)
 }
 
 // signal wakes the capture goroutine.
-func (t *tap) signal() {
-	select {
-	case t.wake <- struct{}{}:
-	default:
-	}
-}
+func (t *tap) signal() { t.q.Signal() }
 
-// next hands the capture goroutine the pending items when they are ready,
-// after releasing the room its previous batch held. While there are none
-// it flushes, then polls or sleeps.
-func (t *tap) next(batch []item, done int, poll *time.Timer) []item {
-	empty := 0
-	t.mu.Lock()
-	for {
-		t.queued -= done
-		done = 0
-		if t.waiters > 0 {
-			t.room.Broadcast()
-		}
-		if t.ready(time.Now()) {
-			batch, t.pending = t.pending, batch[:0]
-			t.mu.Unlock()
-			return batch
-		}
-		deferred := len(t.pending) > 0
-		t.sleeping = !deferred && empty >= pollRounds
-		sleep := t.sleeping
-		t.mu.Unlock()
-		if empty == 0 {
-			t.rec.flush()
-		}
-		if sleep {
-			<-t.wake
-		} else {
-			poll.Reset(pollInterval)
-			select {
-			case <-t.wake:
-			case <-poll.C:
-			}
-		}
-		if !deferred {
-			empty++
-		}
-		t.mu.Lock()
-	}
-}
-
-// ready reports, with t.mu held, whether the pending items should be
-// recorded now (see maxLag).
-func (t *tap) ready(now time.Time) bool {
-	switch {
-	case len(t.pending) == 0:
-		return false
-	case t.closed || t.waiters > 0 || t.queued < deferAbove:
-		return true
-	case t.queued >= maxQueuedBytes/2 || len(t.pending) >= maxQueuedItems/2:
-		return true
-	case now.Sub(t.pendingSince) >= maxLag:
-		return true
-	}
-	return now.Sub(t.lastTake) >= quietAfter
-}
-
-// eofLocked records the end of stream s, with t.mu held, and reports
-// whether to wake the capture goroutine.
+// eofLocked records the end of stream s, with the queue locked, and
+// reports whether to wake the capture goroutine.
 func (t *tap) eofLocked(s stream) bool {
 	if t.ended[s] {
 		return false
@@ -330,14 +228,14 @@ func (t *tap) eofLocked(s stream) bool {
 	if t.tail[s] && s != streamStderr {
 		t.seq++
 	}
-	return t.capture && t.enqueue(item{kind: itemEOF, stream: s, at: t.now(), base: base})
+	return t.capture && t.q.PushLocked(item{kind: itemEOF, stream: s, at: t.now(), base: base}, 0, time.Time{})
 }
 
 // eof records the end of stream s.
 func (t *tap) eof(s stream) {
-	t.mu.Lock()
-	wake := !t.closed && t.eofLocked(s)
-	t.mu.Unlock()
+	t.q.Lock()
+	wake := !t.q.ClosedLocked() && t.eofLocked(s)
+	t.q.Unlock()
 	if wake {
 		t.signal()
 	}
@@ -345,13 +243,13 @@ func (t *tap) eof(s stream) {
 
 // note queues a note record, stamped now.
 func (t *tap) note(r *capture.Record) {
-	t.mu.Lock()
+	t.q.Lock()
 	wake := false
-	if !t.closed && t.capture {
+	if !t.q.ClosedLocked() && t.capture {
 		r.Time = t.now()
-		wake = t.enqueue(item{kind: itemNote, at: r.Time, rec: r})
+		wake = t.q.PushLocked(item{kind: itemNote, at: r.Time, rec: r}, 0, time.Time{})
 	}
-	t.mu.Unlock()
+	t.q.Unlock()
 	if wake {
 		t.signal()
 	}
@@ -359,8 +257,8 @@ func (t *tap) note(r *capture.Record) {
 
 // counts returns the frames and bytes relayed so far.
 func (t *tap) counts() (frames, n int64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.q.Lock()
+	defer t.q.Unlock()
 	return int64(t.seq), t.bytes
 }
 
@@ -368,17 +266,16 @@ func (t *tap) counts() (frames, n int64) {
 // client left is recorded), stops the capture goroutine and returns its
 // error. Relays that read later are told to stop.
 func (t *tap) close() error {
-	t.mu.Lock()
+	t.q.Lock()
 	wake := false
 	for s := range numStreams {
 		wake = t.eofLocked(s) || wake
 	}
-	t.closed = true
+	t.q.CloseLocked()
 	if t.capture {
-		wake = t.enqueue(item{kind: itemStop, at: t.now()}) || wake
+		wake = t.q.PushLocked(item{kind: itemStop, at: t.now()}, 0, time.Time{}) || wake
 	}
-	t.room.Broadcast()
-	t.mu.Unlock()
+	t.q.Unlock()
 	if wake {
 		t.signal()
 	}

@@ -61,19 +61,17 @@ func (r *recorder) header(h *capture.Record) {
 	r.flush()
 }
 
-// run records t's queue in batches until the stop item; t.next flushes
-// whenever the queue is momentarily empty, so a crash loses little.
+// run records t's queue in batches until the stop item; the queue calls
+// flush whenever it is momentarily empty, so a crash loses little.
 func (r *recorder) run(t *tap) error {
 	if r.feed != nil {
 		defer r.feed.Close()
 	}
 	var batch []item
 	done := 0
-	poll := time.NewTimer(time.Hour)
-	poll.Stop()
-	defer poll.Stop()
+	flush := r.flush
 	for {
-		batch = t.next(batch, done, poll)
+		batch, _ = t.q.Next(batch, done, flush)
 		done = 0
 		for i := range batch {
 			it := &batch[i]
