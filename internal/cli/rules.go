@@ -32,11 +32,11 @@ func newRulesCmd(io *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rules [--json] [--category C] [RULE...]",
 		Short: "List the rules that raise findings, with their metadata",
-		Long: `Rules lists every rule mcptrail raises findings for: its id, category,
-default severity, the severity it has after the [rules] table of
-.mcptrail.toml, whether it is enabled, a summary, and the spec section it
-enforces. Given RULE ids it prints each one's help paragraph too. --json
-writes every field of every listed rule as a JSON array.
+		Long: `Rules lists every rule mcptrail raises findings for, one a line: its id,
+category, the severity it has after the [rules] table of .mcptrail.toml, its
+default severity, whether it is enabled, and a summary. Given RULE ids it
+prints each one whole: the spec section it enforces and its help paragraph
+too. --json writes every field of every listed rule as a JSON array.
 
 .mcptrail.toml disables and re-grades rules for every command that shows
 findings (export, demo):
@@ -122,11 +122,13 @@ func onOff(enabled bool) string {
 
 func writeRuleTable(io *IOStreams, rows []ruleRow) error {
 	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tCATEGORY\tSEVERITY\tDEFAULT\tENABLED\tSUMMARY\tSPEC")
+	// The spec section is left to RULE's details and --json: with it the
+	// table would not fit a terminal.
+	fmt.Fprintln(tw, "ID\tCATEGORY\tSEVERITY\tDEFAULT\tENABLED\tSUMMARY")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", termtext.Escape(r.ID), termtext.Escape(string(r.Category)),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", termtext.Escape(r.ID), termtext.Escape(string(r.Category)),
 			termtext.Escape(string(r.Severity)), termtext.Escape(string(r.DefaultSeverity)), onOff(r.Enabled),
-			termtext.Escape(r.Summary), termtext.Escape(r.Spec))
+			termtext.Escape(r.Summary))
 	}
 	return tw.Flush()
 }
