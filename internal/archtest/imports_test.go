@@ -64,6 +64,7 @@ func layers() map[string][]string {
 		"internal/export/text":     view,
 		"internal/check":           view,
 		"internal/tui":             view,
+		"internal/tui/filter":      nil, // the filter bar's language: pure, knows nothing of the store
 		"internal/mock":            below("internal/store", "internal/transcript"),
 		// The CLI wires everything; only the command imports it.
 		"internal/cli": {"*"},

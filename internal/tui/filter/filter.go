@@ -1,0 +1,169 @@
+// Package filter parses and applies the filter bar of the live TUI: space
+// separated terms, all of which must match, each a key:value pair or free
+// text, negated by a leading "!".
+//
+// It sits among the views, below internal/tui, and knows nothing of the
+// store: the TUI copies what a stream row offers into an Item. It does no
+// I/O. A Filter is immutable once parsed and safe for concurrent use.
+package filter
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// keys returns the keys a term may have, in the order errors name them.
+func keys() []string {
+	return []string{"tool", "method", "id", "dir", "status", "era", "elicit", "rule", "slow"}
+}
+
+// enums lists, for each key with a closed set of values, those values.
+func enums(key string) []string {
+	switch key {
+	case "status":
+		return []string{"ok", "error", "tool-error", "input-required", "pending", "cancelled", "late"}
+	case "dir":
+		return []string{"c2s", "s2c"}
+	case "era":
+		return []string{"modern", "legacy"}
+	case "elicit":
+		return []string{"accept", "decline", "cancel", "pending"}
+	}
+	return nil
+}
+
+// SyntaxError describes a term the parser rejected.
+type SyntaxError struct {
+	Term   string // the term, as typed or as key:"value"
+	Column int    // 1-based rune column in the input
+	Msg    string // what is wrong
+}
+
+// Error returns `term at column N: msg`.
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s at column %d: %s", e.Term, e.Column, e.Msg)
+}
+
+// Filter is a parsed filter: a conjunction of terms. The zero Filter
+// matches every item.
+type Filter struct {
+	terms []term
+}
+
+// term is one parsed condition.
+type term struct {
+	neg   bool
+	key   string // "" for free text
+	value string // the value, the text, or slow's duration as typed canonically
+	cmp   string // slow only: ">", ">=", "<", "<="
+	dur   int64  // slow only: the bound in nanoseconds
+}
+
+// Parse parses s. Empty or blank input gives a Filter matching everything.
+// A malformed term gives a *SyntaxError naming it and its column.
+func Parse(s string) (*Filter, error) {
+	f := &Filter{}
+	sc := &scanner{src: s}
+	for sc.skipSpace() {
+		tok, err := sc.next()
+		if err != nil {
+			return nil, err
+		}
+		t, err := build(tok)
+		if err != nil {
+			return nil, err
+		}
+		f.terms = append(f.terms, t)
+	}
+	return f, nil
+}
+
+// build checks a token's key and value and makes a term of it.
+func build(tok token) (term, error) {
+	t := term{neg: tok.neg, key: tok.key, value: tok.value}
+	bad := func(msg string) (term, error) {
+		return term{}, &SyntaxError{Term: tok.key + ":" + fmt.Sprintf("%q", tok.value), Column: tok.valueCol, Msg: msg}
+	}
+	switch {
+	case tok.key == "" && tok.value == "":
+		return term{}, &SyntaxError{Term: fmt.Sprintf("%q", tok.value), Column: tok.col, Msg: "empty term"}
+	case tok.key == "":
+		return t, nil
+	case !known(tok.key):
+		return term{}, &SyntaxError{Term: tok.key + ":" + fmt.Sprintf("%q", tok.value), Column: tok.col,
+			Msg: "unknown key " + fmt.Sprintf("%q", tok.key) + "; want one of " + strings.Join(keys(), ", ")}
+	case tok.value == "":
+		return bad("empty value")
+	case tok.key == "slow":
+		op, d, err := parseSlow(tok.value)
+		if err != nil {
+			return bad(err.Error())
+		}
+		t.cmp, t.dur, t.value = op, int64(d), ""
+		return t, nil
+	}
+	if vs := enums(tok.key); vs != nil {
+		t.value = strings.ToLower(tok.value)
+		if !contains(vs, t.value) {
+			return bad("want one of " + strings.Join(vs, ", "))
+		}
+	}
+	return t, nil
+}
+
+// known reports whether key is one of keys.
+func known(key string) bool {
+	return contains(keys(), key)
+}
+
+// contains reports whether vs holds v.
+func contains(vs []string, v string) bool {
+	for _, x := range vs {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// String returns the filter in canonical form: lower-case keys, quotes only
+// where needed, durations as time.Duration prints them. It parses back to an
+// equal Filter.
+func (f *Filter) String() string {
+	parts := make([]string, 0, len(f.terms))
+	for _, t := range f.terms {
+		parts = append(parts, t.String())
+	}
+	return strings.Join(parts, " ")
+}
+
+// String returns the term in canonical form.
+func (t term) String() string {
+	var b strings.Builder
+	if t.neg {
+		b.WriteByte('!')
+	}
+	switch t.key {
+	case "":
+		b.WriteString(quote(t.value, true))
+	case "slow":
+		b.WriteString("slow:" + t.cmp + durationString(t.dur))
+	default:
+		b.WriteString(t.key + ":" + quote(t.value, false))
+	}
+	return b.String()
+}
+
+// quote returns v bare when it scans back as itself, else double-quoted with
+// backslashes before quotes and backslashes. Free text is also quoted when
+// it holds a colon or starts with "!".
+func quote(v string, text bool) string {
+	needs := v == "" || strings.ContainsAny(v, `"\`) || strings.IndexFunc(v, unicode.IsSpace) >= 0 ||
+		(text && (strings.Contains(v, ":") || strings.HasPrefix(v, "!")))
+	if !needs {
+		return v
+	}
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+	return `"` + r.Replace(v) + `"`
+}
