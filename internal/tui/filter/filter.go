@@ -55,7 +55,7 @@ type Filter struct {
 type term struct {
 	neg   bool
 	key   string // "" for free text
-	value string // the value, the text, or slow's duration as typed canonically
+	value string // the value or the text; "" for slow
 	cmp   string // slow only: ">", ">=", "<", "<="
 	dur   int64  // slow only: the bound in nanoseconds
 }

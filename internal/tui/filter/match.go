@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// Item is what one stream row offers the filter. The zero Item has nothing
-// to match but negated terms and, when DurationKnown is false, no duration.
+// Item is what one stream row offers the filter; the TUI fills it from a
+// store snapshot. Each field's zero value means the row has none.
 type Item struct {
 	// Target is the tool name, resource URI or prompt name; "" if none.
 	// tool: matches it.
