@@ -68,25 +68,12 @@ type CatalogList struct {
 	Definitions []Definition
 }
 
-// Definition is one tool, prompt, resource or resource template.
+// Definition is one tool, prompt, resource or resource template: what
+// mcp.ParseDefinition read of it (Key is the name of a tool or prompt, the
+// uri of a resource, the uriTemplate of a template; its raw members are
+// the store's own copies), with its hash and where it was listed.
 type Definition struct {
-	// Key identifies the definition within its list: the name of a tool or
-	// prompt, the uri of a resource, the uriTemplate of a template.
-	Key string
-	// Name, Title, Description, URI, URITemplate and MimeType are the
-	// definition's string members ("" when absent).
-	Name        string
-	Title       string
-	Description string
-	URI         string
-	URITemplate string
-	MimeType    string
-	// InputSchema, OutputSchema (tools), Arguments (prompts) and
-	// Annotations are raw JSON; nil when absent.
-	InputSchema  jsontext.Value
-	OutputSchema jsontext.Value
-	Arguments    jsontext.Value
-	Annotations  jsontext.Value
+	mcp.Definition
 	// Hash is DefinitionHash of the whole definition as listed.
 	Hash string
 	// Seq is the seq of the response that first listed this version of

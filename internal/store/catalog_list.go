@@ -193,11 +193,8 @@ func (a *pageApply) change(what, key, hash, prev string) {
 
 // newDefinition keeps what a catalog shows of a parsed definition.
 func newDefinition(d *mcp.Definition, hash string, seq uint64) Definition {
-	return Definition{
-		Key: d.Key, Name: d.Name, Title: d.Title, Description: d.Description,
-		URI: d.URI, URITemplate: d.URITemplate, MimeType: d.MimeType,
-		InputSchema: clone(d.InputSchema), OutputSchema: clone(d.OutputSchema),
-		Arguments: clone(d.Arguments), Annotations: clone(d.Annotations),
-		Hash: hash, Seq: seq,
-	}
+	kept := *d
+	kept.InputSchema, kept.OutputSchema = clone(d.InputSchema), clone(d.OutputSchema)
+	kept.Arguments, kept.Annotations = clone(d.Arguments), clone(d.Annotations)
+	return Definition{Definition: kept, Hash: hash, Seq: seq}
 }

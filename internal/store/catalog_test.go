@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/mcp"
 )
 
 // listReq is a modern list request; cursor "" asks for the first page.
@@ -215,11 +216,12 @@ func TestCatalogDefinition(t *testing.T) {
 		t.Fatalf("catalog = %+v, want one list", snap.Catalog)
 	}
 	want := []Definition{{
-		Key: "b", Name: "b", Title: "Bee",
-		InputSchema: []byte(`{"type":"object"}`), OutputSchema: []byte(`{"type":"object"}`),
-		Annotations: []byte(`{"readOnlyHint":true}`), Hash: DefinitionHash([]byte(toolB)), Seq: 2,
+		Definition: mcp.Definition{Key: "b", Name: "b", Title: "Bee",
+			InputSchema: []byte(`{"type":"object"}`), OutputSchema: []byte(`{"type":"object"}`),
+			Annotations: []byte(`{"readOnlyHint":true}`)},
+		Hash: DefinitionHash([]byte(toolB)), Seq: 2,
 	}, {
-		Key: "", Title: "no name", Hash: DefinitionHash([]byte(`{"title":"no name"}`)), Seq: 2,
+		Definition: mcp.Definition{Key: "", Title: "no name"}, Hash: DefinitionHash([]byte(`{"title":"no name"}`)), Seq: 2,
 	}}
 	if diff := cmp.Diff(want, snap.Catalog.Lists[0].Definitions); diff != "" {
 		t.Errorf("definitions (-want +got):\n%s", diff)

@@ -8,6 +8,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -21,11 +22,11 @@ func TestCatalog(t *testing.T) {
 	snap.Catalog = &store.Catalog{
 		Lists: []store.CatalogList{{Method: "tools/list", Kind: store.KindTool, Seq: 7, Pages: 2, Complete: true,
 			Definitions: []store.Definition{
-				{Key: "t\x1b[2J\xff", Name: "t\x1b[2J\xff", Title: "T", Description: "d",
+				{Definition: mcp.Definition{Key: "t\x1b[2J\xff", Name: "t\x1b[2J\xff", Title: "T", Description: "d",
 					InputSchema: jsontext.Value("{\n  \"type\": \"object\"\n}"), OutputSchema: jsontext.Value(`{"type":"object"}`),
-					Annotations: jsontext.Value(`{"readOnlyHint":true}`), Hash: hash, Seq: 3},
+					Annotations: jsontext.Value(`{"readOnlyHint":true}`)}, Hash: hash, Seq: 3},
 			}}, {Method: "resources/templates/list", Kind: store.KindResourceTemplate, Seq: 9, Pages: 1,
-			Definitions: []store.Definition{{Key: "f://{p}", Name: "f", URITemplate: "f://{p}", MimeType: "text/plain", Hash: hash, Seq: 9}}},
+			Definitions: []store.Definition{{Definition: mcp.Definition{Key: "f://{p}", Name: "f", URITemplate: "f://{p}", MimeType: "text/plain"}, Hash: hash, Seq: 9}}},
 		},
 		Changes: []store.CatalogChange{
 			{Seq: 7, Kind: store.KindTool, Key: "u", Change: store.ChangeRemoved, PrevHash: hash, Notified: 6},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -30,8 +31,8 @@ func TestCatalogSection(t *testing.T) {
 		name: "changes, a removal, and more changes than a cell shows",
 		cat: &store.Catalog{
 			Lists: []store.CatalogList{
-				{Method: "tools/list", Kind: store.KindTool, Seq: 9, Pages: 3, Definitions: []store.Definition{{Key: "a", Hash: hash}, {Key: "b", Hash: hash}}},
-				{Method: "prompts/list", Kind: store.KindPrompt, Seq: 2, Pages: 1, Complete: true, Definitions: []store.Definition{{Key: "", Hash: hash}}},
+				{Method: "tools/list", Kind: store.KindTool, Seq: 9, Pages: 3, Definitions: []store.Definition{{Definition: mcp.Definition{Key: "a"}, Hash: hash}, {Definition: mcp.Definition{Key: "b"}, Hash: hash}}},
+				{Method: "prompts/list", Kind: store.KindPrompt, Seq: 2, Pages: 1, Complete: true, Definitions: []store.Definition{{Definition: mcp.Definition{Key: ""}, Hash: hash}}},
 			},
 			Changes: []store.CatalogChange{
 				{Seq: 5, Kind: store.KindTool, Key: "b", Change: store.ChangeAdded, Notified: 4},
@@ -56,7 +57,7 @@ catalog (7 changes)
 	}, {
 		name: "hostile names",
 		cat: &store.Catalog{Lists: []store.CatalogList{{Method: "tools/list", Kind: store.KindTool, Seq: 2, Pages: 1, Complete: true,
-			Definitions: []store.Definition{{Key: evil, Hash: hash}, {Key: "bad\xff\xfeutf8", Hash: hash}, {Key: huge, Hash: hash}}}}},
+			Definitions: []store.Definition{{Definition: mcp.Definition{Key: evil}, Hash: hash}, {Definition: mcp.Definition{Key: "bad\xff\xfeutf8"}, Hash: hash}, {Definition: mcp.Definition{Key: huge}, Hash: hash}}}}},
 		want: `
 catalog (0 changes)
   tools/list: 3 definitions, 1 page, latest #2, complete
