@@ -1,5 +1,7 @@
 package mcp
 
+import "strings"
+
 // HTTP header names of the Streamable HTTP transport (spec 2.x), spelled as
 // the HTTP tap keeps them in a frame's envelope (docs/capture-format.md),
 // which is also how envelope readers look them up. Some are not in Go's
@@ -30,3 +32,18 @@ const (
 	MediaTypeJSON        = "application/json"
 	MediaTypeEventStream = "text/event-stream"
 )
+
+// IsToken reports whether s is an RFC 9110 token (1*tchar): what a header
+// name, such as an x-mcp-header annotation's, and an auth scheme must be.
+func IsToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range []byte(s) {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return true
+}

@@ -107,36 +107,36 @@ func (h *HTTP) requestRules(r *capture.Record, f *wire.Frame) {
 	version, hasVersion := hdr[mcp.HeaderProtocolVersion]
 	if f.Kind != wire.KindRequest {
 		if !hasVersion && h.legacy {
-			h.add(finding.New(finding.HTTPVersionHeader, r.Seq, "POST of %s has no MCP-Protocol-Version header", describe(f)))
+			h.add(finding.New(finding.HTTPVersionHeader, r.Seq, "POST of %s has no MCP-Protocol-Version header", f.Describe()))
 		}
 		return
 	}
 	req := mcp.ParseRequest(f.Method, f.Params)
 	switch {
 	case req.Modern && !hasVersion:
-		h.add(finding.New(finding.HTTPVersionHeader, r.Seq, "%s has no MCP-Protocol-Version header (_meta says %q)", describe(f), req.ProtocolVersion))
+		h.add(finding.New(finding.HTTPVersionHeader, r.Seq, "%s has no MCP-Protocol-Version header (_meta says %q)", f.Describe(), req.ProtocolVersion))
 	case req.Modern && version != req.ProtocolVersion:
-		h.add(finding.New(finding.HTTPVersionHeader, r.Seq, "%s: MCP-Protocol-Version %q differs from _meta's %q", describe(f), version, req.ProtocolVersion))
+		h.add(finding.New(finding.HTTPVersionHeader, r.Seq, "%s: MCP-Protocol-Version %q differs from _meta's %q", f.Describe(), version, req.ProtocolVersion))
 	case !req.Modern && f.Method != mcp.MethodInitialize && !hasVersion:
-		h.add(finding.New(finding.HTTPVersionHeader, r.Seq, "%s has no MCP-Protocol-Version header", describe(f)))
+		h.add(finding.New(finding.HTTPVersionHeader, r.Seq, "%s has no MCP-Protocol-Version header", f.Describe()))
 	}
 	if !req.Modern {
 		return
 	}
 	switch m, ok := hdr[mcp.HeaderMethod]; {
 	case !ok:
-		h.add(finding.New(finding.HTTPMethodHeader, r.Seq, "%s has no Mcp-Method header", describe(f)))
+		h.add(finding.New(finding.HTTPMethodHeader, r.Seq, "%s has no Mcp-Method header", f.Describe()))
 	case m != f.Method:
-		h.add(finding.New(finding.HTTPMethodHeader, r.Seq, "%s: Mcp-Method %q differs from the body's method", describe(f), m))
+		h.add(finding.New(finding.HTTPMethodHeader, r.Seq, "%s: Mcp-Method %q differs from the body's method", f.Describe(), m))
 	}
 	if !namedMethod(f.Method) {
 		return
 	}
 	switch n, ok := hdr[mcp.HeaderName]; {
 	case !ok:
-		h.add(finding.New(finding.HTTPNameHeader, r.Seq, "%s has no Mcp-Name header", describe(f)))
+		h.add(finding.New(finding.HTTPNameHeader, r.Seq, "%s has no Mcp-Name header", f.Describe()))
 	case decodeHeaderValue(n) != req.Target:
-		h.add(finding.New(finding.HTTPNameHeader, r.Seq, "%s: Mcp-Name %q differs from the body's %q", describe(f), n, req.Target))
+		h.add(finding.New(finding.HTTPNameHeader, r.Seq, "%s: Mcp-Name %q differs from the body's %q", f.Describe(), n, req.Target))
 	}
 	if f.Method == mcp.MethodToolsCall {
 		h.paramHeaders(r, &req)
@@ -146,18 +146,6 @@ func (h *HTTP) requestRules(r *capture.Record, f *wire.Frame) {
 // namedMethod reports whether a request must carry Mcp-Name.
 func namedMethod(m string) bool {
 	return m == mcp.MethodToolsCall || m == mcp.MethodPromptsGet || m == mcp.MethodResourcesRead
-}
-
-// describe names a message for finding texts: its kind, method and id.
-func describe(f *wire.Frame) string {
-	out := f.Kind.String()
-	if f.Method != "" {
-		out += " " + f.Method
-	}
-	if !f.ID.IsZero() {
-		out += " id " + f.ID.Raw()
-	}
-	return out
 }
 
 // decodeHeaderValue undoes the =?base64?…?= sentinel encoding of Mcp-Name
@@ -193,7 +181,7 @@ func (h *HTTP) responseRules(r *capture.Record, f *wire.Frame, inExchange bool) 
 	mt, _, _ := mime.ParseMediaType(ct)
 	if mt != mcp.MediaTypeJSON && mt != mcp.MediaTypeEventStream {
 		h.add(finding.New(finding.HTTPContentType, r.Seq,
-			"%s answered with Content-Type %q; want application/json or text/event-stream", describe(f), ct))
+			"%s answered with Content-Type %q; want application/json or text/event-stream", f.Describe(), ct))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/jsonraw"
+	"github.com/mcptrail/mcptrail/internal/mcp"
 )
 
 // paramBinding ties an argument annotated with x-mcp-header to the header
@@ -168,7 +169,7 @@ func (w *annotationWalk) annotation(ann, typ []byte, path []string, via string) 
 	case !ok || name == "":
 		w.problems = append(w.problems, fmt.Sprintf("x-mcp-header %s on %s is not a non-empty string", ann, where))
 		return
-	case !isHeaderToken(name):
+	case !mcp.IsToken(name):
 		w.problems = append(w.problems, fmt.Sprintf("x-mcp-header %q on %s is not an RFC 9110 token", name, where))
 	case len(path) == 0:
 		w.problems = append(w.problems, fmt.Sprintf("x-mcp-header %q sits on the schema root, not on a property", name))
@@ -217,18 +218,4 @@ func typeText(typ []byte) string {
 		return "absent"
 	}
 	return string(typ)
-}
-
-// isHeaderToken reports whether s is an RFC 9110 token (1*tchar).
-func isHeaderToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range []byte(s) {
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
-		if !ok {
-			return false
-		}
-	}
-	return true
 }

@@ -78,13 +78,13 @@ func (s *Store) response(r *capture.Record, f *wire.Frame) int {
 	}
 	if !ok {
 		s.raise(finding.New(finding.ResponseWithoutReq, r.Seq,
-			"%s %s answers no %s request seen in the capture", dir, describe(f), opposite(dir)))
+			"%s %s answers no %s request seen in the capture", dir, f.Describe(), opposite(dir)))
 		return -1
 	}
 	c := s.calls.at(idx)
 	if c.ResponseSeq != 0 {
 		s.raise(finding.New(finding.DuplicateResponse, r.Seq,
-			"%s %s answers %s again (first answer at seq %d)", dir, describe(f), c.Method, c.ResponseSeq).OfCall(idx))
+			"%s %s answers %s again (first answer at seq %d)", dir, f.Describe(), c.Method, c.ResponseSeq).OfCall(idx))
 		return idx
 	}
 	s.answer(c, r, f)
@@ -101,7 +101,7 @@ func (s *Store) unpaired(r *capture.Record, f *wire.Frame) {
 		return
 	}
 	s.raise(finding.New(finding.ResponseWithoutReq, r.Seq,
-		"%s %s has no usable id and answers no unreadable frame", dirOf(r), describe(f)))
+		"%s %s has no usable id and answers no unreadable frame", dirOf(r), f.Describe()))
 }
 
 // answer records a call's answer: status, timing, lateness, then the

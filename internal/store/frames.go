@@ -95,7 +95,7 @@ func (s *Store) message(r *capture.Record, f *wire.Frame) int {
 		return -1
 	}
 	if f.Problem != "" {
-		s.raise(finding.New(finding.NonConformingFrame, r.Seq, "%s %s: %s", r.Dir, describe(f), f.Problem))
+		s.raise(finding.New(finding.NonConformingFrame, r.Seq, "%s %s: %s", r.Dir, f.Describe(), f.Problem))
 	}
 	switch f.Kind {
 	case wire.KindRequest:
@@ -131,18 +131,6 @@ func (s *Store) notification(r *capture.Record, f *wire.Frame) int {
 		return s.cancel(r, f)
 	}
 	return -1
-}
-
-// describe names a message for finding texts: its kind, method and id.
-func describe(f *wire.Frame) string {
-	out := f.Kind.String()
-	if f.Method != "" {
-		out += " " + f.Method
-	}
-	if !f.ID.IsZero() {
-		out += " id " + f.ID.Raw()
-	}
-	return out
 }
 
 // dirIndex maps a direction to 0 (c2s) or 1 (s2c).

@@ -56,3 +56,16 @@ type Frame struct {
 func (f *Frame) IsMessage() bool {
 	return f.Kind != KindInvalid && f.Kind != KindBatch
 }
+
+// Describe names a message for texts such as findings: its kind, method
+// and id ("request tools/call id 7").
+func (f *Frame) Describe() string {
+	out := f.Kind.String()
+	if f.Method != "" {
+		out += " " + f.Method
+	}
+	if !f.ID.IsZero() {
+		out += " id " + f.ID.Raw()
+	}
+	return out
+}

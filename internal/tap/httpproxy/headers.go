@@ -55,24 +55,10 @@ const present = "[present]"
 func redactAuth(v string) string {
 	v = strings.TrimSpace(v)
 	scheme, _, found := strings.Cut(v, " ")
-	if !found || !isToken(scheme) {
+	if !found || len(scheme) > 32 || !mcp.IsToken(scheme) {
 		return present
 	}
 	return scheme + " " + present
-}
-
-// isToken reports whether s is a short RFC 9110 token (an auth scheme).
-func isToken(s string) bool {
-	if s == "" || len(s) > 32 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
-		if !ok {
-			return false
-		}
-	}
-	return true
 }
 
 func pick(h http.Header, names []string) map[string]string {
