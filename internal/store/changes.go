@@ -146,6 +146,21 @@ type changeFeed struct {
 	rec *capture.Record
 	msg *wire.Frame
 	ch  Change
+	// frame and req hold copies of the message being correlated and of
+	// the request a call-opened change points to, so that the ingest
+	// path's own values stay on its stack.
+	frame wire.Frame
+	req   mcp.Request
+}
+
+// setMsg makes f the message the changes of this frame point to, when
+// anyone listens.
+func (s *Store) setMsg(f *wire.Frame) {
+	if s.opts.OnChange == nil {
+		return
+	}
+	s.feed.frame = *f
+	s.feed.msg = &s.feed.frame
 }
 
 // emit reports a change about call, operation op and ledger row row (each
@@ -181,8 +196,10 @@ func (s *Store) emitCall(kind ChangeKind, c *Call) { s.emit(kind, c.Index, c.Ope
 // emitOpened reports call c opened by request req.
 func (s *Store) emitOpened(c *Call, req *mcp.Request) {
 	if ch := s.prepare(ChangeCallOpened, c.Index, c.Operation, -1); ch != nil {
-		ch.Request = req
+		s.feed.req = *req
+		ch.Request = &s.feed.req
 		s.send()
+		s.feed.req = mcp.Request{}
 	}
 }
 

@@ -24,7 +24,7 @@ func (s *Store) frame(r *capture.Record) {
 		data = r.Bytes()
 	}
 	f := s.decoder.Decode(data)
-	s.feed.msg = &f
+	s.setMsg(&f)
 	kind := Kind(f.Kind)
 	if r.HTTP != nil && isStatusFrame(r, &f) {
 		kind = KindHTTPStatus
@@ -83,7 +83,7 @@ func frameSize(r *capture.Record) int {
 // message correlates one decoded message (or a batch of them) and returns
 // the index of the call it opened, answered or cancelled, or -1.
 func (s *Store) message(r *capture.Record, f *wire.Frame) int {
-	s.feed.msg = f
+	s.setMsg(f)
 	switch f.Kind {
 	case wire.KindInvalid:
 		s.counts.Invalid++

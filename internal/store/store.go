@@ -180,7 +180,7 @@ func (s *Store) Ingest(r *capture.Record) {
 		s.end(r)
 	}
 	s.calls.flush()
-	s.feed.rec, s.feed.msg = nil, nil
+	s.feed.rec, s.feed.msg, s.feed.frame = nil, nil, wire.Frame{}
 }
 
 // header records the session record's fields.
