@@ -115,13 +115,7 @@ func (ch *Change) OperationAt(i int) *Operation {
 		return nil
 	}
 	op := ch.s.ops[i]
-	last := ch.s.calls.at(op.Rounds[len(op.Rounds)-1].Call)
-	op.Start, op.Status = ch.s.calls.at(op.Root).Start, last.Status
-	if last.ResponseSeq != 0 {
-		op.End = last.End
-		op.DurationMS = ms(op.End.Sub(op.Start))
-		op.ToolMS = op.DurationMS - op.WaitMS
-	}
+	op.finish(ch.s.calls.at(op.Root).Start, ch.s.calls.at(op.Rounds[len(op.Rounds)-1].Call))
 	return &op
 }
 

@@ -64,17 +64,22 @@ func (s *Store) finishOperations(calls *Calls) []int {
 	for _, i := range dirty {
 		op := &s.ops[i]
 		last := calls.At(op.Rounds[len(op.Rounds)-1].Call)
-		op.Start = calls.At(op.Root).Start
-		op.Status = last.Status
-		op.End, op.DurationMS, op.ToolMS = time.Time{}, 0, 0
-		if last.ResponseSeq == 0 {
-			continue
-		}
-		op.End = last.End
-		op.DurationMS = ms(op.End.Sub(op.Start))
-		op.ToolMS = op.DurationMS - op.WaitMS
+		op.finish(calls.At(op.Root).Start, &last)
 	}
 	return dirty
+}
+
+// finish derives op's status and times from its root's start and its last
+// round so far.
+func (op *Operation) finish(start time.Time, last *Call) {
+	op.Start, op.Status = start, last.Status
+	op.End, op.DurationMS, op.ToolMS = time.Time{}, 0, 0
+	if last.ResponseSeq == 0 {
+		return
+	}
+	op.End = last.End
+	op.DurationMS = ms(op.End.Sub(op.Start))
+	op.ToolMS = op.DurationMS - op.WaitMS
 }
 
 // shareOperations brings the operations' mirror up to date with the
