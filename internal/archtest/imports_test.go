@@ -63,9 +63,20 @@ func layers() map[string][]string {
 		"internal/export/json":     view,
 		"internal/export/text":     view,
 		"internal/check":           view,
-		"internal/tui":             view,
 		"internal/tui/filter":      nil, // the filter bar's language: pure, knows nothing of the store
-		"internal/mock":            below("internal/store", "internal/transcript"),
+		// The TUI: ui is what its screens share; each screen reads Data
+		// (snapshots) and never the capture; source follows the files;
+		// the app (internal/tui) composes them.
+		"internal/tui/ui":        below("internal/store", "internal/termtext"),
+		"internal/tui/stream":    below("internal/store", "internal/rules", "internal/termtext", "internal/tui/ui", "internal/tui/filter"),
+		"internal/tui/inspector": below("internal/store", "internal/termtext", "internal/jsonraw", "internal/tui/ui"),
+		"internal/tui/overlay":   below("internal/store", "internal/rules", "internal/termtext", "internal/tui/ui"),
+		"internal/tui/hub":       below("internal/store", "internal/termtext", "internal/tui/ui", "internal/tui/filter"),
+		"internal/tui/source":    below("internal/store", "internal/rules", "internal/redact", "internal/termtext", "internal/tui/ui"),
+		"internal/tui": below("internal/store", "internal/rules", "internal/redact", "internal/termtext",
+			"internal/export/json", "internal/export/text", "internal/tui/ui", "internal/tui/filter",
+			"internal/tui/stream", "internal/tui/inspector", "internal/tui/overlay", "internal/tui/hub", "internal/tui/source"),
+		"internal/mock": below("internal/store", "internal/transcript"),
 		// The CLI wires everything; only the command imports it.
 		"internal/cli": {"*"},
 		"cmd/mcptrail": {"internal/cli"},
