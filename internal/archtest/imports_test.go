@@ -73,6 +73,7 @@ func layers() map[string][]string {
 		"internal/tui/overlay":   below("internal/store", "internal/rules", "internal/termtext", "internal/tui/ui"),
 		"internal/tui/hub":       below("internal/store", "internal/termtext", "internal/tui/ui", "internal/tui/filter"),
 		"internal/tui/source":    below("internal/store", "internal/rules", "internal/redact", "internal/termtext", "internal/tui/ui"),
+		"internal/tui/tuitest":   below("internal/store", "internal/rules", "internal/tui/ui", "internal/tui/source"), // tests only
 		"internal/tui": below("internal/store", "internal/rules", "internal/redact", "internal/termtext",
 			"internal/export/json", "internal/export/text", "internal/tui/ui", "internal/tui/filter",
 			"internal/tui/stream", "internal/tui/inspector", "internal/tui/overlay", "internal/tui/hub", "internal/tui/source"),
