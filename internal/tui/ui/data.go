@@ -23,6 +23,21 @@ type Data struct {
 	Path string
 	// Gen increases with every new Data of a session.
 	Gen uint64
+	// Redact, when non-nil, scrubs a frame read back from the capture the
+	// way the source scrubbed what the store saw (the --redact-* flags):
+	// Frame applies it.
+	Redact func(*capture.Record)
+}
+
+// Frame reads the frame record seq back from the capture (Snap.Frame),
+// redacted as the rest of the Data is. It does I/O: call it from a
+// tea.Cmd, never from Update or View.
+func (d Data) Frame(seq uint64) (capture.Record, error) {
+	rec, err := d.Snap.Frame(seq)
+	if err == nil && d.Redact != nil {
+		d.Redact(&rec)
+	}
+	return rec, err
 }
 
 // LineKind says what a Line is.
