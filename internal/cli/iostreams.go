@@ -18,13 +18,16 @@ type IOStreams struct {
 	Now func() time.Time
 	// OutIsTerminal reports whether Out is a terminal.
 	OutIsTerminal bool
+	// InIsTerminal reports whether In is a terminal.
+	InIsTerminal bool
 }
 
 // System returns the process's real streams.
 func System() *IOStreams {
-	isTerm := false
-	if fi, err := os.Stdout.Stat(); err == nil {
-		isTerm = fi.Mode()&os.ModeCharDevice != 0
+	isTerm := func(f *os.File) bool {
+		fi, err := f.Stat()
+		return err == nil && fi.Mode()&os.ModeCharDevice != 0
 	}
-	return &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, Getenv: os.Getenv, Now: time.Now, OutIsTerminal: isTerm}
+	return &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, Getenv: os.Getenv, Now: time.Now,
+		OutIsTerminal: isTerm(os.Stdout), InIsTerminal: isTerm(os.Stdin)}
 }

@@ -106,6 +106,9 @@ func checkProxyArgs(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []str
 }
 
 func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) error {
+	if len(args) == 0 && cmd.Flags().NFlag() == 0 && io.InIsTerminal && io.OutIsTerminal {
+		return runHub(cmd.Context(), io)
+	}
 	if err := checkProxyArgs(cmd, io, f, args); err != nil {
 		return err
 	}

@@ -49,6 +49,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newReplayServerCmd(io),
 		newHTTPCmd(io),
 		newRulesCmd(io),
+		newOpenCmd(io),
 	)
 	return root
 }

@@ -1,0 +1,123 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcptrail/mcptrail/internal/tui/overlay"
+	"github.com/mcptrail/mcptrail/internal/tui/ui"
+)
+
+// View draws the title line and the screen on top, in the alternate
+// screen with mouse wheel reporting.
+func (a App) View() tea.View {
+	v := tea.NewView(a.Render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "mcptrail"
+	return v
+}
+
+// Render is the screen as text: exactly the terminal's size.
+func (a App) Render() string {
+	if a.w <= 0 || a.h <= 0 {
+		return ""
+	}
+	return a.title() + "\n" + a.body()
+}
+
+// body is the screen under the title line.
+func (a App) body() string {
+	w, h := a.w, a.h-1
+	if h <= 0 {
+		return ""
+	}
+	switch {
+	case a.help:
+		return overlay.NewHelp(a.th, a.helpGroups()...).SetSize(w, h).View()
+	case a.inHub:
+		return a.hub.View()
+	case !a.hasSess:
+		return blank(a.th.Dim.Render(ui.Cell("opening …", w)), w, h)
+	case !a.sess.loaded:
+		return blank(a.th.Dim.Render(ui.Cell("reading "+a.sess.name+" …", w)), w, h)
+	case a.sess.ovKind != 0:
+		return a.sess.ov.View()
+	case a.sess.hasInsp:
+		return a.sess.insp.View()
+	}
+	return a.sess.stream.View()
+}
+
+// blank is first followed by empty lines: h lines in all.
+func blank(first string, _, h int) string {
+	return first + strings.Repeat("\n", max(h-1, 0))
+}
+
+// title is the first line: where we are, the status message or the
+// export prompt.
+func (a App) title() string {
+	left := a.th.Title.Render("mcptrail")
+	if a.hasSess && a.sess.loaded {
+		left += " " + a.sessionTitle()
+	} else if a.inHub {
+		left += a.th.Dim.Render(" sessions")
+	}
+	right := ""
+	switch {
+	case a.exporting:
+		right = a.th.Key.Render("export:") + " j json · t text · esc cancel"
+	case a.status != "" && a.now.Before(a.statusEnd):
+		st := a.th.Dim
+		if a.statusErr {
+			st = a.th.Error
+		}
+		right = st.Render(ui.Cell(a.status, max(a.w/2, 10)))
+	default:
+		right = a.th.Dim.Render("? help")
+	}
+	gap := a.w - ui.Width(left) - ui.Width(right)
+	switch {
+	case a.w < ui.Width(right)+10:
+		return ui.Pad(left, a.w)
+	case gap < 1:
+		return ui.Pad(left, a.w-ui.Width(right)-1) + " " + right
+	}
+	return ui.Pad(left+strings.Repeat(" ", gap)+right, a.w)
+}
+
+// sessionTitle names the open session: label, transport, peers, liveness.
+func (a App) sessionTitle() string {
+	s := a.sess.data.Snap.Session
+	peer := func(name, version string) string {
+		if name == "" {
+			return "?"
+		}
+		return ui.Cell(name, 24) + " " + ui.Cell(version, 12)
+	}
+	t := fmt.Sprintf("▸ %s · %s · %s → %s", ui.Cell(s.Label, 30), ui.Cell(s.Transport, 5),
+		peer(s.Client.Name, s.Client.Version), peer(s.Server.Name, s.Server.Version))
+	switch {
+	case a.sess.data.Live:
+		t += " " + a.th.Live.Render("● live")
+	case s.Redacted:
+		t += " " + a.th.Dim.Render("(redacted)")
+	}
+	return t
+}
+
+// helpGroups are the bindings active now: the screen's, then the app's.
+func (a App) helpGroups() [][]key.Binding {
+	switch {
+	case a.inHub || !a.hasSess:
+		return [][]key.Binding{a.hub.Bindings(), a.keys.hub()}
+	case a.sess.ovKind != 0:
+		return [][]key.Binding{a.sess.ov.Bindings(), a.keys.session(a.opts.Dir != "")}
+	case a.sess.hasInsp:
+		return [][]key.Binding{a.sess.insp.Bindings(), a.keys.session(a.opts.Dir != "")}
+	}
+	return [][]key.Binding{a.sess.stream.Bindings(), a.keys.session(a.opts.Dir != "")}
+}
