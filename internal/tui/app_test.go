@@ -173,4 +173,3 @@ func TestExportPrompt(t *testing.T) {
 		t.Error("e opened a prompt with no export")
 	}
 }
-
