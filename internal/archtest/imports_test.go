@@ -73,7 +73,6 @@ func layers() map[string][]string {
 		"internal/tui/overlay":   below("internal/store", "internal/rules", "internal/termtext", "internal/tui/ui"),
 		"internal/tui/hub":       below("internal/store", "internal/termtext", "internal/tui/ui", "internal/tui/filter"),
 		"internal/tui/source":    below("internal/store", "internal/rules", "internal/redact", "internal/termtext", "internal/tui/ui"),
-		"internal/tui/tuitest":   below("internal/store", "internal/rules", "internal/tui/ui", "internal/tui/source"), // tests only
 		"internal/tui": below("internal/store", "internal/rules", "internal/redact", "internal/termtext",
 			"internal/export/json", "internal/export/text", "internal/tui/ui", "internal/tui/filter",
 			"internal/tui/stream", "internal/tui/inspector", "internal/tui/overlay", "internal/tui/hub", "internal/tui/source"),
@@ -87,7 +86,7 @@ func layers() map[string][]string {
 // testSupport reports whether pkg only serves tests (it may import any
 // package but the CLI; no other package may import it).
 func testSupport(pkg string) bool {
-	return pkg == "internal/testbin" || pkg == "internal/corpus" || pkg == "internal/archtest" ||
+	return pkg == "internal/testbin" || pkg == "internal/corpus" || pkg == "internal/archtest" || pkg == "internal/tui/tuitest" ||
 		pkg == "internal/e2e" || strings.HasPrefix(pkg, "internal/e2e/")
 }
 
