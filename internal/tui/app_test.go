@@ -17,7 +17,7 @@ import (
 )
 
 // update applies msgs in order and returns the app and the last command.
-func update(t *testing.T, a App, msgs ...tea.Msg) (App, tea.Cmd) {
+func update(t testing.TB, a App, msgs ...tea.Msg) (App, tea.Cmd) {
 	t.Helper()
 	var cmd tea.Cmd
 	for _, msg := range msgs {
