@@ -121,9 +121,19 @@ func (m Model) headerLine(cols []placed) string {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(align(ui.Cell(c.title, c.width), c.width, c.right))
+		title := ui.Cell(c.title, c.width)
+		pad := strings.Repeat(" ", c.width-ui.Width(title))
+		if title != "" {
+			title = m.th.Header.Render(title)
+		}
+		if c.right {
+			title = pad + title
+		} else {
+			title += pad
+		}
+		b.WriteString(title)
 	}
-	return m.th.Header.Render(ui.Pad(b.String(), m.w))
+	return b.String()
 }
 
 // row draws session s in the columns. The selected row is drawn in the

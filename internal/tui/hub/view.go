@@ -51,7 +51,11 @@ func (m Model) View() string {
 		lines = append(lines, m.filterLine())
 	}
 	cols := layout(m.w)
-	if f.header {
+	switch {
+	case !f.header:
+	case len(m.sessions) == 0:
+		lines = append(lines, "")
+	default:
 		lines = append(lines, m.headerLine(cols))
 	}
 	lines = append(lines, m.body(cols, f.body)...)
@@ -111,10 +115,13 @@ func (m Model) body(cols []placed, n int) []string {
 	case n <= 0:
 		return nil
 	case len(m.sessions) == 0:
-		msg := "no sessions yet in " + ui.Cell(m.dir, m.w) +
-			" — run a server through mcptrail (mcptrail -- server …) or `mcptrail demo`"
-		for _, l := range strings.Split(ansi.Wrap(msg, max(1, m.w-2), " "), "\n") {
-			lines = append(lines, "  "+m.th.Dim.Render(l))
+		for _, p := range [...]string{
+			"no sessions yet in " + ui.Cell(m.dir, m.w) + " —",
+			"run a server through mcptrail (mcptrail -- server …) or `mcptrail demo`",
+		} {
+			for _, l := range strings.Split(ansi.Wrap(p, max(1, m.w-2), " "), "\n") {
+				lines = append(lines, "  "+m.th.Dim.Render(l))
+			}
 		}
 	case len(m.rows) == 0:
 		lines = append(lines, "  "+m.th.Dim.Render("no session matches "+ui.Cell(m.filter, m.w)))
