@@ -45,7 +45,7 @@ func TestSparkline(t *testing.T) {
 		{[]int{0, 1, 100}, 16, " ▁█"},
 		{[]int{3, 3}, 16, "██"},
 		{[]int{1, 1, 2, 2, 0, 0, 4, 4}, 4, "▂▄ █"}, // pairs summed
-		{[]int{1, 2, 3}, 2, "██"}, // 1+2 and 3
+		{[]int{1, 2, 3}, 2, "██"},                  // 1+2 and 3
 		{[]int{5}, 0, ""},
 	}
 	for _, tt := range tests {
