@@ -16,8 +16,10 @@ const wheelStep = 3
 // maxFilter bounds the label filter, in bytes.
 const maxFilter = 256
 
-// Update handles keys, the mouse wheel, pastes into the filter and
-// ui.HubMsg; Enter returns ui.OpenSessionMsg as a command.
+// Update handles keys, the mouse (wheel; a click selects a row, a click
+// on the selected row opens it: Y counts from the hub's first line),
+// pastes into the filter and ui.HubMsg; Enter returns ui.OpenSessionMsg
+// as a command.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ui.HubMsg:
@@ -31,6 +33,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if m.filtering {
 			return m.setFilter(m.filter + strings.ReplaceAll(msg.Content, "\n", " ")), nil
 		}
+	case tea.MouseClickMsg:
+		if msg.Button == tea.MouseLeft {
+			return m.click(msg.Y)
+		}
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelUp:
@@ -40,6 +46,20 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// click selects the row on screen line y (0 is the hub's first line);
+// a click on the selected row opens it.
+func (m Model) click(y int) (Model, tea.Cmd) {
+	f := m.frame()
+	row := y - f.above()
+	if row < 0 || row >= f.body || m.top+row >= len(m.rows) {
+		return m, nil
+	}
+	if m.top+row == m.sel {
+		return m.navKey(tea.KeyPressMsg{Code: tea.KeyEnter})
+	}
+	return m.move(m.top + row - m.sel), nil
 }
 
 // navKey handles a key while the list has focus.

@@ -72,7 +72,7 @@ func run(m Model, msgs []tea.Msg) (Model, tea.Cmd) {
 }
 
 func TestUpdate(t *testing.T) {
-	wheel := func(b tea.MouseButton) tea.Msg { return tea.MouseWheelMsg{Button: b} }
+	t.Parallel()
 	tests := []struct {
 		name string
 		h    int // screen height; 0 means 40
@@ -96,8 +96,6 @@ func TestUpdate(t *testing.T) {
 		{"ctrl+f", 8, keys("ctrl+f"), state{Selected: "e", Rows: 7, Top: 1}},
 		{"ctrl+b", 8, keys("G", "ctrl+b"), state{Selected: "01J8ZQ4V6W7X8Y9Z", Rows: 7, Top: 2}},
 		{"scroll follows j", 8, keys("j", "j", "j", "j"), state{Selected: "e", Rows: 7, Top: 1}},
-		{"wheel down", 0, []tea.Msg{wheel(tea.MouseWheelDown)}, state{Selected: "d", Rows: 7}},
-		{"wheel up", 0, []tea.Msg{wheel(tea.MouseWheelDown), wheel(tea.MouseWheelDown), wheel(tea.MouseWheelUp)}, state{Selected: "d", Rows: 7}},
 		{"enter", 0, keys("j", "enter"), state{Selected: "b", Rows: 7, Cmd: ui.OpenSessionMsg{Path: "/s/b.jsonl", ID: "b"}}},
 		{"slash focuses the filter", 0, keys("/"), state{Selected: "a", Rows: 7, Capturing: true}},
 		{"typing filters", 0, keys("/", "l", "o", "A", "d"), state{Selected: "e", Rows: 1, Filter: "loAd", Capturing: true}},
@@ -125,6 +123,34 @@ func TestUpdate(t *testing.T) {
 				h = 40
 			}
 			got := stateOf(run(model(120, h), tt.msgs))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("after %v (-want +got):\n%s", tt.msgs, diff)
+			}
+		})
+	}
+}
+
+func TestUpdateMouse(t *testing.T) {
+	t.Parallel()
+	wheel := func(b tea.MouseButton) tea.Msg { return tea.MouseWheelMsg{Button: b} }
+	click := func(y int) tea.Msg { return tea.MouseClickMsg{Y: y, Button: tea.MouseLeft} }
+	tests := []struct {
+		name string
+		msgs []tea.Msg
+		want state
+	}{
+		{"wheel down", []tea.Msg{wheel(tea.MouseWheelDown)}, state{Selected: "d", Rows: 7}},
+		{"wheel up", []tea.Msg{wheel(tea.MouseWheelDown), wheel(tea.MouseWheelDown), wheel(tea.MouseWheelUp)}, state{Selected: "d", Rows: 7}},
+		{"click a row", []tea.Msg{click(5)}, state{Selected: "01J8ZQ4V6W7X8Y9Z", Rows: 7}},
+		{"click the selected row", []tea.Msg{click(4), click(4)}, state{Selected: "b", Rows: 7, Cmd: ui.OpenSessionMsg{Path: "/s/b.jsonl", ID: "b"}}},
+		{"click the header", []tea.Msg{click(2)}, state{Selected: "a", Rows: 7}},
+		{"click below the rows", []tea.Msg{click(20)}, state{Selected: "a", Rows: 7}},
+		{"right click", []tea.Msg{tea.MouseClickMsg{Y: 5, Button: tea.MouseRight}}, state{Selected: "a", Rows: 7}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := stateOf(run(model(120, 40), tt.msgs))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("after %v (-want +got):\n%s", tt.msgs, diff)
 			}

@@ -34,6 +34,17 @@ func (m Model) frame() frame {
 	return frame{body: max(0, h)}
 }
 
+// above is the number of lines above the rows.
+func (f frame) above() int {
+	n := 0
+	for _, on := range [...]bool{f.title, f.filter, f.header} {
+		if on {
+			n++
+		}
+	}
+	return n
+}
+
 // View draws the screen in exactly its size: h lines of w cells.
 func (m Model) View() string {
 	if m.h <= 0 {
