@@ -180,10 +180,15 @@ func (m Model) rebuild(keepIndex bool) Model {
 	return m.scrollToSel(m.sel - line)
 }
 
-// matches reports whether s's label, client name or server name holds
-// needle (lower case), ignoring case.
+// matches reports whether s's label (its id when it has none, as the
+// row shows), client name or server name holds needle (lower case),
+// ignoring case.
 func matches(s *ui.SessionInfo, needle string) bool {
-	for _, f := range [...]string{s.Label, s.Client.Name, s.Server.Name} {
+	label := s.Label
+	if label == "" {
+		label = s.ID
+	}
+	for _, f := range [...]string{label, s.Client.Name, s.Server.Name} {
 		if strings.Contains(strings.ToLower(f), needle) {
 			return true
 		}

@@ -99,8 +99,9 @@ func TestUpdate(t *testing.T) {
 		{"enter", 0, keys("j", "enter"), state{Selected: "b", Rows: 7, Cmd: ui.OpenSessionMsg{Path: "/s/b.jsonl", ID: "b"}}},
 		{"slash focuses the filter", 0, keys("/"), state{Selected: "a", Rows: 7, Capturing: true}},
 		{"typing filters", 0, keys("/", "l", "o", "A", "d"), state{Selected: "e", Rows: 1, Filter: "loAd", Capturing: true}},
-		{"j is text while typing", 0, keys("/", "j"), state{Rows: 0, Filter: "j", Capturing: true}},
+		{"j is text while typing", 0, keys("/", "j"), state{Selected: "01J8ZQ4V6W7X8Y9Z", Rows: 1, Filter: "j", Capturing: true}},
 		{"filter on the server", 0, keys("/", "e", "v", "e", "r", "y"), state{Selected: "01J8ZQ4V6W7X8Y9Z", Rows: 1, Filter: "every", Capturing: true}},
+		{"filter on the id of an unlabelled session", 0, keys("/", "0", "1", "j"), state{Selected: "01J8ZQ4V6W7X8Y9Z", Rows: 1, Filter: "01j", Capturing: true}},
 		{"filter on the client", 0, keys("/", "C", "U", "R"), state{Selected: "b", Rows: 1, Filter: "CUR", Capturing: true}},
 		{"backspace", 0, keys("/", "l", "o", "a", "x", "backspace"), state{Selected: "e", Rows: 1, Filter: "loa", Capturing: true}},
 		// "lo" hides the selected a: b is the first row that shows.

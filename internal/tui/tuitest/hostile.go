@@ -22,11 +22,13 @@ const Evil = "\x1b[2J\x1b[H" + "\x1b]0;pwned\x07" + "\x1b]8;;http://evil.example
 // HugeLen is the length of the hostile transcript's huge tool name.
 const HugeLen = 1 << 20
 
-// HugeName is the hostile transcript's 1 MB tool name: one line of
-// escapes that a screen must cut as cheaply as a short name.
+// HugeName is the hostile transcript's 1 MB tool name (HugeLen bytes of
+// valid UTF-8): one line of escapes that a screen must cut as cheaply as
+// a short name.
 func HugeName() string {
-	unit := "\x1b]0;pwned\x07\u202eA"
-	return "huge-" + strings.Repeat(unit, (HugeLen-5)/len(unit)+1)[:HugeLen-5]
+	const prefix, unit = "huge-", "\x1b]0;pwned\x07\u202eA"
+	s := prefix + strings.Repeat(unit, (HugeLen-len(prefix))/len(unit))
+	return s + strings.Repeat("A", HugeLen-len(s))
 }
 
 // jsonString is s as a JSON string literal that keeps every byte JSON

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
@@ -118,6 +119,9 @@ func TestHostileSteps(t *testing.T) {
 		shown = append(shown, l.Method, l.Text)
 	}
 	shown = append(shown, s.Session.Label, s.Session.Server.Name, s.Session.Server.Version, s.Session.Client.Name)
+	if h := HugeName(); len(h) != HugeLen || !utf8.ValidString(h) || strings.Contains(h, "\n") {
+		t.Errorf("HugeName is %d bytes (want %d), valid UTF-8 %v, one line %v", len(h), HugeLen, utf8.ValidString(h), !strings.Contains(h, "\n"))
+	}
 	for _, x := range []string{s.Session.Server.Name, s.Session.Client.Version, HugeName()} {
 		if unsafeText(x) == "" {
 			t.Errorf("%.40q is not hostile", x)
