@@ -1,0 +1,65 @@
+package hub
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcptrail/mcptrail/internal/tui/ui"
+)
+
+// newest is a session that starts after the test list's.
+var newest = ui.SessionInfo{Path: "/s/n.jsonl", ID: "n", Label: "new-load", Transport: "stdio", Live: true, LastActivity: now}
+
+// TestSelectionKeptAcrossUpdates checks the selection follows its session
+// through newer lists: a session arriving at the top moves neither the
+// cursor off the user's row nor that row on the screen.
+func TestSelectionKeptAcrossUpdates(t *testing.T) {
+	t.Parallel()
+	prepend := func(s ...ui.SessionInfo) []ui.SessionInfo { return append(s, sessions()...) }
+	without := func(id string) []ui.SessionInfo {
+		var out []ui.SessionInfo
+		for _, s := range sessions() {
+			if s.ID != id {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	m, _ := run(model(120, 8), keys("j", "j")) // c, on screen line 2
+	steps := []struct {
+		name    string
+		apply   func(Model) Model
+		want    state
+		wantRow int // the selection's line among the rows on screen
+	}{
+		{"new session at the top", func(m Model) Model { return m.SetSessions(prepend(newest)) },
+			state{Selected: "01J8ZQ4V6W7X8Y9Z", Rows: 8, Top: 1}, 2},
+		{"as a HubMsg", func(m Model) Model {
+			m, _ = m.Update(ui.HubMsg{Sessions: prepend(newest, ui.SessionInfo{Path: "/s/m.jsonl", ID: "m"})})
+			return m
+		}, state{Selected: "01J8ZQ4V6W7X8Y9Z", Rows: 9, Top: 2}, 2},
+		{"the same list", func(m Model) Model { return m.SetSessions(prepend(newest)) },
+			state{Selected: "01J8ZQ4V6W7X8Y9Z", Rows: 8, Top: 1}, 2},
+		{"selected session gone: its place stays", func(m Model) Model { return m.SetSessions(without("01J8ZQ4V6W7X8Y9Z")) },
+			state{Selected: "e", Rows: 6, Top: 1}, 2},
+		{"every session gone", func(m Model) Model { return m.SetSessions(nil) }, state{}, -1},
+		{"sessions back: the first is selected", func(m Model) Model { return m.SetSessions(sessions()) },
+			state{Selected: "a", Rows: 7}, 0},
+		{"filtered, then a new match arrives", func(m Model) Model {
+			m, _ = run(m, keys("/", "l", "o", "a", "d", "enter"))
+			return m.SetSessions(prepend(newest))
+		}, state{Selected: "e", Rows: 2, Filter: "load"}, 1},
+		{"filter cleared: the row stays", func(m Model) Model { m, _ = run(m, keys("esc")); return m },
+			state{Selected: "e", Rows: 8, Top: 4}, 1},
+	}
+	for _, st := range steps {
+		m = st.apply(m)
+		if diff := cmp.Diff(st.want, stateOf(m, nil)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", st.name, diff)
+		}
+		if row := m.sel - m.top; row != st.wantRow && st.wantRow >= 0 {
+			t.Errorf("%s: selection on row %d of the screen, want %d", st.name, row, st.wantRow)
+		}
+	}
+}
