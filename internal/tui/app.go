@@ -89,7 +89,9 @@ func New(ctx context.Context, opts Options) App {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	a := App{ctx: ctx, opts: opts, th: th, keys: newKeyMap(), hub: hub.New(th), now: opts.Now()}
+	keys := newKeyMap()
+	a := App{ctx: ctx, opts: opts, th: th, keys: keys, now: opts.Now()}
+	a.hub = hub.New(th).SetDir(opts.Dir).SetHints(keys.hub()).SetNow(a.now)
 	a.inHub = opts.Dir != "" && opts.Path == "" && opts.Stdin == nil
 	if !a.inHub {
 		a.want = 1

@@ -78,8 +78,10 @@ func (a App) capturing() bool {
 	return a.sess.stream.Capturing()
 }
 
-// toScreen hands msg to the screen on top.
+// toScreen hands msg to the screen on top; a mouse message's row is
+// counted from the screen's first line, under the title line.
 func (a App) toScreen(msg tea.Msg) (tea.Model, tea.Cmd) {
+	msg = belowTitle(msg)
 	var cmd tea.Cmd
 	switch {
 	case a.inHub || !a.hasSess:
@@ -117,4 +119,24 @@ func (a App) exportKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		text, err := export(ctx, d, format)
 		return exportedMsg{text: text, err: err}
 	}
+}
+
+// belowTitle moves a mouse message one row up: screens are drawn under
+// the title line.
+func belowTitle(msg tea.Msg) tea.Msg {
+	switch m := msg.(type) {
+	case tea.MouseClickMsg:
+		m.Y--
+		return m
+	case tea.MouseReleaseMsg:
+		m.Y--
+		return m
+	case tea.MouseMotionMsg:
+		m.Y--
+		return m
+	case tea.MouseWheelMsg:
+		m.Y--
+		return m
+	}
+	return msg
 }

@@ -28,6 +28,7 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case tickMsg:
 		a.now = time.Time(msg)
+		a.hub = a.hub.SetNow(a.now)
 		return a, tick()
 	case openedMsg:
 		return a.opened(msg)
