@@ -181,3 +181,12 @@ func calls(d ui.Data) int {
 	}
 	return d.Snap.Calls.Len()
 }
+
+func mustRead(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
