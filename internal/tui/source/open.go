@@ -154,4 +154,3 @@ func (f *follow) ingest() error {
 		}
 	}
 }
-
