@@ -27,6 +27,7 @@ type writer struct {
 	w   *capture.Writer
 	seq uint64
 	now time.Time
+	shut bool
 }
 
 // newWriter creates a capture at path (appending a session when the file
@@ -96,6 +97,10 @@ func (w *writer) end() {
 // close releases the file and its lock: the writer is gone.
 func (w *writer) close() {
 	w.t.Helper()
+	if w.shut {
+		return
+	}
+	w.shut = true
 	w.flush()
 	if err := w.f.Close(); err != nil {
 		w.t.Fatal(err)
