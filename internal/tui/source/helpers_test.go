@@ -22,11 +22,11 @@ const waitFor = 10 * time.Second
 // writer writes a capture through the real File (holding its lock, as a
 // running mcptrail does) and Writer, one call at a time.
 type writer struct {
-	t   testing.TB
-	f   *capture.File
-	w   *capture.Writer
-	seq uint64
-	now time.Time
+	t    testing.TB
+	f    *capture.File
+	w    *capture.Writer
+	seq  uint64
+	now  time.Time
 	shut bool
 }
 
