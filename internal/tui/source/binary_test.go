@@ -1,0 +1,99 @@
+package source_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/testbin"
+	"github.com/mcptrail/mcptrail/internal/tui/source"
+	"github.com/mcptrail/mcptrail/internal/tui/ui"
+)
+
+// binaries are the programs TestMain built.
+type binaries struct {
+	mcptrail, fastserver string
+}
+
+// bins is set once by TestMain before any test runs and never changed.
+var bins binaries
+
+func TestMain(m *testing.M) {
+	os.Exit(testbin.Main(m,
+		testbin.Target{Out: &bins.mcptrail, Pkg: testbin.Mcptrail},
+		testbin.Target{Out: &bins.fastserver, Pkg: testbin.Module + "/internal/e2e/fastserver"},
+	))
+}
+
+// TestRealProxy runs the real mcptrail as a stdio proxy writing into a
+// state directory: the hub lists its session live, Open follows it call
+// by call, and once the client closes both see it end with every call.
+func TestRealProxy(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	dir := capture.SessionsDir(home)
+	h := source.Watch(context.Background(), dir, nil)
+	defer h.Close()
+
+	cmd := exec.Command(bins.mcptrail, "--label", "real", "--", bins.fastserver, "-ready")
+	cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+home)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr testbin.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	out := bufio.NewReader(stdout)
+	if line, err := out.ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("proxy: %q, %v; stderr %s", line, err, stderr.String())
+	}
+
+	l := waitList(t, h, "the live session", func(l []ui.SessionInfo) bool { return len(l) == 1 && l[0].Live })
+	s, err := source.Open(context.Background(), l[0].Path, l[0].ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const n = 500
+	for i := 1; i <= n; i++ {
+		if _, err := fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo"}}`+"\n", i); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := out.ReadString('\n'); err != nil {
+			t.Fatalf("reading answer %d: %v; stderr %s", i, err, stderr.String())
+		}
+		if i == n/2 {
+			d := until(t, s, "half the calls", func(d ui.Data) bool { return calls(d) >= n/2 })
+			if !d.Live {
+				t.Error("the session is not live while the proxy runs")
+			}
+		}
+	}
+	stdin.Close()
+	if _, err := io.Copy(io.Discard, out); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("proxy: %v; stderr %s", err, stderr.String())
+	}
+	d := drain(t, s)
+	if d.Live || calls(d) != n || !d.Snap.Session.Ended || d.Snap.Session.Label != "real" {
+		t.Errorf("last Data: live %v, %d calls, ended %v, label %q; want not live, %d, ended, real", d.Live, calls(d), d.Snap.Session.Ended, d.Snap.Session.Label, n)
+	}
+	waitList(t, h, "the ended session", func(l []ui.SessionInfo) bool {
+		return len(l) == 1 && !l[0].Live && l[0].Calls == n && l[0].Label == "real"
+	})
+}
