@@ -49,7 +49,7 @@ type fileReader struct {
 	gone    context.CancelFunc
 	dead    bool
 	release func() // gives the hub's read slot back, once
-	next    time.Time
+	next    time.Time // when the next summary of the current session is due
 }
 
 func newFileReader(path string, reg *finding.Registry, notify func(), prev []ui.SessionInfo) *fileReader {
@@ -149,7 +149,6 @@ func (r *fileReader) follow(ctx context.Context) error {
 // session reads the current session's records until the Follower stops.
 func (r *fileReader) session() error {
 	var rec capture.Record
-	r.next = time.Now().Add(hubEvery)
 	for n := 1; ; n++ {
 		if err := r.fl.Next(&rec); err != nil {
 			return err
@@ -167,7 +166,8 @@ func (r *fileReader) session() error {
 func (r *fileReader) idle(int64) {
 	r.release()
 	alive := r.live.check(time.Now())
-	if r.cur != nil && r.cur.dirty && alive {
+	if now := time.Now(); r.cur != nil && r.cur.dirty && alive && !now.Before(r.next) {
+		r.next = now.Add(hubEvery)
 		r.set(r.k, r.cur.info(true, false, r.fl.Damage()))
 	}
 	if !alive {
