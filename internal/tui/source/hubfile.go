@@ -48,7 +48,7 @@ type fileReader struct {
 	live    *liveness
 	gone    context.CancelFunc
 	dead    bool
-	release func() // gives the hub's read slot back, once
+	release func()    // gives the hub's read slot back, once
 	next    time.Time // when the next summary of the current session is due
 }
 
