@@ -91,14 +91,17 @@ func (w *watch) run(ctx context.Context) {
 	}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
+	w.scan(ctx)
+	w.publish()
 	for {
-		w.scan(ctx)
-		w.publish()
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+			w.scan(ctx)
+			w.publish()
 		case <-w.notify:
+			w.publish()
 		}
 	}
 }

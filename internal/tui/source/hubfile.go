@@ -50,6 +50,7 @@ type fileReader struct {
 	dead    bool
 	release func()    // gives the hub's read slot back, once
 	next    time.Time // when the next summary of the current session is due
+	pos     int64     // the bytes read when the Follower was last idle
 }
 
 func newFileReader(path string, reg *finding.Registry, notify func(), prev []ui.SessionInfo) *fileReader {
@@ -107,6 +108,9 @@ func (r *fileReader) run(ctx context.Context, slot chan struct{}) {
 	}
 	if err != nil {
 		r.fail(err, fi)
+	} else if now, err := os.Stat(r.path); err == nil && now.Size() == r.pos {
+		// Everything was read: the file as it is now needs no second read.
+		fi, statErr = now, nil
 	}
 	r.mu.Lock()
 	r.finished = true
@@ -163,8 +167,9 @@ func (r *fileReader) session() error {
 
 // idle is the Follower's Idle hook: the backlog is read, so the slot goes
 // back; what is new is summed up; a gone writer stops the reader.
-func (r *fileReader) idle(int64) {
+func (r *fileReader) idle(pos int64) {
 	r.release()
+	r.pos = pos
 	alive := r.live.check(time.Now())
 	if now := time.Now(); r.cur != nil && r.cur.dirty && alive && !now.Before(r.next) {
 		r.next = now.Add(hubEvery)
