@@ -175,3 +175,31 @@ func TestOpenChild(t *testing.T) {
 	d := drain(t, s)
 	fmt.Println("calls", strconv.Itoa(d.Snap.Calls.Len()))
 }
+
+// BenchmarkRead200k reads the 200,000-frame capture from a pipe-like
+// reader (no file: the store keeps the frames) and reports the time to
+// the last Data and the peak heap.
+func BenchmarkRead200k(b *testing.B) {
+	data, err := os.ReadFile(write200k(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var peak uint64
+	for b.Loop() {
+		stop := heapPeak()
+		s, err := source.Read(context.Background(), bytes.NewReader(data), "", &source.Options{Rules: rules.Default()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		calls := 0
+		for d := range s.Updates() {
+			calls = d.Snap.Calls.Len()
+		}
+		peak = max(peak, stop())
+		if calls != 100_000 || s.Err() != nil {
+			b.Fatalf("the last Data has %d calls; err %v", calls, s.Err())
+		}
+		s.Close()
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "MB-heap-peak")
+}
