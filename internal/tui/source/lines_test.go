@@ -3,6 +3,7 @@ package source_test
 import (
 	"context"
 	"io"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -118,6 +119,32 @@ func TestCloseStops(t *testing.T) {
 	}
 	for range s.Updates() {
 	}
+	noLeak(t, before)
+	if _, err := d.Frame(d.Snap.Calls.At(0).RequestSeq); err == nil {
+		t.Error("Frame after Close read the closed file")
+	}
+}
+
+// TestHubCloseStops: Close of a hub following a live capture, while
+// another file waits for a read slot, leaves no goroutine behind.
+func TestHubCloseStops(t *testing.T) {
+	before := runtime.NumGoroutine()
+	dir := t.TempDir()
+	for _, id := range []string{"a", "b", "c"} {
+		w := newWriter(t, filepath.Join(dir, id+capture.Ext), id)
+		defer w.close()
+	}
+	h := source.Watch(context.Background(), dir, nil)
+	waitList(t, h, "the live sessions", func(l []ui.SessionInfo) bool { return len(l) == 3 && l[0].Live && l[2].Live })
+	h.Close()
+	for range h.Updates() {
+	}
+	noLeak(t, before)
+}
+
+// noLeak waits until no more goroutines run than before.
+func noLeak(t *testing.T, before int) {
+	t.Helper()
 	deadline := time.Now().Add(waitFor)
 	for runtime.NumGoroutine() > before {
 		if time.Now().After(deadline) {
@@ -125,8 +152,5 @@ func TestCloseStops(t *testing.T) {
 			t.Fatalf("%d goroutines after Close, %d before:\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
 		}
 		runtime.Gosched()
-	}
-	if _, err := d.Frame(d.Snap.Calls.At(0).RequestSeq); err == nil {
-		t.Error("Frame after Close read the closed file")
 	}
 }
