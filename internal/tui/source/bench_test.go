@@ -120,18 +120,31 @@ func BenchmarkOpen200k(b *testing.B) {
 }
 
 // BenchmarkWatch200k lists a state directory holding one 200,000-frame
-// capture and reports the time to its row with every call.
+// capture and reports the time to its first row, to its row with every
+// call (ns/op), and the peak heap.
 func BenchmarkWatch200k(b *testing.B) {
 	path := write200k(b)
+	var first time.Duration
+	var peak uint64
 	for b.Loop() {
+		stop := heapPeak()
+		start := time.Now()
 		h := source.Watch(context.Background(), filepath.Dir(path), nil)
+		seen := false
 		for l := range h.Updates() {
+			if !seen && len(l) == 1 {
+				seen = true
+				first += time.Since(start)
+			}
 			if len(l) == 1 && l[0].Calls == 100_000 && !l[0].Live {
 				break
 			}
 		}
+		peak = max(peak, stop())
 		h.Close()
 	}
+	b.ReportMetric(float64(first.Milliseconds())/float64(b.N), "ms-first-row")
+	b.ReportMetric(float64(peak)/(1<<20), "MB-heap-peak")
 }
 
 // BenchmarkOpen200kRSS opens the capture in a child process (this test

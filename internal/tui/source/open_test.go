@@ -158,3 +158,27 @@ func TestOpenNotCapture(t *testing.T) {
 		t.Errorf("Open(not a capture) = %v, want ErrNotCapture", err)
 	}
 }
+
+// TestOpenTruncated: a capture cut short while followed ends the session
+// with what was read, not live, and Err says why.
+func TestOpenTruncated(t *testing.T) {
+	t.Parallel()
+	path := tempCapture(t)
+	w := newWriter(t, path, "cut")
+	defer w.close()
+	w.call(1, `{}`)
+	w.flush()
+	s, err := source.Open(context.Background(), path, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	until(t, s, "the call", func(d ui.Data) bool { return calls(d) == 1 })
+	if err := w.f.Truncate(0); err != nil {
+		t.Fatal(err)
+	}
+	d := drain(t, s)
+	if d.Live || calls(d) != 1 || !errors.Is(s.Err(), capture.ErrTruncated) {
+		t.Errorf("last Data: live %v, %d calls; Err %v; want not live, 1 call, ErrTruncated", d.Live, calls(d), s.Err())
+	}
+}
