@@ -43,26 +43,8 @@ func TestRealProxy(t *testing.T) {
 	h := source.Watch(context.Background(), dir, nil)
 	defer h.Close()
 
-	cmd := exec.Command(bins.mcptrail, "--label", "real", "--", bins.fastserver, "-ready")
-	cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+home)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr testbin.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdin, out, stderr := startProxy(t, home)
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	out := bufio.NewReader(stdout)
-	if line, err := out.ReadString('\n'); err != nil || line != "ready\n" {
-		t.Fatalf("proxy: %q, %v; stderr %s", line, err, stderr.String())
-	}
 
 	l := waitList(t, h, "the live session", func(l []ui.SessionInfo) bool { return len(l) == 1 && l[0].Live })
 	s, err := source.Open(context.Background(), l[0].Path, l[0].ID, nil)
@@ -99,4 +81,32 @@ func TestRealProxy(t *testing.T) {
 	waitList(t, h, "the ended session", func(l []ui.SessionInfo) bool {
 		return len(l) == 1 && !l[0].Live && l[0].Calls == n && l[0].Label == "real"
 	})
+}
+
+// startProxy starts the real mcptrail proxying fastserver with state
+// directory home, and waits for the server to be ready.
+func startProxy(t *testing.T, home string) (*exec.Cmd, io.WriteCloser, *bufio.Reader, *testbin.Buffer) {
+	t.Helper()
+	cmd := exec.Command(bins.mcptrail, "--label", "real", "--", bins.fastserver, "-ready")
+	cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+home)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &testbin.Buffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	out := bufio.NewReader(stdout)
+	if line, err := out.ReadString('\n'); err != nil || line != "ready\n" {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("proxy: %q, %v; stderr %s", line, err, stderr.String())
+	}
+	return cmd, stdin, out, stderr
 }
