@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/testbin"
 	"github.com/mcptrail/mcptrail/internal/tui/source"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
@@ -81,6 +82,56 @@ func TestRealProxy(t *testing.T) {
 	waitList(t, h, "the ended session", func(l []ui.SessionInfo) bool {
 		return len(l) == 1 && !l[0].Live && l[0].Calls == n && l[0].Label == "real"
 	})
+}
+
+// TestRealProxyBurst pipelines 20,000 calls through the real proxy while
+// Open follows its capture: the last Data holds every call, answered.
+func TestRealProxyBurst(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	cmd, stdin, out, stderr := startProxy(t, home)
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	files, err := capture.SessionFiles(capture.SessionsDir(home))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("session files %v, %v", files, err)
+	}
+	s, err := source.Open(context.Background(), files[0], "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const n = 20_000
+	werr := make(chan error, 1)
+	go func() {
+		bw := bufio.NewWriter(stdin)
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(bw, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo"}}`+"\n", i)
+		}
+		err := bw.Flush()
+		stdin.Close()
+		werr <- err
+	}()
+	got := 0
+	for ; ; got++ {
+		if _, err := out.ReadString('\n'); err != nil {
+			break
+		}
+	}
+	if err := <-werr; err != nil || got != n {
+		t.Fatalf("%d answers, writing: %v; stderr %s", got, err, stderr.String())
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("proxy: %v; stderr %s", err, stderr.String())
+	}
+	d := drain(t, s)
+	if d.Live || calls(d) != n || d.Snap.Summary.Methods[0].Count != n {
+		t.Fatalf("last Data: live %v, %d calls; want not live, %d", d.Live, calls(d), n)
+	}
+	for i := range n {
+		if c := d.Snap.Calls.At(i); c.Status != store.StatusOK {
+			t.Fatalf("call %d: %s", i, c.Status)
+		}
+	}
 }
 
 // startProxy starts the real mcptrail proxying fastserver with state
