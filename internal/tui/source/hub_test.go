@@ -2,8 +2,10 @@ package source_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -136,4 +138,40 @@ func sum(xs []int) int {
 		n += x
 	}
 	return n
+}
+
+// TestWatchManyFilesMemory: finished captures cost the hub their rows,
+// not their readers (a Follower holds a 1 MB buffer, a store the calls).
+func TestWatchManyFilesMemory(t *testing.T) {
+	const files = 64
+	dir := t.TempDir()
+	for i := range files {
+		w := newWriter(t, filepath.Join(dir, fmt.Sprintf("f%02d%s", i, capture.Ext)), fmt.Sprint("s", i))
+		for n := range 50 {
+			w.call(n+1, `{}`)
+		}
+		w.end()
+		w.close()
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	h := source.Watch(context.Background(), dir, nil)
+	defer h.Close()
+	waitList(t, h, "every file", func(l []ui.SessionInfo) bool {
+		if len(l) != files {
+			return false
+		}
+		for _, r := range l {
+			if r.Live || r.Calls != 50 {
+				return false
+			}
+		}
+		return true
+	})
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if grew := int64(after.HeapInuse) - int64(before.HeapInuse); grew > files<<18 {
+		t.Errorf("the hub holds %d KB for %d finished files of 50 calls", grew>>10, files)
+	}
 }

@@ -112,6 +112,9 @@ func (r *fileReader) run(ctx context.Context, slot chan struct{}) {
 		// Everything was read: the file as it is now needs no second read.
 		fi, statErr = now, nil
 	}
+	// A finished reader stays in the hub's map: let go of the Follower's
+	// buffer and the store.
+	r.fl, r.cur, r.live = nil, nil, nil
 	r.mu.Lock()
 	r.finished = true
 	r.rows = r.rows[:min(len(r.rows), r.seen)]

@@ -137,7 +137,9 @@ func (in *ingester) data(live bool, dmg capture.Damage) ui.Data {
 func (in *ingester) final(dmg capture.Damage) ui.Data {
 	in.st.SetDamage(dmg)
 	in.dirty = false
-	return in.wrap(in.st.Final(), false)
+	snap := in.st.Final()
+	in.st = nil // Data.Redact keeps the ingester: let the store go
+	return in.wrap(snap, false)
 }
 
 func (in *ingester) wrap(snap *store.Snapshot, live bool) ui.Data {
