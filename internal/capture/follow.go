@@ -33,6 +33,12 @@ type FollowOptions struct {
 	// (usually the last, the one being written); nil means the file's
 	// first session.
 	Session *Session
+	// Idle, when set, is called on the goroutine calling Follow, Next or
+	// NextSession each time the Follower reached the end of the file and
+	// is about to wait, with the bytes read so far: a view shows what it
+	// has, or cancels the context once the writer is gone (WriterAlive),
+	// which makes the waiting call return.
+	Idle func(pos int64)
 
 	// waiting, when set, is called with the bytes read so far each time
 	// the Follower reaches the end of the file and is about to wait, so a
@@ -81,7 +87,7 @@ func Follow(ctx context.Context, path string, opts *FollowOptions) (*Follower, e
 		if opts.Poll > 0 {
 			src.poll = opts.Poll
 		}
-		src.waiting, s = opts.waiting, opts.Session
+		src.waiting, src.idle, s = opts.waiting, opts.Idle, opts.Session
 	}
 	r, err := openFollow(src, s)
 	if err != nil {
@@ -171,8 +177,9 @@ type followSource struct {
 	fi   os.FileInfo // of the opened file
 	poll time.Duration
 	pos  int64 // bytes read so far
-	// waiting is FollowOptions.waiting.
+	// waiting and idle are FollowOptions.waiting and Idle.
 	waiting func(pos int64)
+	idle    func(pos int64)
 }
 
 func (s *followSource) Read(p []byte) (int, error) {
@@ -194,6 +201,9 @@ func (s *followSource) Read(p []byte) (int, error) {
 		}
 		if s.waiting != nil {
 			s.waiting(s.pos)
+		}
+		if s.idle != nil {
+			s.idle(s.pos)
 		}
 		if timer == nil {
 			timer = time.NewTimer(s.poll)
