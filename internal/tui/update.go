@@ -134,6 +134,8 @@ func closeCmd(src interface{ Close() error }) tea.Cmd {
 }
 
 func (a App) openSession(msg ui.OpenSessionMsg) (tea.Model, tea.Cmd) {
+	// The sessions share the redactor: the old one is closed before the
+	// new one opens.
 	var cmds []tea.Cmd
 	if a.hasSess {
 		cmds = append(cmds, closeCmd(a.sess.src))
@@ -142,7 +144,7 @@ func (a App) openSession(msg ui.OpenSessionMsg) (tea.Model, tea.Cmd) {
 	a.gen++ // what the closed session still sends is stale
 	a.want = a.gen + 1
 	cmds = append(cmds, a.openCmd(a.want, msg.Path, msg.ID))
-	return a.setStatus("opening "+ui.Cell(msg.Path, 200)+" …", false), tea.Batch(cmds...)
+	return a.setStatus("opening "+ui.Cell(msg.Path, 200)+" …", false), tea.Sequence(cmds...)
 }
 
 // back closes the top screen: the help, an overlay or the inspector, else
