@@ -18,16 +18,27 @@ type cell struct {
 }
 
 // renderCells lays the cells out on one line, a space between them, each
-// in its own style; plain drops the styles.
-func (m Model) renderCells(cs []cell, plain bool) string {
+// in its own style. A non-nil fill styles the gaps and pads the line to
+// the full width with it.
+func (m Model) renderCells(cs []cell, fill *lipgloss.Style) string {
 	var b strings.Builder
 	left := m.w
+	gap := func(n int) {
+		if n <= 0 {
+			return
+		}
+		sp := strings.Repeat(" ", n)
+		if fill != nil {
+			sp = fill.Render(sp)
+		}
+		b.WriteString(sp)
+	}
 	for i, c := range cs {
 		if i > 0 {
 			if left <= 0 {
 				break
 			}
-			b.WriteByte(' ')
+			gap(1)
 			left--
 		}
 		w := min(c.w, left)
@@ -36,15 +47,21 @@ func (m Model) renderCells(cs []cell, plain bool) string {
 			w = left
 		}
 		text := fit(c.s, w)
-		gap := w - ui.Width(text)
-		if c.st != nil && !plain && text != "" {
+		if fill != nil { // the padding takes the cell's background
+			text = ui.Pad(text, w)
+		}
+		n := ui.Width(text)
+		if c.st != nil && text != "" {
 			text = c.st.Render(text)
 		}
 		b.WriteString(text)
-		if !last {
-			b.WriteString(strings.Repeat(" ", gap))
+		if !last || fill != nil {
+			gap(w - n)
 		}
 		left -= w
+	}
+	if fill != nil {
+		gap(left)
 	}
 	return b.String()
 }
@@ -54,7 +71,21 @@ func (m Model) renderHeader(cs []cell) string {
 	for i := range cs {
 		cs[i].st = &m.th.Header
 	}
-	return m.renderCells(cs, false)
+	return m.renderCells(cs, nil)
+}
+
+// renderSelected draws the selected row on the selection's background
+// across the whole width, each cell keeping its colour.
+func (m Model) renderSelected(cs []cell) string {
+	sel := m.th.Selected
+	for i := range cs {
+		st := sel
+		if cs[i].st != nil {
+			st = st.Foreground(cs[i].st.GetForeground())
+		}
+		cs[i].st = &st
+	}
+	return m.renderCells(cs, &sel)
 }
 
 // fit cuts safe text s to w cells with "…"; it never pads.
@@ -63,12 +94,6 @@ func fit(s string, w int) string {
 		return ui.Pad(s, w)
 	}
 	return s
-}
-
-// renderSelected draws the selected row: the cells' plain text on the
-// selection's background across the whole width.
-func (m Model) renderSelected(cs []cell) string {
-	return m.th.Selected.Render(ui.Pad(m.renderCells(cs, true), m.w))
 }
 
 // styled returns a pointer to st for a cell.

@@ -144,7 +144,7 @@ func (m Model) findingDetail() []string {
 	if !ok {
 		return []string{first, m.th.Dim.Render("not a rule of the registry")}
 	}
-	first += m.th.Dim.Render(" · "+ui.Cell(string(rule.Category), 16)+" · "+ui.Cell(rule.Spec, m.w))
+	first += m.th.Dim.Render(" · " + ui.Cell(string(rule.Category), 16) + " · " + ui.Cell(rule.Spec, m.w))
 	text := strings.TrimSuffix(termtext.Escape(rule.Summary), ".") + ". " + termtext.Escape(rule.Help)
 	lines := strings.Split(ansi.Wrap(text, max(m.w, 1), ""), "\n")
 	if n := m.detail() - 1; len(lines) > n {

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -32,3 +33,5 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s (-want +got):\n%s", path, diff)
 	}
 }
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }

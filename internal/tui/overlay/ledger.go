@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 
@@ -155,7 +156,7 @@ func ledgerHeader(w int) []cell {
 }
 
 func (m Model) ledgerCells(i int) []cell {
-	r := m.data.Snap.Ledger.At(i)
+	r := bounded(m.data.Snap.Ledger.At(i), m.w)
 	c := textexport.LedgerRowCells(&r)
 	root, asks, elapsed := ledgerWidths(m.w)
 	cs := []cell{
@@ -208,7 +209,7 @@ func (m Model) answerStyle(r *store.LedgerRow) lipgloss.Style {
 // ledgerDetail describes the selected row: its root call and key, when it
 // was asked and answered, the whole question, and the notes.
 func (m Model) ledgerDetail() []string {
-	r := m.data.Snap.Ledger.At(m.cur.sel)
+	r := bounded(m.data.Snap.Ledger.At(m.cur.sel), m.w)
 	c := textexport.LedgerRowCells(&r)
 	dim := m.th.Dim
 	first := dim.Render("root ") + fit(c.Root, m.w/2) + dim.Render(" · key ") + fit(c.Key, m.w/4) +
@@ -235,4 +236,34 @@ func (m Model) ledgerJump() tea.Cmd {
 		return send(ui.JumpMsg{Call: r.Call})
 	}
 	return send(ui.JumpMsg{Call: -1, Seq: r.AskedSeq})
+}
+
+// bounded cuts every string of r to what a line of w cells can show (as
+// ui.Cell does), so that a megabyte message costs what a short one does.
+// A cut string still overflows its cell, which then ends in "…".
+func bounded(r store.LedgerRow, w int) store.LedgerRow {
+	n := 4*max(w, 1) + 8
+	r.Root.Method, r.Root.Target = clip(r.Root.Method, n), clip(r.Root.Target, n)
+	r.Key, r.Mode, r.Message = clip(r.Key, n), clip(r.Mode, n), clip(r.Message, n)
+	r.URL, r.Host, r.ElicitationID = clip(r.URL, n), clip(r.Host, n), clip(r.ElicitationID, n)
+	r.Action, r.Status = clip(r.Action, n), clip(r.Status, n)
+	if len(r.Fields) > 0 {
+		fs := make([]store.LedgerField, 0, min(len(r.Fields), n/2))
+		for _, f := range r.Fields[:min(len(r.Fields), n/2)] {
+			fs = append(fs, store.LedgerField{Name: clip(f.Name, n), Type: clip(f.Type, n), Required: f.Required})
+		}
+		r.Fields = fs
+	}
+	return r
+}
+
+// clip cuts s to at most n bytes, at a character's start.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -53,12 +53,12 @@ type Model struct {
 	w, h int
 	cur  cursor
 
-	ledger ledgerState // Ledger
-	caps   []capLine   // Capabilities
-	tools      []toolRow  // Tools
-	toolsCache toolsState // Tools
-	finds      []findRow  // Findings
-	findCounts findCounts // Findings
+	ledger     ledgerState // Ledger
+	caps       []capLine   // Capabilities
+	tools      []toolRow   // Tools
+	toolsCache toolsState  // Tools
+	finds      []findRow   // Findings
+	findCounts findCounts  // Findings
 }
 
 // New returns the overlay kind over d, with default options.
@@ -289,7 +289,7 @@ func (m Model) row(i int, selected bool) string {
 	if selected {
 		return m.renderSelected(cs)
 	}
-	return m.renderCells(cs, false)
+	return m.renderCells(cs, nil)
 }
 
 func (m Model) empty() string {
