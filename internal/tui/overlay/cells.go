@@ -17,9 +17,9 @@ type cell struct {
 	st *lipgloss.Style
 }
 
-// renderCells lays the cells out on one line, a space between them, each
-// in its own style. A non-nil fill styles the gaps and pads the line to
-// the full width with it.
+// renderCells lays the cells out on one line of exactly the overlay's
+// width, a space between them, each in its own style. A non-nil fill
+// styles the gaps and the padding.
 func (m Model) renderCells(cs []cell, fill *lipgloss.Style) string {
 	var b strings.Builder
 	left := m.w
@@ -42,27 +42,25 @@ func (m Model) renderCells(cs []cell, fill *lipgloss.Style) string {
 			left--
 		}
 		w := min(c.w, left)
-		last := i == len(cs)-1
-		if last {
+		if i == len(cs)-1 {
 			w = left
 		}
-		text := fit(c.s, w)
-		if fill != nil { // the padding takes the cell's background
+		text, n := c.s, ui.Width(c.s)
+		if n > w {
 			text = ui.Pad(text, w)
+			n = ui.Width(text)
 		}
-		n := ui.Width(text)
+		if fill != nil { // the padding takes the cell's background
+			text, n = text+strings.Repeat(" ", w-n), w
+		}
 		if c.st != nil && text != "" {
 			text = c.st.Render(text)
 		}
 		b.WriteString(text)
-		if !last || fill != nil {
-			gap(w - n)
-		}
+		gap(w - n)
 		left -= w
 	}
-	if fill != nil {
-		gap(left)
-	}
+	gap(left)
 	return b.String()
 }
 

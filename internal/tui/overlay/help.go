@@ -101,13 +101,14 @@ func (h Help) View() string {
 	lines[0] = h.th.Title.Render(ui.Cell("Keys", h.w)) + h.th.Dim.Render(ui.Cell("  esc to close", max(h.w-4, 0)))
 	es := h.entries()
 	rows := max(h.h-2, 1)
-	keyW := 0
+	keyW, descW := 0, 0
 	for _, e := range es {
 		keyW = max(keyW, ui.Width(ui.Cell(e.key, 16)))
+		descW = max(descW, ui.Width(ui.Cell(e.desc, 28)), ui.Width(ui.Cell(e.title, 28))-keyW-2)
 	}
-	colW := keyW + 2 + 28
+	colW := keyW + 2 + descW + 2
 	cols := max((len(es)+rows-1)/rows, 1)
-	if cols*colW > h.w { // no room for every column: scroll one
+	if cols*colW-2 > h.w { // no room for every column: scroll one
 		cols, es = 1, es[min(h.top, len(es)):]
 	}
 	for c := range cols {

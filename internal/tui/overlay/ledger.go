@@ -18,11 +18,13 @@ import (
 // ledgerState is what the ledger overlay keeps besides the rows, which it
 // reads from the snapshot's Ledger as they are drawn.
 type ledgerState struct {
-	// settled rows (those before the first still open one) are counted
-	// in base and never counted again: an answered row does not change.
-	settled int
-	base    ledgerCounts
-	counts  ledgerCounts
+	// seen rows were looked at by the last SetData; of those, the final
+	// ones (answered: they never change again) are counted in base, and
+	// open lists the others, which the next SetData looks at again.
+	seen   int
+	base   ledgerCounts
+	open   []int
+	counts ledgerCounts
 }
 
 // ledgerCounts are the title's tallies.
@@ -56,6 +58,11 @@ func (c *ledgerCounts) add(r *store.LedgerRow) {
 	}
 }
 
+func (c ledgerCounts) plus(d ledgerCounts) ledgerCounts {
+	return ledgerCounts{asked: c.asked + d.asked, accept: c.accept + d.accept, decline: c.decline + d.decline,
+		cancel: c.cancel + d.cancel, pending: c.pending + d.pending, other: c.other + d.other}
+}
+
 // final reports whether r can no longer change.
 func final(r *store.LedgerRow) bool {
 	return r.Status == store.LedgerAnswered || r.Status == store.LedgerError
@@ -66,7 +73,7 @@ func final(r *store.LedgerRow) bool {
 func (m Model) setLedger(d ui.Data) Model {
 	l := &d.Snap.Ledger
 	st := m.ledger
-	if l.Len() < st.settled { // another session: start over
+	if l.Len() < st.seen { // another session: start over
 		st = ledgerState{}
 	}
 	var sel rowID
@@ -74,15 +81,25 @@ func (m Model) setLedger(d ui.Data) Model {
 		r := old.Ledger.At(m.cur.sel)
 		sel = idOf(&r)
 	}
-	counts := st.base
-	for i := st.settled; i < l.Len(); i++ {
+	var open ledgerCounts
+	still := st.open[:0:0]
+	count := func(i int) {
 		r := l.At(i)
-		if i == st.settled && final(&r) {
+		if final(&r) {
 			st.base.add(&r)
-			st.settled++
+			return
 		}
-		counts.add(&r)
+		open.add(&r)
+		still = append(still, i)
 	}
+	for _, i := range st.open {
+		count(i)
+	}
+	for i := st.seen; i < l.Len(); i++ {
+		count(i)
+	}
+	st.seen, st.open = l.Len(), still
+	counts := st.base.plus(open)
 	st.counts = counts
 	m.ledger = st
 	m.cur.sel = ledgerIndex(l, m.cur.sel, sel)

@@ -219,28 +219,28 @@ func (m Model) View() string {
 	if m.h == 0 {
 		return ""
 	}
+	blank := strings.Repeat(" ", m.w)
 	lines := make([]string, 0, m.h)
-	lines = append(lines, m.title())
+	lines = append(lines, ui.Pad(m.title(), m.w))
 	if m.header() {
-		lines = append(lines, m.headerLine())
+		lines = append(lines, m.headerLine()) // as wide as the rows
 	}
 	n, lh := m.rows(), m.listHeight()
 	for i := m.cur.top; i < min(m.cur.top+lh, n); i++ {
 		lines = append(lines, m.row(i, i == m.cur.sel))
 	}
 	if n == 0 && lh > 0 {
-		lines = append(lines, m.th.Dim.Render(ui.Cell(m.empty(), m.w)))
+		lines = append(lines, ui.Pad(m.th.Dim.Render(ui.Cell(m.empty(), m.w)), m.w))
 	}
 	detail := m.detailLines()
 	for len(lines) < m.h-len(detail) {
-		lines = append(lines, "")
+		lines = append(lines, blank)
 	}
-	lines = append(lines, detail...)
+	for _, l := range detail {
+		lines = append(lines, ui.Pad(l, m.w))
+	}
 	for len(lines) < m.h {
-		lines = append(lines, "")
-	}
-	for i := range lines {
-		lines[i] = ui.Pad(lines[i], m.w)
+		lines = append(lines, blank)
 	}
 	return strings.Join(lines[:m.h], "\n")
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // keyMsg returns the key press whose String is s.
-func keyMsg(t *testing.T, s string) tea.KeyPressMsg {
+func keyMsg(t testing.TB, s string) tea.KeyPressMsg {
 	t.Helper()
 	codes := map[string]rune{"up": tea.KeyUp, "down": tea.KeyDown, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
 		"home": tea.KeyHome, "end": tea.KeyEnd, "enter": tea.KeyEnter, "esc": tea.KeyEscape}
