@@ -37,7 +37,7 @@ func TestViewGolden(t *testing.T) {
 	}{
 		{"ledger", "elicit-seed", Ledger},
 		{"ledger-legacy", "legacy-2025-11-25", Ledger},
-		{"capabilities", "elicit-seed", Capabilities},
+		{"capabilities", "legacy-2025-11-25", Capabilities},
 		{"tools", "catalog-drift", Tools},
 		{"findings", "duplicate-response", Findings},
 	} {
