@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
@@ -57,6 +58,27 @@ func BenchmarkLedgerSetData(b *testing.B) {
 	m := New(ui.NewTheme(true), Ledger, older).SetSize(120, 40)
 	if got := m.SetData(newer).ledger.counts; got.pending != 4 || got.decline != 1 || got.asked != 10_010 {
 		b.Fatalf("counts = %+v", got)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = m.SetData(newer)
+	}
+}
+
+// BenchmarkFindingsSetData hands the findings overlay over 100k findings
+// of 4 rules a newer Data with ten more: it compares the 100k and groups
+// the ten.
+func BenchmarkFindingsSetData(b *testing.B) {
+	ids := []string{"unanswered-request", "duplicate-response", "late-result", "null-id"}
+	fs := make([]finding.Finding, 100_010)
+	for i := range fs {
+		fs[i] = finding.Finding{Rule: ids[i%4], Severity: finding.Warning, Seq: uint64(i + 1), Call: i, Message: "m"}
+	}
+	older := ui.Data{Snap: &store.Snapshot{Findings: store.FindingsOf(fs[:100_000])}}
+	newer := ui.Data{Snap: &store.Snapshot{Findings: store.FindingsOf(fs)}}
+	m := New(ui.NewTheme(true), Findings, older).SetSize(120, 40)
+	if got := m.SetData(newer).rows(); got != 100_014 {
+		b.Fatalf("rows = %d", got)
 	}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -20,15 +20,25 @@ import (
 type findRow struct {
 	rule   string
 	header bool
-	n      int // header: the rule's findings
-	f      finding.Finding
+	n      int             // header: the rule's findings
+	f      finding.Finding // the finding; a header's first
 }
 
-// findCounts are the findings overlay's title: findings by severity
-// rank (sevRank), and rules.
-type findCounts struct {
-	sev   [4]int
-	rules int
+// findState is the findings overlay's grouping, kept from one Data to the
+// next so that a newer one costs the findings that changed: all holds the
+// findings in the snapshot's order, each group the indices of its rule's.
+type findState struct {
+	all    growing[finding.Finding]
+	groups []findGroup // most severe first, then by rule id
+	rows   int
+	sev    [4]int // findings by sevRank
+}
+
+// findGroup is one rule's findings.
+type findGroup struct {
+	rule string
+	sev  finding.Severity
+	idx  growing[int32]
 }
 
 // sevRank orders severities, most severe first.
@@ -44,50 +54,116 @@ func sevRank(s finding.Severity) int {
 	return 3
 }
 
-// setFindings groups the findings by rule, most severe rules first, and
-// keeps the selection on the same row.
+// setFindings brings the grouping up to date with d: the findings that
+// are as before are kept, the rest regrouped, and the selection stays on
+// the same row.
 func (m Model) setFindings(d ui.Data) Model {
-	if m.data.Snap == d.Snap && m.finds != nil {
+	if m.data.Snap == d.Snap && m.data.Snap != nil {
 		return m
 	}
 	var sel findRow
-	if m.cur.sel < len(m.finds) {
-		sel = m.finds[m.cur.sel]
+	if m.cur.sel < m.finds.rows {
+		sel = m.findRowAt(m.cur.sel)
 	}
-	byRule := map[string][]finding.Finding{}
+	st := m.finds
+	st.groups = slices.Clone(st.groups)
+	j, diverged := 0, false
 	for f := range d.Snap.Findings.All() {
-		byRule[f.Rule] = append(byRule[f.Rule], f)
-	}
-	ids := make([]string, 0, len(byRule))
-	for id := range byRule {
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, func(a, b string) int {
-		return cmp.Or(cmp.Compare(sevRank(byRule[a][0].Severity), sevRank(byRule[b][0].Severity)), strings.Compare(a, b))
-	})
-	rows := make([]findRow, 0, d.Snap.Findings.Len()+len(ids))
-	for _, id := range ids {
-		fs := byRule[id]
-		rows = append(rows, findRow{rule: id, header: true, n: len(fs), f: fs[0]})
-		for _, f := range fs {
-			rows = append(rows, findRow{rule: id, f: f})
+		if !diverged && j < len(st.all.s) && st.all.s[j] == f {
+			j++
+			continue
 		}
+		if !diverged && j < len(st.all.s) { // a finding changed: regroup from it on
+			st.truncate(j)
+		}
+		diverged = true
+		st.add(f)
+		j++
 	}
-	m.finds = rows
-	m.findCounts = findCounts{rules: len(ids)}
-	for _, id := range ids {
-		m.findCounts.sev[sevRank(byRule[id][0].Severity)] += len(byRule[id])
+	if !diverged && j < len(st.all.s) {
+		st.truncate(j)
 	}
+	st.tidy()
+	m.finds = st
 	if sel.rule != "" {
-		if i := slices.IndexFunc(rows, func(r findRow) bool { return r.header == sel.header && r.f == sel.f }); i >= 0 {
-			m.cur.sel = i
-		}
+		m.cur.sel = m.findRowIndex(sel)
 	}
 	return m
 }
 
+// truncate drops the findings from index n on.
+func (st *findState) truncate(n int) {
+	st.all = st.all.truncate(n)
+	for i := range st.groups {
+		g := &st.groups[i]
+		k, _ := slices.BinarySearch(g.idx.s, int32(n))
+		g.idx = g.idx.truncate(k)
+	}
+}
+
+// add appends f to its rule's group, making the group if it is new.
+func (st *findState) add(f finding.Finding) {
+	st.all = st.all.append(f)
+	i := slices.IndexFunc(st.groups, func(g findGroup) bool { return g.rule == f.Rule })
+	if i < 0 {
+		i = len(st.groups)
+		st.groups = append(st.groups, findGroup{rule: f.Rule, sev: f.Severity})
+	}
+	st.groups[i].idx = st.groups[i].idx.append(int32(len(st.all.s) - 1))
+}
+
+// tidy drops empty groups, orders the groups and counts rows and
+// severities.
+func (st *findState) tidy() {
+	st.groups = slices.DeleteFunc(st.groups, func(g findGroup) bool { return len(g.idx.s) == 0 })
+	slices.SortStableFunc(st.groups, func(a, b findGroup) int {
+		return cmp.Or(cmp.Compare(sevRank(a.sev), sevRank(b.sev)), strings.Compare(a.rule, b.rule))
+	})
+	st.rows, st.sev = 0, [4]int{}
+	for _, g := range st.groups {
+		st.rows += 1 + len(g.idx.s)
+		st.sev[sevRank(g.sev)] += len(g.idx.s)
+	}
+}
+
+// findRowAt returns row i (< rows): the groups are few, so this walks
+// them.
+func (m Model) findRowAt(i int) findRow {
+	for _, g := range m.finds.groups {
+		n := len(g.idx.s)
+		switch {
+		case i == 0:
+			return findRow{rule: g.rule, header: true, n: n, f: m.finds.all.s[g.idx.s[0]]}
+		case i <= n:
+			return findRow{rule: g.rule, f: m.finds.all.s[g.idx.s[i-1]]}
+		}
+		i -= 1 + n
+	}
+	return findRow{}
+}
+
+// findRowIndex returns the index of the row showing what r showed, or the
+// selection's index when it is gone.
+func (m Model) findRowIndex(r findRow) int {
+	base := 0
+	for _, g := range m.finds.groups {
+		if g.rule == r.rule {
+			if r.header {
+				return base
+			}
+			for k, ix := range g.idx.s {
+				if m.finds.all.s[ix] == r.f {
+					return base + 1 + k
+				}
+			}
+		}
+		base += 1 + len(g.idx.s)
+	}
+	return m.cur.sel
+}
+
 func (m Model) findingsTitle() string {
-	sev, rules := m.findCounts.sev, m.findCounts.rules
+	sev, rules := m.finds.sev, len(m.finds.groups)
 	total := sev[0] + sev[1] + sev[2] + sev[3]
 	t := m.th.Title.Render("Findings") + " " + m.th.Dim.Render(fmt.Sprintf("%d by %d rules", total, rules))
 	for i, s := range []string{"error", "warning", "info"} {
@@ -97,7 +173,8 @@ func (m Model) findingsTitle() string {
 }
 
 func (m Model) findingCells(i int) []cell {
-	r := &m.finds[i]
+	row := m.findRowAt(i)
+	r := &row
 	if r.header {
 		sum := ""
 		if rule, ok := m.reg.Rule(r.rule); ok {
@@ -134,7 +211,8 @@ func (m Model) findingCells(i int) []cell {
 // findingDetail shows the selected row's rule: id, severity, category and
 // spec, then its summary and help text, wrapped.
 func (m Model) findingDetail() []string {
-	r := &m.finds[m.cur.sel]
+	row := m.findRowAt(m.cur.sel)
+	r := &row
 	rule, ok := m.reg.Rule(r.rule)
 	sev := string(m.reg.Severity(r.rule))
 	if sev == "" {
@@ -157,7 +235,7 @@ func (m Model) findingDetail() []string {
 // findingJump jumps to the finding's call and frame (to the first finding
 // of a rule from its header); a session-wide finding has neither.
 func (m Model) findingJump() tea.Cmd {
-	f := m.finds[m.cur.sel].f
+	f := m.findRowAt(m.cur.sel).f
 	switch {
 	case f.Call >= 0:
 		return send(ui.JumpMsg{Call: f.Call, Seq: f.Seq})

@@ -57,8 +57,7 @@ type Model struct {
 	caps       []capLine   // Capabilities
 	tools      []toolRow   // Tools
 	toolsCache toolsState  // Tools
-	finds      []findRow   // Findings
-	findCounts findCounts  // Findings
+	finds      findState   // Findings
 }
 
 // New returns the overlay kind over d, with default options.
@@ -182,7 +181,7 @@ func (m Model) rows() int {
 	case Tools:
 		return len(m.tools)
 	case Findings:
-		return len(m.finds)
+		return m.finds.rows
 	}
 	return 0
 }
