@@ -199,6 +199,9 @@ func (m Model) findingCells(i int) []cell {
 	if r.f.Seq != 0 {
 		seq = "#" + strconv.FormatUint(r.f.Seq, 10)
 	}
+	if m.w < 80 { // narrow: the message first
+		return []cell{{s: "", w: 1}, {s: seq, w: 7, st: styled(m.th.Dim)}, {s: call, w: 9}, {s: ui.Cell(r.f.Message, m.w)}}
+	}
 	return []cell{
 		{s: "", w: 7},
 		{s: seq, w: 8, st: styled(m.th.Dim)},
@@ -227,7 +230,7 @@ func (m Model) findingDetail() []string {
 	lines := strings.Split(ansi.Wrap(text, max(m.w, 1), ""), "\n")
 	if n := m.detail() - 1; len(lines) > n {
 		lines = lines[:n]
-		lines[n-1] = ui.Pad(lines[n-1], max(m.w-1, 0)) + "…"
+		lines[n-1] = fit(lines[n-1], max(m.w-1, 0)) + "…"
 	}
 	return append([]string{first}, lines...)
 }

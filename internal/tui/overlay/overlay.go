@@ -199,6 +199,9 @@ func (m Model) detail() int {
 	case Ledger:
 		return 3
 	case Findings:
+		if m.h < 20 {
+			return 2
+		}
 		return 5
 	}
 	return 0
