@@ -70,7 +70,7 @@ func layers() map[string][]string {
 		"internal/tui/ui":        below("internal/store", "internal/termtext"),
 		"internal/tui/stream":    below("internal/store", "internal/rules", "internal/termtext", "internal/tui/ui", "internal/tui/filter"),
 		"internal/tui/inspector": below("internal/store", "internal/termtext", "internal/jsonraw", "internal/tui/ui"),
-		"internal/tui/overlay":   below("internal/store", "internal/rules", "internal/termtext", "internal/tui/ui"),
+		"internal/tui/overlay":   below("internal/store", "internal/rules", "internal/termtext", "internal/export/text", "internal/tui/ui"),
 		"internal/tui/hub":       below("internal/store", "internal/termtext", "internal/tui/ui", "internal/tui/filter"),
 		"internal/tui/source":    below("internal/store", "internal/rules", "internal/redact", "internal/termtext", "internal/tui/ui"),
 		"internal/tui": below("internal/store", "internal/rules", "internal/redact", "internal/termtext",

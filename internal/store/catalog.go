@@ -79,6 +79,9 @@ type Definition struct {
 	// Seq is the seq of the response that first listed this version of
 	// the definition (this Hash).
 	Seq uint64
+	// Size is the length in bytes of the definition's JSON as that
+	// response listed it.
+	Size int
 }
 
 // CatalogChange is one definition added, removed or changed by a listing.

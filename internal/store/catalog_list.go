@@ -134,7 +134,7 @@ func (a *pageApply) item(item jsontext.Value) {
 		return
 	}
 	a.own()
-	def := newDefinition(&d, hash, a.seq)
+	def := newDefinition(&d, hash, a.seq, len(item))
 	if ok {
 		a.change(ChangeChanged, d.Key, hash, a.defs[pos].Hash)
 		a.defs[pos] = def
@@ -192,9 +192,9 @@ func (a *pageApply) change(what, key, hash, prev string) {
 }
 
 // newDefinition keeps what a catalog shows of a parsed definition.
-func newDefinition(d *mcp.Definition, hash string, seq uint64) Definition {
+func newDefinition(d *mcp.Definition, hash string, seq uint64, size int) Definition {
 	kept := *d
 	kept.InputSchema, kept.OutputSchema = clone(d.InputSchema), clone(d.OutputSchema)
 	kept.Arguments, kept.Annotations = clone(d.Arguments), clone(d.Annotations)
-	return Definition{Definition: kept, Hash: hash, Seq: seq}
+	return Definition{Definition: kept, Hash: hash, Seq: seq, Size: size}
 }

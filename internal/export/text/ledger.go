@@ -61,14 +61,35 @@ func WriteLedger(w io.Writer, lines []LedgerLine) error {
 		if withSession {
 			fmt.Fprintf(tw, "%s\t", cell(l.Session))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ledgerRoot(r), ledgerKey(r), cell(r.Mode), ledgerAsks(r),
-			ledgerAnswer(r), ledgerElapsed(r), ledgerWaitTool(r), ledgerNotes(r))
+		c := LedgerRowCells(r)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Root, c.Key, c.Mode, c.Asks,
+			c.Answer, c.Elapsed, c.WaitTool, c.Notes)
 	}
 	tw.flush()
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing ledger: %w", err)
 	}
 	return nil
+}
+
+// LedgerCells is one ledger row as the ledger table (WriteLedger) shows
+// it, cell by cell; every string from the capture in it is already
+// escaped (termtext.Escape), so a view only cuts and pads it.
+type LedgerCells struct {
+	Root     string // "tools/call create_account (id 1)", "(unattributed)"
+	Key      string // the inputRequests key, "-" for legacy rows
+	Mode     string
+	Asks     string // "username:string*, email:string*", or the url's host
+	Answer   string // the action, or "(pending)", "(required)" ...
+	Elapsed  string // how long the user took, "-" unless answered
+	WaitTool string // the operation's wait/tool time, "-" without one
+	Notes    string // observations, elicitationId, completion
+}
+
+// LedgerRowCells returns r's cells as WriteLedger prints them.
+func LedgerRowCells(r *store.LedgerRow) LedgerCells {
+	return LedgerCells{Root: ledgerRoot(r), Key: ledgerKey(r), Mode: cell(r.Mode), Asks: ledgerAsks(r),
+		Answer: ledgerAnswer(r), Elapsed: ledgerElapsed(r), WaitTool: ledgerWaitTool(r), Notes: ledgerNotes(r)}
 }
 
 // ledgerRoot names the client call a row belongs to:

@@ -153,6 +153,10 @@ func msBetween(a, b time.Time) float64 {
 	return float64(b.Sub(a)) / float64(time.Millisecond)
 }
 
+// FormatMS renders a duration in milliseconds as every table of the text
+// export does: "0.042ms", "920.0ms", "2.840s".
+func FormatMS(ms float64) string { return formatMS(ms) }
+
 // formatMS renders a duration in milliseconds: "0.042ms", "920.0ms",
 // "2.840s".
 func formatMS(ms float64) string {

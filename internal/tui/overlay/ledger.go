@@ -1,0 +1,286 @@
+package overlay
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"charm.land/lipgloss/v2"
+
+	tea "charm.land/bubbletea/v2"
+
+	textexport "github.com/mcptrail/mcptrail/internal/export/text"
+	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/tui/ui"
+)
+
+// ledgerState is what the ledger overlay keeps besides the rows, which it
+// reads from the snapshot's Ledger as they are drawn.
+type ledgerState struct {
+	// seen rows were looked at by the last SetData; of those, the final
+	// ones (answered: they never change again) are counted in base, and
+	// open lists the others, which the next SetData looks at again.
+	seen   int
+	base   ledgerCounts
+	open   []int
+	counts ledgerCounts
+}
+
+// ledgerCounts are the title's tallies.
+type ledgerCounts struct {
+	asked, accept, decline, cancel, pending, other int
+}
+
+// rowID identifies a ledger row across snapshots.
+type rowID struct {
+	seq       uint64
+	key, elID string
+}
+
+func idOf(r *store.LedgerRow) rowID {
+	return rowID{seq: r.AskedSeq, key: r.Key, elID: r.ElicitationID}
+}
+
+func (c *ledgerCounts) add(r *store.LedgerRow) {
+	c.asked++
+	switch {
+	case r.Status == store.LedgerPending:
+		c.pending++
+	case r.Action == "accept":
+		c.accept++
+	case r.Action == "decline":
+		c.decline++
+	case r.Action == "cancel":
+		c.cancel++
+	default:
+		c.other++
+	}
+}
+
+func (c ledgerCounts) plus(d ledgerCounts) ledgerCounts {
+	return ledgerCounts{asked: c.asked + d.asked, accept: c.accept + d.accept, decline: c.decline + d.decline,
+		cancel: c.cancel + d.cancel, pending: c.pending + d.pending, other: c.other + d.other}
+}
+
+// final reports whether r can no longer change.
+func final(r *store.LedgerRow) bool {
+	return r.Status == store.LedgerAnswered || r.Status == store.LedgerError
+}
+
+// setLedger counts the rows that may have changed since the last Data
+// and finds the selected row again.
+func (m Model) setLedger(d ui.Data) Model {
+	l := &d.Snap.Ledger
+	st := m.ledger
+	if l.Len() < st.seen { // another session: start over
+		st = ledgerState{}
+	}
+	var sel rowID
+	if old := m.data.Snap; old != nil && m.cur.sel < old.Ledger.Len() {
+		r := old.Ledger.At(m.cur.sel)
+		sel = idOf(&r)
+	}
+	var open ledgerCounts
+	still := st.open[:0:0]
+	count := func(i int) {
+		r := l.At(i)
+		if final(&r) {
+			st.base.add(&r)
+			return
+		}
+		open.add(&r)
+		still = append(still, i)
+	}
+	for _, i := range st.open {
+		count(i)
+	}
+	for i := st.seen; i < l.Len(); i++ {
+		count(i)
+	}
+	st.seen, st.open = l.Len(), still
+	counts := st.base.plus(open)
+	st.counts = counts
+	m.ledger = st
+	m.cur.sel = ledgerIndex(l, m.cur.sel, sel)
+	return m
+}
+
+// ledgerIndex returns the index of the row id, looking at near first (rows
+// are only appended, so it is almost always there); near when absent.
+func ledgerIndex(l *store.Ledger, near int, id rowID) int {
+	if id == (rowID{}) {
+		return near
+	}
+	if near < l.Len() {
+		if r := l.At(near); idOf(&r) == id {
+			return near
+		}
+	}
+	for i := range l.Len() {
+		if r := l.At(i); idOf(&r) == id {
+			return i
+		}
+	}
+	return near
+}
+
+func (m Model) ledgerTitle() string {
+	c := m.ledger.counts
+	t := m.th.Title.Render("Elicitation ledger") + " " + m.th.Dim.Render(fmt.Sprintf("asked %d", c.asked))
+	for _, p := range []struct {
+		name string
+		n    int
+	}{{"accept", c.accept}, {"decline", c.decline}, {"cancel", c.cancel}, {"pending", c.pending}, {"other", c.other}} {
+		if p.n == 0 && p.name == "other" {
+			continue
+		}
+		st := m.th.Action(p.name)
+		if p.name == "other" || p.n == 0 {
+			st = m.th.Dim
+		}
+		t += m.th.Dim.Render(" · ") + st.Render(fmt.Sprintf("%s %d", p.name, p.n))
+	}
+	return t
+}
+
+// ledgerWidths returns the widths of the variable columns for a line of
+// w cells; root is 0 when the line is too narrow for it (and for the
+// elapsed time, which the detail lines show anyway).
+func ledgerWidths(w int) (root, asks int, elapsed bool) {
+	const fixed = 9 + 6 + 4 + 10 + 15 + 6 // time round mode action wait/tool, 6 gaps
+	switch {
+	case w >= 120:
+		v := w - fixed - 8 - 2
+		return v * 3 / 10, v * 3 / 10, true
+	case w >= 100:
+		v := w - fixed - 1
+		return v * 3 / 10, v * 3 / 10, false
+	}
+	return 0, max(w-fixed, 0) * 4 / 10, false
+}
+
+func ledgerHeader(w int) []cell {
+	root, asks, elapsed := ledgerWidths(w)
+	cs := []cell{{s: "TIME", w: 9}, {s: "ROUND", w: 6}, {s: "MODE", w: 4}, {s: "ACTION", w: 10}, {s: "WAIT/TOOL", w: 15}}
+	if elapsed {
+		cs = append(cs, cell{s: "ELAPSED", w: 8})
+	}
+	if root > 0 {
+		cs = append(cs, cell{s: "ROOT", w: root})
+	}
+	return append(cs, cell{s: "FIELDS/HOST", w: asks}, cell{s: "MESSAGE"})
+}
+
+func (m Model) ledgerCells(i int) []cell {
+	r := bounded(m.data.Snap.Ledger.At(i), m.w)
+	c := textexport.LedgerRowCells(&r)
+	root, asks, elapsed := ledgerWidths(m.w)
+	cs := []cell{
+		{s: m.since(r.AskedAt), w: 9, st: styled(m.th.Dim)},
+		{s: roundText(&r), w: 6},
+		{s: c.Mode, w: 4},
+		{s: c.Answer, w: 10, st: styled(m.answerStyle(&r))},
+		{s: c.WaitTool, w: 15},
+	}
+	if elapsed {
+		cs = append(cs, cell{s: c.Elapsed, w: 8})
+	}
+	if root > 0 {
+		cs = append(cs, cell{s: c.Root, w: root})
+	}
+	return append(cs, cell{s: c.Asks, w: asks}, cell{s: ui.Cell(r.Message, m.w)})
+}
+
+// since is the time t from the session's start: "+920.0ms"; "-" when
+// either is unknown.
+func (m Model) since(t time.Time) string {
+	start := m.data.Snap.Session.Start
+	if t.IsZero() || start.IsZero() {
+		return "-"
+	}
+	return "+" + textexport.FormatMS(float64(t.Sub(start))/float64(time.Millisecond))
+}
+
+// roundText is the round of an MRTR row ("mrtr 2") or the era.
+func roundText(r *store.LedgerRow) string {
+	if r.Round > 0 {
+		return "mrtr " + strconv.Itoa(r.Round)
+	}
+	return ui.Cell(r.Era, 16)
+}
+
+// answerStyle colours a row's answer: its action, else its status.
+func (m Model) answerStyle(r *store.LedgerRow) lipgloss.Style {
+	switch {
+	case r.Action != "":
+		return m.th.Action(r.Action)
+	case r.Status == store.LedgerPending:
+		return m.th.Pending
+	case r.Status == store.LedgerError:
+		return m.th.Bad
+	}
+	return m.th.Warn
+}
+
+// ledgerDetail describes the selected row: its root call and key, when it
+// was asked and answered, the whole question, and the notes.
+func (m Model) ledgerDetail() []string {
+	r := bounded(m.data.Snap.Ledger.At(m.cur.sel), m.w)
+	c := textexport.LedgerRowCells(&r)
+	dim := m.th.Dim
+	first := dim.Render("root ") + fit(c.Root, m.w/2) + dim.Render(" · key ") + fit(c.Key, m.w/4) +
+		dim.Render(" · asked ") + "#" + strconv.FormatUint(r.AskedSeq, 10)
+	if r.AnsweredSeq != 0 {
+		first += dim.Render(" · answered ") + "#" + strconv.FormatUint(r.AnsweredSeq, 10) + dim.Render(" after ") + c.Elapsed
+	}
+	second := dim.Render("question ") + ui.Cell(r.Message, m.w)
+	third := dim.Render("asks ") + c.Asks
+	if c.Notes != "" {
+		third += dim.Render(" · notes ") + c.Notes
+	}
+	return []string{first, second, third}
+}
+
+// ledgerJump jumps to the row's root call; to the call that carried the
+// question, or its frame, when no root is known.
+func (m Model) ledgerJump() tea.Cmd {
+	r := m.data.Snap.Ledger.At(m.cur.sel)
+	switch {
+	case r.Root.Call >= 0:
+		return send(ui.JumpMsg{Call: r.Root.Call})
+	case r.Call >= 0:
+		return send(ui.JumpMsg{Call: r.Call})
+	}
+	return send(ui.JumpMsg{Call: -1, Seq: r.AskedSeq})
+}
+
+// bounded cuts every string of r to what a line of w cells can show (as
+// ui.Cell does), so that a megabyte message costs what a short one does.
+// A cut string still overflows its cell, which then ends in "…".
+func bounded(r store.LedgerRow, w int) store.LedgerRow {
+	n := 4*max(w, 1) + 8
+	r.Root.Method, r.Root.Target = clip(r.Root.Method, n), clip(r.Root.Target, n)
+	r.Key, r.Mode, r.Message = clip(r.Key, n), clip(r.Mode, n), clip(r.Message, n)
+	r.URL, r.Host, r.ElicitationID = clip(r.URL, n), clip(r.Host, n), clip(r.ElicitationID, n)
+	r.Action, r.Status = clip(r.Action, n), clip(r.Status, n)
+	if len(r.Fields) > 0 {
+		fs := make([]store.LedgerField, 0, min(len(r.Fields), n/2))
+		for _, f := range r.Fields[:min(len(r.Fields), n/2)] {
+			fs = append(fs, store.LedgerField{Name: clip(f.Name, n), Type: clip(f.Type, n), Required: f.Required})
+		}
+		r.Fields = fs
+	}
+	return r
+}
+
+// clip cuts s to at most n bytes, at a character's start.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

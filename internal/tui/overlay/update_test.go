@@ -1,0 +1,121 @@
+package overlay
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
+	"github.com/mcptrail/mcptrail/internal/tui/ui"
+)
+
+// keyMsg returns the key press whose String is s.
+func keyMsg(t testing.TB, s string) tea.KeyPressMsg {
+	t.Helper()
+	codes := map[string]rune{"up": tea.KeyUp, "down": tea.KeyDown, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
+		"home": tea.KeyHome, "end": tea.KeyEnd, "enter": tea.KeyEnter, "esc": tea.KeyEscape}
+	var k tea.KeyPressMsg
+	if c, ok := codes[s]; ok {
+		k = tea.KeyPressMsg{Code: c}
+	} else {
+		k = tea.KeyPressMsg{Code: []rune(s)[0], Text: s}
+	}
+	if k.String() != s {
+		t.Fatalf("key %q reads as %q", s, k.String())
+	}
+	return k
+}
+
+// run returns the message cmd delivers, nil for none.
+func run(cmd tea.Cmd) tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	return cmd()
+}
+
+// ledgerData is a Data whose ledger has n rows, asked one a millisecond,
+// row i rooted at call 2*i; every third row is still pending.
+func ledgerData(n int) ui.Data {
+	rows := make([]store.LedgerRow, n)
+	t0 := tuitest.T0
+	for i := range rows {
+		r := store.LedgerRow{
+			Root:  store.LedgerRoot{Call: 2 * i, Method: "tools/call", Target: fmt.Sprintf("tool_%d", i)},
+			Round: 1, Key: "k", Era: store.LedgerMRTR, Mode: "form", Message: fmt.Sprintf("question %d", i),
+			Fields: []store.LedgerField{{Name: "name", Type: "string", Required: true}},
+			Status: store.LedgerAnswered, Action: "accept", AskedSeq: uint64(2*i + 2), AnsweredSeq: uint64(2*i + 3),
+			AskedAt: t0.Add(time.Duration(i) * time.Millisecond), Call: 2 * i, Operation: i, WaitMS: 10, ToolMS: 2,
+		}
+		if i%3 == 2 {
+			r.Status, r.Action, r.AnsweredSeq = store.LedgerPending, "", 0
+		}
+		rows[i] = r
+	}
+	snap := &store.Snapshot{Ledger: store.ListOf(rows)}
+	snap.Session.Start = t0
+	return ui.Data{Snap: snap, Live: true}
+}
+
+func TestUpdateKeys(t *testing.T) {
+	t.Parallel()
+	th := ui.NewTheme(true)
+	d := ledgerData(100)
+	// 80x24: title, header, 19 rows, 3 detail lines.
+	base := New(th, Ledger, d).SetSize(80, 24)
+	at := func(sel int) Model {
+		m := base
+		for range sel {
+			m, _ = m.Update(keyMsg(t, "down"))
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name             string
+		from             Model
+		msg              tea.Msg
+		wantSel, wantTop int
+	}{
+		{"down", base, keyMsg(t, "down"), 1, 0},
+		{"j", base, keyMsg(t, "j"), 1, 0},
+		{"up at the top", base, keyMsg(t, "up"), 0, 0},
+		{"k", at(5), keyMsg(t, "k"), 4, 0},
+		{"down past the page", at(18), keyMsg(t, "down"), 19, 1},
+		{"pgdown", base, keyMsg(t, "pgdown"), 18, 0},
+		{"pgup", at(50), keyMsg(t, "pgup"), 32, 32},
+		{"G", base, keyMsg(t, "G"), 99, 81},
+		{"end", base, keyMsg(t, "end"), 99, 81},
+		{"g", at(50), keyMsg(t, "g"), 0, 0},
+		{"home", at(50), keyMsg(t, "home"), 0, 0},
+		{"wheel down drags the selection", base, tea.MouseWheelMsg{Button: tea.MouseWheelDown}, 3, 3},
+		{"wheel up", at(50), tea.MouseWheelMsg{Button: tea.MouseWheelUp}, 47, 29},
+		{"unbound key", at(3), keyMsg(t, "x"), 3, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, cmd := tc.from.Update(tc.msg)
+			if got := run(cmd); got != nil {
+				t.Errorf("command sent %#v, want none", got)
+			}
+			if m.cur.sel != tc.wantSel || m.cur.top != tc.wantTop {
+				t.Errorf("sel, top = %d, %d, want %d, %d", m.cur.sel, m.cur.top, tc.wantSel, tc.wantTop)
+			}
+		})
+	}
+}
+
+// TestBack checks that esc and q close every overlay.
+func TestBack(t *testing.T) {
+	t.Parallel()
+	d := tuitest.Fixture(t, "elicit-seed")
+	for _, kind := range []Kind{Ledger, Capabilities, Tools, Findings} {
+		for _, k := range []string{"esc", "q"} {
+			m := New(ui.NewTheme(true), kind, d).SetSize(80, 24)
+			if _, cmd := m.Update(keyMsg(t, k)); run(cmd) != (ui.BackMsg{}) {
+				t.Errorf("overlay %d, %s: command = %#v, want ui.BackMsg", kind, k, run(cmd))
+			}
+		}
+	}
+}
