@@ -25,8 +25,7 @@ type facts struct {
 	findEnded bool
 	// open lists the calls unanswered at the last update, with their
 	// status then.
-	open  []openCall
-	calls int
+	open []openCall
 }
 
 // rowID identifies a ledger row across snapshots.
@@ -60,8 +59,8 @@ func (f *facts) update(snap *store.Snapshot) []int32 {
 	return dirty
 }
 
-// updateCalls re-reads the calls open at the last update and adds the new
-// ones that are unanswered.
+// updateCalls re-reads the calls open at the last update (the new ones
+// are tracked as the index reads them).
 func (f *facts) updateCalls(snap *store.Snapshot, dirty []int32) []int32 {
 	keep := f.open[:0]
 	for _, o := range f.open {
@@ -74,13 +73,15 @@ func (f *facts) updateCalls(snap *store.Snapshot, dirty []int32) []int32 {
 		}
 	}
 	f.open = keep
-	for i := f.calls; i < snap.Calls.Len(); i++ {
-		if c := snap.Calls.At(i); c.ResponseSeq == 0 {
-			f.open = append(f.open, openCall{i: int32(i), status: c.Status, op: int32(c.Operation), cancel: c.CancelSeq})
-		}
-	}
-	f.calls = snap.Calls.Len()
 	return dirty
+}
+
+// track notes a new call (the index reads each once): an unanswered one
+// is re-read at each update until answered.
+func (f *facts) track(c *store.Call) {
+	if c.ResponseSeq == 0 {
+		f.open = append(f.open, openCall{i: int32(c.Index), status: c.Status, op: int32(c.Operation), cancel: c.CancelSeq})
+	}
 }
 
 // updateLedger indexes the new ledger rows and re-reads the open ones. The

@@ -106,6 +106,12 @@ func (ix *index) grow(sc *scope, dirty []int32) {
 func (ix *index) classify(sc *scope) []int32 {
 	var changed []int32
 	nc, nl := sc.snap.Calls.Len(), len(sc.lines)
+	if len(ix.tops) == 0 {
+		// Size a first build at once; later ones append (amortized).
+		ix.tops = slices.Grow(ix.tops, (nc+nl)*5/4)
+		ix.topOf = slices.Grow(ix.topOf, nc*5/4)
+		ix.rows = slices.Grow(ix.rows, (nc+nl)*5/4)
+	}
 	var c store.Call
 	have := false
 	for ix.calls < nc || ix.lines < nl {
@@ -117,6 +123,7 @@ func (ix *index) classify(sc *scope) []int32 {
 			ix.lines++
 			continue
 		}
+		sc.facts.track(&c)
 		if t, ok := ix.nest(sc, &c); ok {
 			changed = append(changed, t)
 		}
@@ -199,11 +206,15 @@ func (ix *index) group(dst []row, sc *scope, t int32) []row {
 		}
 		return dst
 	}
-	c := sc.snap.Calls.At(int(e.idx))
-	rounds := sc.rounds(&c)
 	kids := ix.children[t]
-	if sc.f != nil && !sc.matchGroup(&c, rounds, kids) {
-		return dst
+	var rounds []store.Round
+	// Unfiltered and collapsed, a call's row needs nothing of the call.
+	if sc.f != nil || sc.expanded[e.idx] {
+		c := sc.snap.Calls.At(int(e.idx))
+		rounds = sc.rounds(&c)
+		if sc.f != nil && !sc.matchGroup(&c, rounds, kids) {
+			return dst
+		}
 	}
 	dst = append(dst, row{kind: rowCall, top: t, idx: e.idx})
 	if sc.expanded[e.idx] {
