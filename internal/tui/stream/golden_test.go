@@ -76,6 +76,8 @@ func TestViewGoldens(t *testing.T) {
 		{"filter-error", "elicit-seed", []string{"/", "s", "t", "a", "t", "u", "s", ":", "o", "k", "k", "enter"}},
 		{"filter-decline", "elicit-seed", []string{"/", "e", "l", "i", "c", "i", "t", ":", "d", "e", "c", "l", "i", "n", "e", "enter"}},
 		{"paused", "elicit-ledger-edges", []string{"g", "j"}},
+		{"cancel-late", "cancel-late", nil},
+		{"errors", "errors", []string{"k"}},
 	} {
 		for _, size := range [][2]int{{80, 24}, {120, 40}} {
 			t.Run(tc.name, func(t *testing.T) {

@@ -21,6 +21,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m.edit(msg), nil
 		}
 		return m.key(msg)
+	case tea.PasteMsg:
+		if m.editing {
+			m.bar += msg.Content
+		}
+		return m, nil
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelUp:

@@ -125,3 +125,17 @@ func TestMouseWheel(t *testing.T) {
 		t.Errorf("wheel down: sel %d follow %v, want 39 false", m.sel, m.follow)
 	}
 }
+
+func TestPaste(t *testing.T) {
+	t.Parallel()
+	m, _ := forty(t).Update(tea.PasteMsg{Content: "status:error"})
+	if m.bar != "" {
+		t.Errorf("a paste outside the bar set it to %q", m.bar)
+	}
+	m = press(t, m, "/")
+	m, _ = m.Update(tea.PasteMsg{Content: "status:error"})
+	m = press(t, m, "enter")
+	if m.Filter() != "status:error" || len(m.ix.rows) != 8 {
+		t.Errorf("pasted filter %q shows %d rows", m.Filter(), len(m.ix.rows))
+	}
+}
