@@ -3,6 +3,7 @@ package stream
 import (
 	"slices"
 
+	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -23,6 +24,7 @@ type facts struct {
 	rules     map[int32][]string
 	findN     int
 	findEnded bool
+	findLast  finding.Finding // the last finding seen
 	// open lists the calls unanswered at the last update, with their
 	// status then.
 	open []openCall
@@ -156,20 +158,29 @@ func open(status string) bool {
 	return status == store.LedgerPending || status == store.LedgerRequired
 }
 
-// updateRules rebuilds the call → rules map when the findings changed.
-// Findings are not random access (the store makes some as they are read),
-// so this costs the number of findings, only when their count or the
-// session's end changed.
+// updateRules brings the call → rules map up to date when the findings
+// changed. Findings are not random access (the store makes some as they
+// are read), so this walks them; while the session runs they are only
+// appended to, and only the new ones are added, unless the last one seen
+// is no longer where it was (the store sorted them), when the map is
+// built afresh.
 func (f *facts) updateRules(snap *store.Snapshot, dirty []int32) []int32 {
 	n, ended := snap.Findings.Len(), snap.Session.Ended
 	if f.rules != nil && n == f.findN && ended == f.findEnded {
 		return dirty
 	}
+	if f.rules != nil && !ended && !f.findEnded && n > f.findN {
+		if d, ok := f.appendRules(snap, dirty); ok {
+			return d
+		}
+	}
 	rules := map[int32][]string{}
+	var last finding.Finding
 	for fd := range snap.Findings.All() {
 		if fd.Call >= 0 {
 			rules[int32(fd.Call)] = append(rules[int32(fd.Call)], fd.Rule)
 		}
+		last = fd
 	}
 	for c, rs := range rules {
 		if !slices.Equal(rs, f.rules[c]) {
@@ -181,8 +192,33 @@ func (f *facts) updateRules(snap *store.Snapshot, dirty []int32) []int32 {
 			dirty = append(dirty, c)
 		}
 	}
-	f.rules, f.findN, f.findEnded = rules, n, ended
+	f.rules, f.findN, f.findEnded, f.findLast = rules, n, ended, last
 	return dirty
+}
+
+// appendRules adds the findings after the f.findN known ones, reporting
+// false (and changing nothing) when the known ones moved.
+func (f *facts) appendRules(snap *store.Snapshot, dirty []int32) ([]int32, bool) {
+	i := 0
+	var fresh []finding.Finding
+	for fd := range snap.Findings.All() {
+		switch {
+		case i == f.findN-1 && fd != f.findLast:
+			return dirty, false
+		case i >= f.findN:
+			fresh = append(fresh, fd)
+		}
+		i++
+	}
+	for _, fd := range fresh {
+		if fd.Call >= 0 {
+			f.rules[int32(fd.Call)] = append(f.rules[int32(fd.Call)], fd.Rule)
+			dirty = append(dirty, int32(fd.Call))
+		}
+		f.findLast = fd
+	}
+	f.findN = snap.Findings.Len()
+	return dirty, true
 }
 
 // actions returns the outcomes of the ledger rows of call c, in ledger
