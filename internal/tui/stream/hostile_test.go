@@ -93,15 +93,14 @@ func TestHostileContent(t *testing.T) {
 		m := press(t, New(ui.NewTheme(true)).SetSize(size[0], size[1]).SetData(d), "n", "s")
 		checkSafe(t, m.View(), size[0])
 		for _, h := range hostile() {
-			if size[0] != 80 {
-				break // the filter bar is drawn alike at every size
+			e := press(t, m, "/")
+			e.bar = h
+			checkSafe(t, e.View(), size[0])
+			if size[0] != 80 || len(h) > 4096 {
+				continue // applying a 1 MB filter costs the filter package, not the screen
 			}
-			m := m.apply(h[:min(len(h), 4096)])
-			checkSafe(t, m.View(), size[0])
-			m = press(t, m, "/")
-			m.bar = h
-			m = press(t, m, "enter")
-			checkSafe(t, m.View(), size[0])
+			e = press(t, e, "enter")
+			checkSafe(t, e.View(), size[0])
 		}
 		for range 40 {
 			m = press(t, m, "k")

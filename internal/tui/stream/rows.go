@@ -39,7 +39,7 @@ func (m Model) callCells(r row, lay *layout, plain bool) string {
 	case r.kind == rowCall && c.Operation >= 0 && c.Operation < snap.Operations.Len():
 		op := snap.Operations.At(c.Operation)
 		v.status, v.durMS, v.done = op.Status, op.DurationMS, !op.End.IsZero()
-		v.target = c.Target + fmt.Sprintf(" ×%d rounds", len(op.Rounds))
+		v.target = clip(c.Target, m.w) + fmt.Sprintf(" ×%d rounds", len(op.Rounds))
 		v.marker = "▸"
 		if m.expanded[r.idx] {
 			v.marker = "▾"
@@ -51,7 +51,7 @@ func (m Model) callCells(r row, lay *layout, plain bool) string {
 		v.method = fmt.Sprintf("└ round %d", c.Round)
 		v.findings = len(m.fx.rules[r.idx])
 	case r.kind == rowChild:
-		v.method = "└ " + c.Method
+		v.method = "└ " + clip(c.Method, m.w)
 		v.findings = len(m.fx.rules[r.idx])
 	default:
 		v.findings = len(m.fx.rules[r.idx])
@@ -173,11 +173,11 @@ func (m Model) lineCells(l *ui.Line, lay *layout, plain bool) string {
 	var text string
 	switch l.Kind {
 	case ui.LineNotification:
-		text = l.Method
+		text = clip(l.Method, m.w)
 	case ui.LineStderr:
-		text = "stderr: " + l.Text
+		text = "stderr: " + clip(l.Text, m.w)
 	default:
-		text = "note " + l.Note + ": " + l.Text
+		text = "note " + clip(l.Note, m.w) + ": " + clip(l.Text, m.w)
 	}
 	used, cells := 1, []string{" "}
 	if w := lay[colTime]; w > 0 {
@@ -226,4 +226,14 @@ func duration(ms float64) string {
 	}
 	d := time.Duration(ms * float64(time.Millisecond))
 	return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
+}
+
+// clip cuts s, untrusted, to what w cells can show of it (ui.Cell looks
+// at no more), so that joining it to other text never copies a huge s. It
+// may cut a rune, which ui.Cell then shows escaped past the cut.
+func clip(s string, w int) string {
+	if n := 4*max(w, 0) + 8; len(s) > n {
+		return s[:n]
+	}
+	return s
 }

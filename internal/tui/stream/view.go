@@ -46,7 +46,7 @@ func (m Model) header() string {
 	if name == "" {
 		name = s.Session.ID
 	}
-	text := ui.Cell("stream · "+name, max(m.w/2, 1))
+	text := ui.Cell("stream · "+clip(name, m.w), max(m.w/2, 1))
 	out := m.th.Title.Render(text) + m.th.Dim.Render(ui.Cell(fmt.Sprintf(" · %d calls · %d shown", s.Calls.Len(), len(m.ix.rows)), max(m.w-ui.Width(text), 0)))
 	if m.data.Live && ui.Width(out)+5 <= m.w {
 		out += " " + m.th.Live.Render("LIVE")
