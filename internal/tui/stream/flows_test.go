@@ -282,3 +282,17 @@ func TestResize(t *testing.T) {
 		checkSize(t, e.View(), size[0], size[1])
 	}
 }
+
+// TestSlowOperation: an operation whose rounds are each fast but which
+// took long in sum (the user's waits) is found by slow:.
+func TestSlowOperation(t *testing.T) {
+	t.Parallel()
+	m := screen(t, "mrtr-chain", 120, 40).apply("slow:>1s")
+	var got []int32
+	for _, r := range m.ix.rows {
+		got = append(got, r.idx)
+	}
+	if diff := cmp.Diff([]int32{1, 4}, got); diff != "" {
+		t.Errorf("slow:>1s rows (-want +got):\n%s", diff)
+	}
+}

@@ -8,8 +8,9 @@ import (
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
-// matchGroup reports whether the filter matches call c, one of its
-// operation's rounds, or one of the requests nested under it.
+// matchGroup reports whether the filter matches call c (or the operation
+// it is the root of, as a whole), one of the operation's rounds, or one of
+// the requests nested under it.
 func (sc *scope) matchGroup(c *store.Call, rounds []store.Round, kids []int32) bool {
 	var it filter.Item
 	if len(rounds) == 0 {
@@ -19,6 +20,14 @@ func (sc *scope) matchGroup(c *store.Call, rounds []store.Round, kids []int32) b
 	}
 	if len(rounds) > 0 {
 		op := sc.snap.Operations.At(c.Operation)
+		// The operation as a whole: its status and its duration, waits
+		// included (slow: finds an operation slow only in sum).
+		sc.item(c, "", &it)
+		it.Status, it.Late = op.Status, false
+		it.Duration, it.DurationKnown = time.Duration(op.DurationMS*float64(time.Millisecond)), !op.End.IsZero()
+		if sc.f.Match(&it) {
+			return true
+		}
 		for _, r := range rounds {
 			rc := sc.snap.Calls.At(r.Call)
 			if sc.item(&rc, op.RootID.Raw(), &it); sc.f.Match(&it) {
