@@ -296,3 +296,17 @@ func TestSlowOperation(t *testing.T) {
 		t.Errorf("slow:>1s rows (-want +got):\n%s", diff)
 	}
 }
+
+// TestJumpCancelSeq: a frame that cancelled a call selects the call.
+func TestJumpCancelSeq(t *testing.T) {
+	t.Parallel()
+	m := screen(t, "cancel-late", 120, 40)
+	c := m.data.Snap.Calls.At(2)
+	if c.CancelSeq == 0 {
+		t.Fatal("call 2 of cancel-late was not cancelled")
+	}
+	m, _ = m.Update(ui.JumpMsg{Seq: c.CancelSeq})
+	if k, idx := selected(m); k != rowCall || idx != 2 {
+		t.Errorf("selected %d/%d, want call 2", k, idx)
+	}
+}

@@ -27,7 +27,7 @@ func (m Model) target(j ui.JumpMsg) (row, bool) {
 		}
 	}
 	for i := range n {
-		if c := calls.At(i); c.ResponseSeq == j.Seq || c.CancelSeq == j.Seq {
+		if c := calls.At(i); c.RequestSeq == j.Seq || c.ResponseSeq == j.Seq || c.CancelSeq == j.Seq {
 			return m.callRow(i)
 		}
 	}
