@@ -21,6 +21,10 @@ type Item struct {
 	Dir string
 	// Status is one of the status: values; "" if the row has none.
 	Status string
+	// Late reports whether the row's answer came after its cancellation:
+	// status:late matches it whatever Status says (a late call's Status is
+	// that of the answer, such as ok).
+	Late bool
 	// Era is "modern" or "legacy"; "" if not known.
 	Era string
 	// Elicit holds the outcomes of the row's elicitation ledger rows.
@@ -64,7 +68,7 @@ func (t term) match(it *Item) bool {
 	case "dir":
 		return it.Dir == t.value
 	case "status":
-		return it.Status == t.value
+		return it.Status == t.value || (t.value == "late" && it.Late)
 	case "era":
 		return it.Era == t.value
 	case "elicit":

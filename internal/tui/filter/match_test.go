@@ -124,3 +124,28 @@ func TestGlob(t *testing.T) {
 		}
 	}
 }
+
+func TestMatchLate(t *testing.T) {
+	t.Parallel()
+	late := &Item{Method: "tools/call", Dir: "c2s", Status: "ok", Late: true}
+	onTime := &Item{Method: "tools/call", Dir: "c2s", Status: "ok"}
+	for _, tc := range []struct {
+		filter       string
+		late, onTime bool
+	}{
+		{"status:late", true, false},
+		{"status:ok", true, true},
+		{"!status:late", false, true},
+	} {
+		f, err := Parse(tc.filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Match(late); got != tc.late {
+			t.Errorf("%q matches the late call: %v, want %v", tc.filter, got, tc.late)
+		}
+		if got := f.Match(onTime); got != tc.onTime {
+			t.Errorf("%q matches the call on time: %v, want %v", tc.filter, got, tc.onTime)
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package stream
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/mcptrail/mcptrail/internal/tui/ui"
+)
+
+// chrome is the number of lines around the rows: the header, the filter
+// bar and the column titles above, the footer below.
+const chrome = 4
+
+// View draws the screen in exactly its size: only the rows in the window
+// are read from the snapshot and drawn.
+func (m Model) View() string {
+	if m.h <= 0 {
+		return ""
+	}
+	lines := make([]string, 0, m.h)
+	lines = append(lines, m.header(), m.barLine(), m.titles())
+	lay := layoutFor(m.w)
+	for i := m.off; i < m.off+m.body() && i < len(m.ix.rows); i++ {
+		lines = append(lines, m.rowLine(i, &lay))
+	}
+	for len(lines) < m.h-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, m.footer())
+	lines = lines[:m.h]
+	for i, l := range lines {
+		lines[i] = ui.Pad(l, m.w)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// header is the first line: the session and its counts.
+func (m Model) header() string {
+	if m.data.Snap == nil {
+		return m.th.Title.Render(ui.Cell("stream: no session", m.w))
+	}
+	s := m.data.Snap
+	name := s.Session.Label
+	if name == "" {
+		name = s.Session.ID
+	}
+	text := ui.Cell("stream · "+clip(name, m.w), max(m.w/2, 1))
+	out := m.th.Title.Render(text) + m.th.Dim.Render(ui.Cell(fmt.Sprintf(" · %d calls · %d shown", s.Calls.Len(), len(m.ix.rows)), max(m.w-ui.Width(text), 0)))
+	if m.data.Live && ui.Width(out)+5 <= m.w {
+		out += " " + m.th.Live.Render("LIVE")
+	}
+	return out
+}
+
+// barLine is the filter bar: the text being typed, the applied filter or
+// a hint, and the last bad filter's error.
+func (m Model) barLine() string {
+	switch {
+	case m.editing:
+		text := "/" + ui.Cell(m.bar, max(m.w-2, 0)) + "█"
+		if m.barErr != "" {
+			text += "  " + m.th.Error.Render(ui.Cell(m.barErr, max(m.w-ui.Width(text)-2, 0)))
+		}
+		return text
+	case m.applied != "":
+		return m.th.Dim.Render("filter: ") + ui.Cell(m.applied, max(m.w-8, 0))
+	}
+	return m.th.Dim.Render(ui.Cell("/ filter", m.w))
+}
+
+// titles is the column header line.
+func (m Model) titles() string {
+	lay := layoutFor(m.w)
+	names := titles()
+	cells := make([]string, 0, numColumns+1)
+	cells = append(cells, " ")
+	for c, w := range lay {
+		if w > 0 {
+			name := ui.Cell(names[c], w)
+			cells = append(cells, m.th.Header.Render(name)+strings.Repeat(" ", w-ui.Width(name)))
+		}
+	}
+	return strings.Join(cells, " ")
+}
+
+// footer is the last line: the position, follow mode, the toggles and the
+// last status.
+func (m Model) footer() string {
+	pos := fmt.Sprintf("row %d/%d ", m.sel+1, len(m.ix.rows))
+	if len(m.ix.rows) == 0 {
+		pos = "no rows "
+	}
+	mode := m.th.Live.Render("FOLLOW")
+	if !m.follow {
+		mode = m.th.Warn.Render("PAUSED")
+	}
+	out := pos + mode + m.th.Dim.Render(fmt.Sprintf(" · n notifications %s · s stderr %s", onOff(m.notes), onOff(m.stderr)))
+	if m.status != "" {
+		out += " · " + m.th.Warn.Render(ui.Cell(m.status, max(m.w-ui.Width(out)-3, 0)))
+	}
+	return out
+}
+
+// onOff names a toggle's state.
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// cell draws text, untrusted, in exactly w cells with style st.
+func cell(st lipgloss.Style, text string, w int, plain bool) string {
+	s := ui.Pad(ui.Cell(text, w), w)
+	if plain {
+		return s
+	}
+	return st.Render(s)
+}
