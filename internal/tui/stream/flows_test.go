@@ -306,7 +306,10 @@ func TestJumpCancelSeq(t *testing.T) {
 		t.Fatal("call 2 of cancel-late was not cancelled")
 	}
 	m, _ = m.Update(ui.JumpMsg{Seq: c.CancelSeq})
-	if k, idx := selected(m); k != rowCall || idx != 2 {
-		t.Errorf("selected %d/%d, want call 2", k, idx)
+	// The source keeps the notifications/cancelled frame as a line: the
+	// jump lands on that very frame, which names call 2.
+	k, idx := selected(m)
+	if k != rowLine || m.data.Lines[idx].Seq != c.CancelSeq || m.data.Lines[idx].Call != 2 {
+		t.Errorf("selected %d/%d, want the line of seq %d (the cancellation of call 2)", k, idx, c.CancelSeq)
 	}
 }
