@@ -61,6 +61,7 @@ type App struct {
 	fatal error // the session named at the start could not be opened
 
 	help      bool // the help overlay is up
+	helpM     overlay.Help
 	exporting bool // the export prompt is up
 }
 

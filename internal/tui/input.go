@@ -15,10 +15,9 @@ func (a App) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case matches(msg, k.ForceQuit):
 		return a, tea.Quit
 	case a.help:
-		if matches(msg, k.Back, k.Help, k.Quit) {
-			a.help = false
-		}
-		return a, nil
+		var cmd tea.Cmd
+		a.helpM, cmd = a.helpM.Update(msg)
+		return a, cmd
 	case a.exporting:
 		return a.exportKey(msg)
 	case a.capturing():
@@ -27,6 +26,7 @@ func (a App) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return a, tea.Quit
 	case matches(msg, k.Help):
 		a.help = true
+		a.helpM = overlay.NewHelpGroups(a.th, a.helpGroups()...).SetSize(a.w, max(a.h-1, 0))
 		return a, nil
 	case a.inHub || !a.hasSess:
 		return a.toScreen(msg)

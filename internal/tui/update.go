@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/tui/inspector"
 	"github.com/mcptrail/mcptrail/internal/tui/overlay"
 	"github.com/mcptrail/mcptrail/internal/tui/stream"
@@ -75,6 +76,7 @@ func (a App) setStatus(text string, isErr bool) App {
 func (a App) resize() App {
 	w, h := a.w, max(a.h-1, 0)
 	a.hub = a.hub.SetSize(w, h)
+	a.helpM = a.helpM.SetSize(w, h)
 	if a.hasSess {
 		a.sess.stream = a.sess.stream.SetSize(w, h)
 		a.sess.insp = a.sess.insp.SetSize(w, h)
@@ -188,7 +190,11 @@ func (a App) toStream(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (a App) openOverlay(k overlay.Kind) App {
-	a.sess.ov = overlay.New(a.th, k, a.sess.data).SetSize(a.w, max(a.h-1, 0))
+	var reg *finding.Registry
+	if a.opts.Source != nil {
+		reg = a.opts.Source.Rules
+	}
+	a.sess.ov = overlay.NewWith(a.th, k, a.sess.data, &overlay.Options{Rules: reg}).SetSize(a.w, max(a.h-1, 0))
 	a.sess.ovKind = k
 	return a
 }

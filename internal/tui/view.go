@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcptrail/mcptrail/internal/tui/overlay"
@@ -37,7 +36,7 @@ func (a App) body() string {
 	}
 	switch {
 	case a.help:
-		return overlay.NewHelp(a.th, a.helpGroups()...).SetSize(w, h).View()
+		return a.helpM.View()
 	case a.inHub:
 		return a.hub.View()
 	case !a.hasSess:
@@ -110,14 +109,15 @@ func (a App) sessionTitle() string {
 }
 
 // helpGroups are the bindings active now: the screen's, then the app's.
-func (a App) helpGroups() [][]key.Binding {
+func (a App) helpGroups() []overlay.HelpGroup {
+	app := a.keys.session(a.opts.Dir != "")
 	switch {
 	case a.inHub || !a.hasSess:
-		return [][]key.Binding{a.hub.Bindings(), a.keys.hub()}
+		return []overlay.HelpGroup{{Title: "sessions", Bindings: a.hub.Bindings()}, {Title: "everywhere", Bindings: a.keys.hub()}}
 	case a.sess.ovKind != 0:
-		return [][]key.Binding{a.sess.ov.Bindings(), a.keys.session(a.opts.Dir != "")}
+		return []overlay.HelpGroup{{Title: "overlay", Bindings: a.sess.ov.Bindings()}, {Title: "session", Bindings: app}}
 	case a.sess.hasInsp:
-		return [][]key.Binding{a.sess.insp.Bindings(), a.keys.session(a.opts.Dir != "")}
+		return []overlay.HelpGroup{{Title: "inspector", Bindings: a.sess.insp.Bindings()}, {Title: "session", Bindings: app}}
 	}
-	return [][]key.Binding{a.sess.stream.Bindings(), a.keys.session(a.opts.Dir != "")}
+	return []overlay.HelpGroup{{Title: "stream", Bindings: a.sess.stream.Bindings()}, {Title: "session", Bindings: app}}
 }
