@@ -3,6 +3,7 @@ package inspector
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 
@@ -202,9 +203,27 @@ func (b *segs) add(st lipgloss.Style, text string) {
 	if b.left <= 0 || text == "" {
 		return
 	}
-	t := ui.Cell(text, b.left)
+	t := ui.Cell(precut(text, b.left), b.left)
 	b.left -= ui.Width(t)
 	b.sb.WriteString(st.Render(t))
+}
+
+// precut cuts a long s at a rune boundary to the bytes ui.Cell looks at
+// (4*width+8), marking the cut with "…", so Cell never cuts it itself:
+// Cell's own cut walks back from the end of its window while the last
+// four bytes are not valid UTF-8, and a window of three-byte runes (CJK,
+// U+202E) never is, so it runs out of bytes and panics (slice bounds out
+// of range [-1:]); TestHostileContent holds this.
+func precut(s string, width int) string {
+	limit := 4*width + 8
+	if len(s) <= limit {
+		return s
+	}
+	i := limit - len("…")
+	for k := 0; k < utf8.UTFMax-1 && i > 0 && !utf8.RuneStart(s[i]); k++ {
+		i--
+	}
+	return s[:i] + "…"
 }
 
 func (b *segs) String() string { return b.sb.String() }
