@@ -45,12 +45,14 @@ func benchOpen(b *testing.B, array bool) {
 	}
 }
 
-func BenchmarkOpen1MBString(b *testing.B)  { benchOpen(b, false) }
-func BenchmarkOpen50kArray(b *testing.B)   { benchOpen(b, true) }
-func BenchmarkKey1MBString(b *testing.B)   { benchKeys(b, false, "j", "k") }
-func BenchmarkKey50kArray(b *testing.B)    { benchKeys(b, true, "pgdown", "pgup") }
-func BenchmarkFold50kArray(b *testing.B)   { benchKeys(b, true, "z", "Z") }
-func BenchmarkSearch50kArray(b *testing.B) { benchKeys(b, true, "/", "4", "9", "9", "9", "9", "enter", "n") }
+func BenchmarkOpen1MBString(b *testing.B) { benchOpen(b, false) }
+func BenchmarkOpen50kArray(b *testing.B)  { benchOpen(b, true) }
+func BenchmarkKey1MBString(b *testing.B)  { benchKeys(b, false, "j", "k") }
+func BenchmarkKey50kArray(b *testing.B)   { benchKeys(b, true, "pgdown", "pgup") }
+func BenchmarkFold50kArray(b *testing.B)  { benchKeys(b, true, "z", "Z") }
+func BenchmarkSearch50kArray(b *testing.B) {
+	benchKeys(b, true, "/", "4", "9", "9", "9", "9", "enter", "n")
+}
 
 // benchKeys measures one key press, Update and View, on the open response.
 func benchKeys(b *testing.B, array bool, keys ...string) {

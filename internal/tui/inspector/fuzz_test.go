@@ -30,7 +30,7 @@ func FuzzParse(f *testing.F) {
 	}
 	m := Model{th: ui.NewTheme(true), w: 30, h: 10}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		tr, err := parseJSON(in)
+		tr, err := parseJSON(string(in))
 		if err != nil {
 			return
 		}

@@ -117,7 +117,7 @@ func readFrame(d ui.Data, seq uint64) *frame {
 	switch {
 	case len(rec.Msg) > 0:
 		f.raw = string(rec.Msg)
-		t, err := parseJSON(rec.Msg)
+		t, err := parseJSON(f.raw)
 		if err != nil {
 			t = textTree(f.raw, "not shown as JSON: "+err.Error())
 		}

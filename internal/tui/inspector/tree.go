@@ -1,7 +1,6 @@
 package inspector
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -55,12 +54,14 @@ type tree struct {
 	note string
 }
 
-// parseJSON builds the tree of one JSON value. It never panics: input that
+// parseJSON builds the tree of src, one JSON value. It never panics: input that
 // is not exactly one JSON value gives an error.
-func parseJSON(raw []byte) (*tree, error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(raw),
+func parseJSON(src string) (*tree, error) {
+	dec := jsontext.NewDecoder(strings.NewReader(src),
 		jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	b := builder{t: &tree{nodes: make([]node, 0, 16)}}
+	// Names and values without escapes are substrings of the body, so a
+	// 50,000-element array costs no allocation per string.
+	b := builder{t: &tree{nodes: make([]node, 0, nodeEstimate(src))}, src: src}
 	for {
 		tok, err := dec.ReadToken()
 		if err == io.EOF {
@@ -69,7 +70,9 @@ func parseJSON(raw []byte) (*tree, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := b.token(tok); err != nil {
+		start := b.off
+		b.off = dec.InputOffset()
+		if err := b.token(tok, start); err != nil {
 			return nil, err
 		}
 	}
@@ -80,16 +83,46 @@ func parseJSON(raw []byte) (*tree, error) {
 	return b.t, nil
 }
 
+// nodeEstimate is about how many nodes src holds: one per comma and per
+// container (exact when no string holds those bytes), at most one per 8
+// bytes, so the node slice is not copied as it grows.
+func nodeEstimate(src string) int {
+	n := strings.Count(src, ",") + strings.Count(src, "{") + strings.Count(src, "[") + 1
+	return min(n, len(src)/8+16)
+}
+
 // builder turns a token stream into nodes with an explicit stack.
 type builder struct {
 	t     *tree
 	stack []int32 // open containers
 	name  string  // the pending member name
 	named bool    // a member name was read and awaits its value
+	src   string  // the body
+	off   int64   // the offset after the last token
 }
 
-// token adds one token to the tree.
-func (b *builder) token(tok jsontext.Token) error {
+// text is token tok's text: a string's contents, decoded, or a literal.
+// The token's bytes are src[start:end] after the separators before it; a
+// literal, or a string without escapes, is a substring of src.
+func (b *builder) text(tok jsontext.Token, start, end int64) string {
+	if start < 0 || end > int64(len(b.src)) || start > end {
+		return tok.String()
+	}
+	raw := strings.TrimLeft(b.src[start:end], " \t\r\n,:")
+	if raw == "" {
+		return tok.String()
+	}
+	if raw[0] != '"' {
+		return raw
+	}
+	if len(raw) >= 2 && raw[len(raw)-1] == '"' && !strings.ContainsRune(raw, '\\') {
+		return raw[1 : len(raw)-1]
+	}
+	return tok.String()
+}
+
+// token adds one token, which ends at b.off, to the tree.
+func (b *builder) token(tok jsontext.Token, start int64) error {
 	kind := byte(tok.Kind())
 	if kind == '}' || kind == ']' {
 		b.close()
@@ -99,18 +132,18 @@ func (b *builder) token(tok jsontext.Token) error {
 		if kind != kindString {
 			return fmt.Errorf("object member name is a %c", kind)
 		}
-		b.name, b.named = tok.String(), true
+		b.name, b.named = b.text(tok, start, b.off), true
 		return nil
 	}
 	if len(b.stack) == 0 && len(b.t.nodes) > 0 {
 		return errors.New("more than one JSON value")
 	}
-	b.add(kind, tok)
+	b.add(kind, b.text(tok, start, b.off))
 	return nil
 }
 
-// add appends a value node under the open container.
-func (b *builder) add(kind byte, tok jsontext.Token) {
+// add appends a value node under the open container; text is a scalar's.
+func (b *builder) add(kind byte, text string) {
 	n := node{kind: kind, parent: -1, named: b.named, key: b.name}
 	b.name, b.named = "", false
 	if len(b.stack) > 0 {
@@ -122,7 +155,7 @@ func (b *builder) add(kind byte, tok jsontext.Token) {
 	if kind == kindObject || kind == kindArray {
 		b.stack = append(b.stack, int32(len(b.t.nodes)))
 	} else {
-		n.text = tok.String()
+		n.text = text
 		n.end = int32(len(b.t.nodes)) + 1
 	}
 	b.t.nodes = append(b.t.nodes, n)

@@ -43,7 +43,7 @@ func plain(l *layout) []string {
 
 func mustParse(t *testing.T, s string) *tree {
 	t.Helper()
-	tr, err := parseJSON([]byte(s))
+	tr, err := parseJSON(s)
 	if err != nil {
 		t.Fatalf("parseJSON(%q): %v", s, err)
 	}
@@ -76,7 +76,7 @@ func TestParseLines(t *testing.T) {
 func TestParseRejects(t *testing.T) {
 	t.Parallel()
 	for _, in := range []string{``, `{`, `{"a":}`, `[1,]`, `1 2`, `{"a":1}}`, `nul`, strings.Repeat("[", 20000) + strings.Repeat("]", 20000)} {
-		if _, err := parseJSON([]byte(in)); err == nil {
+		if _, err := parseJSON(in); err == nil {
 			t.Errorf("parseJSON(%.20q) accepted it", in)
 		}
 	}

@@ -75,4 +75,3 @@ func TestViewSizes(t *testing.T) {
 		})
 	}
 }
-
