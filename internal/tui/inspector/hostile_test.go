@@ -28,8 +28,9 @@ func TestHostileContent(t *testing.T) {
 	keys := [][]string{nil, {"j", "j", "j", "j", "j"}, {"G"}, {"j", "j", "j", "j", "j", "j", "j", "j"}, {"z"},
 		{"/", "\u202e", "enter"}, {"/", "2", "j", "enter", "n"}, {"tab"}, {"tab", "G"}, {"tab", "z"}}
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {40, 10}, {1, 1}} {
+		base := open(t, d, 0, size[0], size[1]) // a Model is a value: each run starts from it
 		for _, k := range keys {
-			m, _ := press(open(t, d, 0, size[0], size[1]), k...)
+			m, _ := press(base, k...)
 			checkSize(t, m.View(), size[0], size[1])
 		}
 	}

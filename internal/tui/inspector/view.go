@@ -104,7 +104,11 @@ func (m Model) context(c store.Call) string {
 		op := m.data.Snap.Operations.At(c.Operation)
 		b.add(m.th.Dim, fmt.Sprintf("operation of %d rounds  ", len(op.Rounds)))
 		b.add(m.th.Status(op.Status), op.Status)
-		b.add(m.th.Dim, fmt.Sprintf("  total %s  wait %s  tool %s", millis(op.DurationMS), millis(op.WaitMS), millis(op.ToolMS)))
+		if op.Status == store.StatusPending { // no total or tool time until it ends
+			b.add(m.th.Dim, "  wait "+millis(op.WaitMS))
+		} else {
+			b.add(m.th.Dim, fmt.Sprintf("  total %s  wait %s  tool %s", millis(op.DurationMS), millis(op.WaitMS), millis(op.ToolMS)))
+		}
 	case c.Parent >= 0:
 		b.add(m.th.Dim, fmt.Sprintf("nested in call #%d (%s): r jumps to it", c.Parent, c.Attribution))
 	default:
@@ -121,8 +125,11 @@ func (m Model) context(c store.Call) string {
 func (m Model) tabs(c store.Call) string {
 	var b segs
 	b.reset(m.w)
-	names := []string{fmt.Sprintf(" request #%d ", c.RequestSeq), " response (none yet) "}
-	if c.ResponseSeq != 0 {
+	names := []string{fmt.Sprintf(" request #%d ", c.RequestSeq), " response (none) "}
+	switch {
+	case c.ResponseSeq == 0 && c.Status == store.StatusPending:
+		names[1] = " response (none yet) "
+	case c.ResponseSeq != 0:
 		names[1] = fmt.Sprintf(" response #%d ", c.ResponseSeq)
 	}
 	if n := len(m.nestedCalls()); n > 0 {

@@ -11,6 +11,7 @@ import (
 func TestViewGolden(t *testing.T) {
 	t.Parallel()
 	seed, legacy := fixture(t, "elicit-seed"), fixture(t, "legacy-2025-11-25")
+	pending := prefix(t, "elicit-seed", 3)
 	tests := []struct {
 		name string
 		keys []string
@@ -22,14 +23,18 @@ func TestViewGolden(t *testing.T) {
 		{"search-typing", []string{"/", "a", "c", "c"}},
 		{"round1", []string{"[", "tab", "j", "j", "j", "enter"}},
 		{"nested", nil},
+		{"pending", []string{"tab"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		for _, tt := range tests {
 			name := fmt.Sprintf("%s-%dx%d", tt.name, size[0], size[1])
 			t.Run(name, func(t *testing.T) {
 				m := open(t, seed, 1, size[0], size[1])
-				if tt.name == "nested" {
+				switch tt.name {
+				case "nested":
 					m, _ = press(open(t, legacy, 1, size[0], size[1]), "tab", "tab", "j")
+				case "pending":
+					m = open(t, pending, 1, size[0], size[1])
 				}
 				m, _ = press(m, tt.keys...)
 				got := m.View()
