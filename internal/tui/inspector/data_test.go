@@ -89,3 +89,53 @@ func TestLoadErrors(t *testing.T) {
 		t.Error("a load for call 2 changed the inspector of call 1")
 	}
 }
+
+// TestReadFrameNotJSON reads the frames of invalid-frames the way the
+// inspector does: a line that is not JSON, bytes that are not UTF-8 and a
+// cut JSON line show as escaped text with a note; a line with spaces
+// around its JSON shows as JSON.
+func TestReadFrameNotJSON(t *testing.T) {
+	t.Parallel()
+	d := fixture(t, "invalid-frames")
+	m := Model{th: ui.NewTheme(true), w: 60}
+	tests := []struct {
+		seq   uint64
+		note  string
+		first string
+	}{
+		{2, "not JSON: shown as text", "Server starting... (not JSON)"},
+		{3, "not UTF-8: shown escaped", "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"\xff\xfe bad utf-8\"}}"},
+		{4, "not JSON: shown as text", `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","te`},
+		{7, "", "{"},
+	}
+	for _, tt := range tests {
+		f := readFrame(d, tt.seq)
+		if f.err != "" {
+			t.Fatalf("frame %d: %s", tt.seq, f.err)
+		}
+		got := plain(f.lay)
+		if f.lay.t.note != tt.note || got[0] != tt.first {
+			t.Errorf("frame %d: note %q, first line %q; want %q, %q", tt.seq, f.lay.t.note, got[0], tt.note, tt.first)
+		}
+		for k := range f.lay.lines {
+			checkSafe(t, m.jsonRow(f.lay, k, false), m.w)
+		}
+	}
+	if f := readFrame(d, 999); f.err == "" || f.lay != nil {
+		t.Errorf("frame 999 read without an error: %+v", f)
+	}
+}
+
+// TestSetDataUnrelated checks calls that do not concern the inspected one
+// ask for no reload, and are not scanned again by the next Data.
+func TestSetDataUnrelated(t *testing.T) {
+	t.Parallel()
+	m := open(t, prefix(t, "legacy-2025-11-25", 4), 0, 80, 24) // initialize, answered
+	m = m.SetData(fixture(t, "legacy-2025-11-25"))
+	if cmd := m.Refresh(); cmd != nil {
+		t.Error("newer calls unrelated to the call ask for a reload")
+	}
+	if m.plan.seen != 4 {
+		t.Errorf("scanned %d calls, want all 4", m.plan.seen)
+	}
+}

@@ -68,10 +68,14 @@ func (m Model) Init() tea.Cmd { return loadCmd(m.data, m.call, nil) }
 // the calls shown, adds a round or a nested request, the screen is stale:
 // Refresh (or Update with a ui.DataMsg, which does both) reads it again.
 func (m Model) SetData(d ui.Data) Model {
-	old := m.data
 	m.data = d
-	if m.loaded && m.err == "" && d.Snap != nil && m.changed(old, d) {
+	if !m.loaded || m.err != "" || d.Snap == nil {
+		return m
+	}
+	if m.changed(d) {
 		m.stale = true
+	} else {
+		m.plan.seen = max(m.plan.seen, d.Snap.Calls.Len()) // scanned: the next Data costs only its own calls
 	}
 	return m
 }
@@ -91,10 +95,11 @@ func (m Model) Refresh() tea.Cmd {
 	return loadCmd(m.data, m.call, have)
 }
 
-// changed reports whether d shows more of the inspected calls than old:
+// changed reports whether d shows more of the inspected calls than the
+// frames read:
 // an answer, a new round, or a nested request among the calls it added.
 // It costs the rounds plus the calls added, never the whole session.
-func (m Model) changed(old, d ui.Data) bool {
+func (m Model) changed(d ui.Data) bool {
 	n := d.Snap.Calls.Len()
 	for _, rc := range m.plan.rounds {
 		if rc >= n {
