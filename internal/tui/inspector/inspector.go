@@ -96,9 +96,9 @@ func (m Model) Refresh() tea.Cmd {
 }
 
 // changed reports whether d shows more of the inspected calls than the
-// frames read:
-// an answer, a new round, or a nested request among the calls it added.
-// It costs the rounds plus the calls added, never the whole session.
+// frames read: an answer, a new round, or a nested request among the calls
+// not scanned yet. It costs the rounds plus those calls, never the whole
+// session.
 func (m Model) changed(d ui.Data) bool {
 	n := d.Snap.Calls.Len()
 	for _, rc := range m.plan.rounds {
