@@ -29,8 +29,8 @@ func load(t testing.TB, m Model, cmd tea.Cmd) Model {
 		t.Fatal("no load command")
 	}
 	msg := cmd()
-	if _, ok := msg.(loadedMsg); !ok {
-		t.Fatalf("command returned %T, want loadedMsg", msg)
+	if _, ok := msg.(LoadedMsg); !ok {
+		t.Fatalf("command returned %T, want LoadedMsg", msg)
 	}
 	m, _ = m.Update(msg)
 	return m

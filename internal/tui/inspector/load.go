@@ -73,8 +73,10 @@ type frame struct {
 	err  string // why the frame could not be read
 }
 
-// loadedMsg carries the frames Init or a reload read.
-type loadedMsg struct {
+// LoadedMsg carries the frames the command of Init or Refresh read back to
+// Update. Its fields are the inspector's own; the app only routes it to the
+// inspector (even under an overlay), which ignores one for another call.
+type LoadedMsg struct {
 	call   int
 	gen    uint64
 	plan   plan
@@ -86,7 +88,7 @@ type loadedMsg struct {
 // have (already loaded, kept with their folds).
 func loadCmd(d ui.Data, c int, have map[uint64]bool) tea.Cmd {
 	return func() tea.Msg {
-		msg := loadedMsg{call: c, gen: d.Gen, frames: map[uint64]*frame{}}
+		msg := LoadedMsg{call: c, gen: d.Gen, frames: map[uint64]*frame{}}
 		p, err := planOf(d, c)
 		if err != nil {
 			msg.err = err.Error()

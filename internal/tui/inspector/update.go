@@ -15,7 +15,7 @@ const wheelStep = 3
 // ui.StatusMsg (copied) as commands.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case loadedMsg:
+	case LoadedMsg:
 		return m.onLoaded(msg), nil
 	case ui.DataMsg:
 		m = m.SetData(msg.Data)
@@ -42,7 +42,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 // onLoaded takes the frames a load command read.
-func (m Model) onLoaded(msg loadedMsg) Model {
+func (m Model) onLoaded(msg LoadedMsg) Model {
 	if msg.call != m.call {
 		return m
 	}
