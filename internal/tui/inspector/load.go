@@ -39,6 +39,9 @@ func planOf(d ui.Data, c int) (plan, error) {
 			p.rounds = append(p.rounds, r.Call)
 		}
 	}
+	if len(p.rounds) == 0 { // an operation without rounds: show the call alone
+		p.rounds = []int{c}
+	}
 	p.nested = make([][]int, len(p.rounds))
 	p.scan(d.Snap, p.rounds[0]+1)
 	return p, nil

@@ -18,8 +18,9 @@ func (m Model) body(n int) []string {
 	case !ok:
 		rows = append(rows, m.placeholder())
 	case m.pane == paneNested:
-		for k := v.top; k < len(m.nestedCalls()) && len(rows) < n; k++ {
-			rows = append(rows, m.nestedRow(m.nestedCalls()[k], k == v.cursor))
+		calls := m.nestedCalls()
+		for k := v.top; k < len(calls) && calls[k] < m.data.Snap.Calls.Len() && len(rows) < n; k++ {
+			rows = append(rows, m.nestedRow(calls[k], k == v.cursor))
 		}
 	default:
 		for k := v.top; k < len(v.lay.lines) && len(rows) < n; k++ {
@@ -85,12 +86,12 @@ func (m Model) jsonRow(l *layout, k int, selected bool) string {
 	hit := m.hitAt(l, ln)
 	var b segs
 	b.reset(m.w)
-	b.add(base, cursorMark(selected))
 	if n.kind == kindText {
+		b.addBase(base, selected, cursorMark(selected))
 		b.add(m.mark(base, hit&hitValue != 0), n.text)
 		return m.finish(&b, base, selected)
 	}
-	b.add(base, strings.Repeat(" ", min(2*int(n.depth), max(m.w/2, 0))))
+	b.addBase(base, selected, cursorMark(selected)+strings.Repeat(" ", min(2*int(n.depth), max(m.w/2, 0))))
 	th, punct := m.th, m.th.JSONPunct.Inherit(base)
 	if ln.close {
 		b.add(punct, string(closer(n.kind))+comma(n))
@@ -98,9 +99,7 @@ func (m Model) jsonRow(l *layout, k int, selected bool) string {
 	}
 	if n.named {
 		k := m.mark(th.JSONKey.Inherit(base), hit&hitKey != 0)
-		b.add(k, `"`)
-		b.add(k, n.key)
-		b.add(k, `"`)
+		b.addQuoted(k, n.key)
 		b.add(punct, ": ")
 	}
 	m.value(&b, l, ln.node, base, hit&hitValue != 0)
@@ -127,9 +126,7 @@ func (m Model) value(b *segs, l *layout, i int32, base lipgloss.Style, hit bool)
 		}
 	case kindString:
 		st := m.mark(th.JSONString.Inherit(base), hit)
-		b.add(st, `"`)
-		b.add(st, n.text)
-		b.add(st, `"`)
+		b.addQuoted(st, n.text)
 	case kindNumber:
 		b.add(m.mark(th.JSONNumber.Inherit(base), hit), n.text)
 	case kindTrue, kindFalse:

@@ -212,7 +212,36 @@ func (b *segs) add(st lipgloss.Style, text string) {
 	}
 	t := ui.Cell(precut(text, b.left), b.left)
 	b.left -= ui.Width(t)
+	// Style a one-cell stand-in and put t in its place: Render measures
+	// its text, and t may be hundreds of escaped cells (the cut 1 MB line).
+	r := st.Render("x")
+	if i := strings.LastIndexByte(r, 'x'); i >= 0 {
+		b.sb.WriteString(r[:i])
+		b.sb.WriteString(t)
+		b.sb.WriteString(r[i+1:])
+		return
+	}
 	b.sb.WriteString(st.Render(t))
+}
+
+// addQuoted appends "text" in style st, as add does.
+func (b *segs) addQuoted(st lipgloss.Style, text string) {
+	// Cut to one cell less, so the quotes keep it within what Cell reads.
+	b.add(st, `"`+precut(text, b.left-1)+`"`)
+}
+
+// addBase appends text in the row's base style: unstyled unless selected.
+func (b *segs) addBase(base lipgloss.Style, selected bool, text string) {
+	if selected {
+		b.add(base, text)
+		return
+	}
+	if b.left <= 0 || text == "" {
+		return
+	}
+	t := ui.Cell(precut(text, b.left), b.left)
+	b.left -= ui.Width(t)
+	b.sb.WriteString(t)
 }
 
 // precut cuts a long s at a rune boundary to the bytes ui.Cell looks at
