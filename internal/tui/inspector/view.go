@@ -244,12 +244,10 @@ func (b *segs) addBase(base lipgloss.Style, selected bool, text string) {
 	b.sb.WriteString(t)
 }
 
-// precut cuts a long s at a rune boundary to the bytes ui.Cell looks at
-// (4*width+8), marking the cut with "…", so Cell never cuts it itself:
-// Cell's own cut walks back from the end of its window while the last
-// four bytes are not valid UTF-8, and a window of three-byte runes (CJK,
-// U+202E) never is, so it runs out of bytes and panics (slice bounds out
-// of range [-1:]); TestHostileContent holds this.
+// precut cuts a long s at a rune boundary to the bytes ui.Cell reads
+// (4*width+8), marking the cut with "…", so Cell never cuts it itself and
+// a quoted value still fits what Cell reads (TestHostileContent holds a
+// 1 MB line of three-byte runes).
 func precut(s string, width int) string {
 	limit := 4*width + 8
 	if len(s) <= limit {
