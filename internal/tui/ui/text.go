@@ -22,11 +22,13 @@ func Cell(s string, width int) string {
 	// An escaped byte is at most 6 cells wide and a cell holds at least one
 	// byte, so 4*width+8 bytes of s are enough to fill width cells.
 	if limit := 4*width + 8; len(s) > limit {
-		s = s[:limit]
-		for len(s) > 0 && !utf8.ValidString(s[len(s)-utf8.UTFMax:]) {
-			s = s[:len(s)-1]
+		// Cut before a rune, backing up at most UTFMax-1 bytes: a run of
+		// three-byte runes or of invalid bytes has no valid 4-byte tail.
+		cut := limit
+		for k := 1; k < utf8.UTFMax && !utf8.RuneStart(s[cut]); k++ {
+			cut--
 		}
-		s = termtext.Escape(s) + "…"
+		s = termtext.Escape(s[:cut]) + "…"
 	} else {
 		s = termtext.Escape(s)
 	}

@@ -21,6 +21,9 @@ func TestCell(t *testing.T) {
 		{"invalid utf8", "a\x9bb", 20, `a\x9bb`},
 		{"huge hostile", huge, 12, `\x1b]0;pwne…`},
 		{"wide runes", "日本語テキスト", 7, "日本語…"},
+		{"long three-byte runes", strings.Repeat("日", 200), 20, strings.Repeat("日", 9) + "…"},
+		{"long bidi", strings.Repeat("\u202e", 200), 13, `\u202e\u202e…`},
+		{"long invalid bytes", strings.Repeat("\xff", 200), 9, `\xff\xff…`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
