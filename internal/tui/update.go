@@ -62,6 +62,11 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a.toStream(msg)
 	case tea.KeyPressMsg:
 		return a.key(msg)
+	case inspector.LoadedMsg: // the inspector's frames, even under an overlay
+		if a.hasSess && a.sess.hasInsp {
+			a.sess.insp, _ = a.sess.insp.Update(msg)
+		}
+		return a, nil
 	}
 	return a.toScreen(msg)
 }
@@ -122,13 +127,16 @@ func (a App) gotData(msg dataMsg) (tea.Model, tea.Cmd) {
 	d := msg.d
 	a.sess.data, a.sess.loaded = d, true
 	a.sess.stream = a.sess.stream.SetData(d)
-	if a.sess.hasInsp {
-		a.sess.insp = a.sess.insp.SetData(d)
-	}
+	next := waitData(a.gen, a.sess.src)
 	if a.sess.ovKind != 0 {
 		a.sess.ov = a.sess.ov.SetData(d)
 	}
-	return a, waitData(a.gen, a.sess.src)
+	if a.sess.hasInsp { // a call answered since it opened is read again
+		var reload tea.Cmd
+		a.sess.insp, reload = a.sess.insp.Update(ui.DataMsg{Data: d})
+		return a, tea.Batch(next, reload)
+	}
+	return a, next
 }
 
 func closeCmd(src interface{ Close() error }) tea.Cmd {

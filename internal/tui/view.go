@@ -22,8 +22,11 @@ func (a App) View() tea.View {
 
 // Render is the screen as text: exactly the terminal's size.
 func (a App) Render() string {
-	if a.w <= 0 || a.h <= 0 {
+	switch {
+	case a.w <= 0 || a.h <= 0:
 		return ""
+	case a.h == 1:
+		return a.title()
 	}
 	return a.title() + "\n" + a.body()
 }
