@@ -54,13 +54,18 @@ func burstOnce(b *testing.B, mt, fast string, n int) (dataTimes, keyTimes []time
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	capPath := filepath.Join(b.TempDir(), "burst.jsonl")
-	cmd := exec.Command(mt, "--capture", capPath, "--", fast)
+	cmd := exec.CommandContext(ctx, mt, "--capture", capPath, "--", fast)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	defer cmd.Wait()
+	defer func() { // on a failure, the proxy is killed, not waited for
+		if b.Failed() {
+			cancel()
+		}
+		cmd.Wait()
+	}()
 	for _, err := os.Stat(capPath); err != nil; _, err = os.Stat(capPath) {
 		time.Sleep(time.Millisecond)
 	}
@@ -72,14 +77,14 @@ func burstOnce(b *testing.B, mt, fast string, n int) (dataTimes, keyTimes []time
 	a := New(ctx, Options{Path: capPath})
 	a, _ = update(b, a, tea.WindowSizeMsg{Width: 120, Height: 40})
 	a, _ = update(b, a, openedMsg{gen: 1, src: src, name: capPath})
+	go io.Copy(io.Discard, stdout) // every answer, then EOF
 	go func() {
 		bw := bufio.NewWriterSize(stdin, 64<<10)
 		for id := 1; id <= n; id++ {
 			fmt.Fprintf(bw, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"i":%d}}}`+"\n", id, id)
 		}
 		bw.Flush()
-		io.Copy(io.Discard, stdout) // every answer, then EOF
-		stdin.Close()
+		stdin.Close() // the server answers what it read, then exits
 	}()
 	keys := []tea.KeyPressMsg{{Code: 'k', Text: "k"}, {Code: 'G', Text: "G"}}
 	for d := range src.Updates() {

@@ -68,9 +68,23 @@ func locate(path, id string) (*capture.Session, error) {
 	defer f.Close()
 	ss, err := capture.Index(f)
 	if err != nil {
+		if id == "" && headerPending(f) {
+			return nil, nil // a writer has just created it: Follow waits for the header
+		}
 		return nil, fmt.Errorf("reading capture %s: %w", path, err)
 	}
 	return pick(ss, id, path)
+}
+
+// headerPending reports whether f holds no complete line yet: a capture
+// whose writer has created it and not yet written its session record.
+func headerPending(f *os.File) bool {
+	buf := make([]byte, 64<<10)
+	n, err := f.ReadAt(buf, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false
+	}
+	return !strings.Contains(string(buf[:n]), "\n") && (n < len(buf))
 }
 
 // pick returns the last session whose id is id, else the last whose id
