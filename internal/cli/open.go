@@ -129,7 +129,8 @@ func tuiExport(ios *IOStreams, flags redactFlags, red *redact.Redactor, reg *fin
 			return "", errors.New("a session read from standard input cannot be exported from here; pipe it to mcptrail export")
 		}
 		s := d.Snap.Session
-		out, err := freeName(capture.FileSafe(s.Label)+"-"+shortID(s.ID), map[string]string{"json": ".json", "text": ".txt"}[format])
+		base := capture.FileSafe(s.Label) + "-" + strings.TrimRight(capture.FileSafe(shortID(s.ID)), "-_.")
+		out, err := freeName(base, map[string]string{"json": ".json", "text": ".txt"}[format])
 		if err != nil {
 			return "", err
 		}
