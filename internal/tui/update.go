@@ -107,6 +107,7 @@ func (a App) opened(msg openedMsg) (tea.Model, tea.Cmd) {
 		return a.setStatus(fmt.Sprintf("cannot open %s: %v", msg.name, msg.err), true), nil
 	}
 	a.sess = session{src: msg.src, name: msg.name, stream: stream.New(a.th)}
+	a.status = "" // "opening …"
 	a.hasSess, a.inHub = true, false
 	a = a.resize()
 	return a, waitData(a.gen, msg.src)
