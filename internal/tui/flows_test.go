@@ -119,7 +119,7 @@ func TestFlowHubFilterInspect(t *testing.T) {
 		t.Errorf("elicit:decline shows other calls than login_legacy:\n%s", a.Render())
 	}
 	f.key("enter")
-	a = f.waitFor("the inspector", func(a App) bool {
+	f.waitFor("the inspector", func(a App) bool {
 		return a.sess.hasInsp && strings.Contains(a.Render(), `"login_legacy"`)
 	})
 	f.key("esc")

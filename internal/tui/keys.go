@@ -42,8 +42,3 @@ func (k keyMap) session(hasHub bool) []key.Binding {
 
 // hub lists the app's bindings active over the hub.
 func (k keyMap) hub() []key.Binding { return []key.Binding{k.Help, k.Quit} }
-
-// exporting lists the bindings of the export prompt.
-func (k keyMap) exporting() []key.Binding {
-	return []key.Binding{k.ExportJSON, k.ExportText, k.ExportCancel}
-}
