@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,12 +16,20 @@ import (
 	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 )
 
-// flow is the app running in a teatest program, with the model it last
-// handed a message to.
+// flow is the app running in a teatest program. A screen model is not
+// safe to read while the program updates it (the stream's row index is
+// shared between copies), so the test looks at the app only on the
+// program's own goroutine: probe sends a message that the program's event
+// filter answers with the model of that moment.
 type flow struct {
-	t      *testing.T
-	tm     *teatest.TestModel
-	latest atomic.Value // App
+	t  *testing.T
+	tm *teatest.TestModel
+}
+
+// probeMsg asks the event filter to run fn on the current model.
+type probeMsg struct {
+	fn   func(App)
+	done chan struct{}
 }
 
 // sessionsDir writes the named fixtures as finished captures into a new
@@ -51,36 +58,54 @@ func startFlow(t *testing.T, opts Options, w, h int) *flow {
 		opts.Source = &source.Options{Rules: rules.Default()}
 	}
 	f := &flow{t: t}
-	a := New(ctx, opts)
-	f.latest.Store(a)
-	f.tm = teatest.NewTestModel(t, a, teatest.WithInitialTermSize(w, h),
+	f.tm = teatest.NewTestModel(t, New(ctx, opts), teatest.WithInitialTermSize(w, h),
 		teatest.WithProgramOptions(tea.WithFilter(func(m tea.Model, msg tea.Msg) tea.Msg {
-			if a, ok := m.(App); ok {
-				f.latest.Store(a)
+			p, ok := msg.(probeMsg)
+			if !ok {
+				return msg
 			}
-			return msg
+			p.fn(m.(App))
+			close(p.done)
+			return nil
 		})))
 	return f
 }
 
-// app is the model as the program last had it.
-func (f *flow) app() App { return f.latest.Load().(App) }
+// probe runs fn on the program's goroutine with the model of the moment.
+func (f *flow) probe(fn func(App)) {
+	f.t.Helper()
+	done := make(chan struct{})
+	f.tm.Send(probeMsg{fn: fn, done: done})
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		f.t.Fatal("the program did not answer a probe")
+	}
+}
 
-// waitFor polls the app until ok holds (the program gets a tick a second,
-// so the model is at most that stale); it fails after 10 s.
-func (f *flow) waitFor(what string, ok func(App) bool) App {
+// render is the screen of the moment.
+func (f *flow) render() string {
+	var s string
+	f.probe(func(a App) { s = a.Render() })
+	return s
+}
+
+// waitFor probes the app until ok holds; it fails after 10 s, showing the
+// screen.
+func (f *flow) waitFor(what string, ok func(App) bool) {
 	f.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		a := f.app()
-		if ok(a) {
-			return a
+		var done bool
+		var screen string
+		f.probe(func(a App) { done, screen = ok(a), a.Render() })
+		if done {
+			return
 		}
 		if time.Now().After(deadline) {
-			f.t.Fatalf("waiting for %s; the screen is:\n%s", what, a.Render())
+			f.t.Fatalf("waiting for %s; the screen is:\n%s", what, screen)
 		}
 		time.Sleep(10 * time.Millisecond)
-		f.tm.Send(nil) // a message, so the filter sees the newest model
 	}
 }
 
@@ -114,9 +139,9 @@ func TestFlowHubFilterInspect(t *testing.T) {
 	f.key("/")
 	f.tm.Type("elicit:decline")
 	f.key("enter")
-	a := f.waitFor("the filter to apply", func(a App) bool { return a.sess.stream.Filter() == "elicit:decline" })
-	if !strings.Contains(a.Render(), "login_legacy") || strings.Contains(a.Render(), "create_account") {
-		t.Errorf("elicit:decline shows other calls than login_legacy:\n%s", a.Render())
+	f.waitFor("the filter to apply", func(a App) bool { return a.sess.stream.Filter() == "elicit:decline" })
+	if screen := f.render(); !strings.Contains(screen, "login_legacy") || strings.Contains(screen, "create_account") {
+		t.Errorf("elicit:decline shows other calls than login_legacy:\n%s", screen)
 	}
 	f.key("enter")
 	f.waitFor("the inspector", func(a App) bool {
@@ -124,7 +149,7 @@ func TestFlowHubFilterInspect(t *testing.T) {
 	})
 	f.key("esc")
 	f.waitFor("the stream again", func(a App) bool { return !a.sess.hasInsp })
-	a = f.quit()
+	a := f.quit()
 	if a.sess.stream.Filter() != "elicit:decline" || a.sess.stream.Selected() != 4 {
 		t.Errorf("back on the stream: filter %q, call %d selected; want elicit:decline, call 4",
 			a.sess.stream.Filter(), a.sess.stream.Selected())
@@ -140,12 +165,12 @@ func TestFlowLedgerJump(t *testing.T) {
 	f.waitFor("the ledger", func(a App) bool { return a.sess.ovKind != 0 && strings.Contains(a.Render(), "Elicitation ledger") })
 	f.key("j") // the second row: its root is book_table too
 	f.key("enter")
-	a := f.waitFor("the stream", func(a App) bool { return a.sess.ovKind == 0 })
+	f.waitFor("the stream", func(a App) bool { return a.sess.ovKind == 0 })
+	a := f.quit()
 	c := a.sess.data.Snap.Calls.At(a.sess.stream.Selected())
 	if c.Method != "tools/call" || c.Target != "book_table" {
 		t.Errorf("Enter on a ledger row selects %s %s, want the root call tools/call book_table", c.Method, c.Target)
 	}
-	f.quit()
 }
 
 // TestFlowBadFilterAndResize: a bad filter shows an inline error and keeps
@@ -157,18 +182,18 @@ func TestFlowBadFilterAndResize(t *testing.T) {
 	f.key("/")
 	f.tm.Type("status:okk")
 	f.key("enter")
-	a := f.waitFor("the inline error", func(a App) bool { return strings.Contains(a.Render(), `bad filter: status:"okk" at column 8`) })
-	if !strings.Contains(a.Render(), "sync_calendar") {
-		t.Errorf("a bad filter hid the rows:\n%s", a.Render())
+	f.waitFor("the inline error", func(a App) bool { return strings.Contains(a.Render(), `bad filter: status:"okk" at column 8`) })
+	if screen := f.render(); !strings.Contains(screen, "sync_calendar") {
+		t.Errorf("a bad filter hid the rows:\n%s", screen)
 	}
 	f.tm.Send(tea.WindowSizeMsg{Width: 40, Height: 10})
-	a = f.waitFor("the small size", func(a App) bool { return a.w == 40 && a.h == 10 })
-	tuitest.CheckTerminalSafe(t, a.Render(), 40, 10)
+	f.waitFor("the small size", func(a App) bool { return a.w == 40 && a.h == 10 })
+	tuitest.CheckTerminalSafe(t, f.render(), 40, 10)
 	f.key("esc") // the bar keeps the focus after a bad filter
 	f.waitFor("the bar to let go", func(a App) bool { return !a.capturing() })
 	f.key("l")
-	a = f.waitFor("the ledger, small", func(a App) bool { return a.sess.ovKind != 0 })
-	tuitest.CheckTerminalSafe(t, a.Render(), 40, 10)
+	f.waitFor("the ledger, small", func(a App) bool { return a.sess.ovKind != 0 })
+	tuitest.CheckTerminalSafe(t, f.render(), 40, 10)
 	f.quit()
 }
 

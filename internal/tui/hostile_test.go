@@ -31,8 +31,9 @@ func TestHostileSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := startFlow(t, Options{Path: path}, 120, 40)
-	a := f.waitFor("the session", func(a App) bool { return a.hasSess && a.sess.loaded && a.sess.ended })
-	calls := a.sess.data.Snap.Calls.Len()
+	f.waitFor("the session", func(a App) bool { return a.hasSess && a.sess.loaded && a.sess.ended })
+	var calls int
+	f.probe(func(a App) { calls = a.sess.data.Snap.Calls.Len() })
 	if calls < 4 {
 		t.Fatalf("the hostile session has %d calls", calls)
 	}
@@ -40,10 +41,11 @@ func TestHostileSession(t *testing.T) {
 	f.key("s")
 	check := func(what string) {
 		t.Helper()
-		for _, size := range [][2]int{{120, 40}, {80, 24}} {
-			a := f.waitFor(what, func(a App) bool { return true })
-			b, _ := update(t, a, teaSize(size))
-			t.Run(what+"/"+sizeName(size), func(t *testing.T) { tuitest.CheckTerminalSafe(t, b.Render(), size[0], size[1]) })
+		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			f.tm.Send(teaSize(size))
+			f.waitFor(what+" resized", func(a App) bool { return a.w == size[0] && a.h == size[1] })
+			screen := f.render()
+			t.Run(what+"/"+sizeName(size), func(t *testing.T) { tuitest.CheckTerminalSafe(t, screen, size[0], size[1]) })
 		}
 	}
 	check("stream")
