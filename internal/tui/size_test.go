@@ -1,36 +1,52 @@
 package tui
 
 import (
-	tea "charm.land/bubbletea/v2"
-	"github.com/mcptrail/mcptrail/internal/tui/ui"
-	"strings"
+	"flag"
+	"fmt"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 )
 
+// updating reports whether -update was given (the flag is teatest's
+// golden package's, which this package links).
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// TestRenderFitsAnySize draws every screen over a session at sizes down to
+// nothing: exactly the terminal's size, never a panic.
 func TestRenderFitsAnySize(t *testing.T) {
-	a := opened(t, Options{})
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {40, 10}, {1, 1}, {2, 3}, {0, 0}} {
 		for _, k := range []string{"", "l", "c", "t", "f", "?"} {
-			b, _ := update(t, a, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			t.Run(fmt.Sprintf("%dx%d%s", size[0], size[1], k), func(t *testing.T) {
+				a, _ := update(t, opened(t, Options{}), tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+				if k != "" {
+					a, _ = update(t, a, press(k))
+				}
+				tuitest.CheckSize(t, a.Render(), size[0], size[1])
+			})
+		}
+	}
+}
+
+// TestAppGolden: the app over elicit-seed — title line and stream, and the
+// ledger overlay — at 80×24 and 120×40 (refresh with go test -update).
+func TestAppGolden(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		for _, k := range []string{"", "l"} {
+			name := fmt.Sprintf("app-%dx%d", size[0], size[1])
 			if k != "" {
-				b, _ = update(t, b, press(k))
+				name += "-" + k
 			}
-			out := b.Render()
-			if size[1] == 0 {
-				if out != "" {
-					t.Errorf("%v %q: %q on a 0-high terminal", size, k, out)
-				}
-				continue
+			a, _ := update(t, opened(t, Options{}), tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			if k != "" {
+				a, _ = update(t, a, press(k))
 			}
-			lines := strings.Split(out, "\n")
-			if len(lines) != size[1] {
-				t.Errorf("%v %q: %d lines", size, k, len(lines))
-			}
-			for i, l := range lines {
-				if w := ui.Width(l); w > size[0] {
-					t.Errorf("%v %q: line %d is %d cells", size, k, i, w)
-				}
-			}
+			tuitest.Golden(t, name, a.Render(), updating())
 		}
 	}
 }

@@ -2,13 +2,10 @@ package hub
 
 import (
 	"flag"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
@@ -54,42 +51,8 @@ func model(w, h int) Model {
 	return New(ui.NewTheme(true)).SetDir("~/.mcptrail").SetNow(now).SetSize(w, h).SetSessions(sessions())
 }
 
-// checkGolden compares got with testdata/name.golden, rewriting it with
-// -update.
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
-}
+// checkGolden compares got with testdata/name.golden, rewriting it with -update.
+func checkGolden(t *testing.T, name, got string) { t.Helper(); tuitest.Golden(t, name, got, *update) }
 
 // checkSize fails unless view is exactly h lines of at most w cells.
-func checkSize(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	if h == 0 {
-		if view != "" {
-			t.Errorf("view of height 0 is %q", view)
-		}
-		return
-	}
-	if len(lines) != h {
-		t.Errorf("view has %d lines, want %d", len(lines), h)
-	}
-	for i, l := range lines {
-		if ui.Width(l) > w {
-			t.Errorf("line %d is %d cells wide, want at most %d: %q", i, ui.Width(l), w, l)
-		}
-	}
-}
+func checkSize(t *testing.T, view string, w, h int) { t.Helper(); tuitest.CheckSize(t, view, w, h) }

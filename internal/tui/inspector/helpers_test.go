@@ -2,8 +2,6 @@ package inspector
 
 import (
 	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -88,24 +86,5 @@ func keyMsg(k string) tea.KeyPressMsg {
 	return msg
 }
 
-// golden compares got with testdata/name.golden (rewritten with -update).
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != got {
-		t.Errorf("View differs from %s (-update to rewrite):\n got:\n%s\nwant:\n%s", path, got, want)
-	}
-}
+// golden compares got with testdata/name.golden, rewriting it with -update.
+func golden(t *testing.T, name, got string) { t.Helper(); tuitest.Golden(t, name, got, *update) }

@@ -2,7 +2,6 @@ package overlay
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
@@ -10,24 +9,7 @@ import (
 )
 
 // checkSize fails unless view is exactly h lines of at most w cells.
-func checkSize(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	if h == 0 {
-		if view != "" {
-			t.Errorf("view at height 0 = %q, want empty", view)
-		}
-		return
-	}
-	if len(lines) != h {
-		t.Errorf("view has %d lines, want %d", len(lines), h)
-	}
-	for i, l := range lines {
-		if got := ui.Width(l); got > w {
-			t.Errorf("line %d is %d cells wide, want at most %d: %q", i, got, w, l)
-		}
-	}
-}
+func checkSize(t *testing.T, view string, w, h int) { t.Helper(); tuitest.CheckSize(t, view, w, h) }
 
 func TestViewGolden(t *testing.T) {
 	th := ui.NewTheme(true)

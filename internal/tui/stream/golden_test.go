@@ -2,12 +2,8 @@ package stream
 
 import (
 	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
@@ -16,46 +12,10 @@ import (
 var update = flag.Bool("update", false, "rewrite the View goldens in testdata")
 
 // golden compares got with testdata/name.golden, rewriting it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden (run go test -update): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, diff)
-	}
-}
+func golden(t *testing.T, name, got string) { t.Helper(); tuitest.Golden(t, name, got, *update) }
 
-// checkSize fails unless view is exactly w cells by h lines at most.
-func checkSize(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	if h == 0 {
-		if view != "" {
-			t.Errorf("View at height 0 = %q, want empty", view)
-		}
-		return
-	}
-	if len(lines) != h {
-		t.Errorf("View has %d lines, want %d", len(lines), h)
-	}
-	for i, l := range lines {
-		if ui.Width(l) > w {
-			t.Errorf("line %d is %d cells wide, want at most %d: %q", i+1, ui.Width(l), w, l)
-		}
-	}
-}
+// checkSize fails unless view is exactly h lines of at most w cells.
+func checkSize(t *testing.T, view string, w, h int) { t.Helper(); tuitest.CheckSize(t, view, w, h) }
 
 // screen returns a stream of fixture name at size w×h, after the keys.
 func screen(t *testing.T, name string, w, h int) Model {

@@ -1,0 +1,57 @@
+package tuitest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcptrail/mcptrail/internal/tui/ui"
+)
+
+// Golden compares got, a screen's View, with testdata/NAME.golden of the
+// test's package, and rewrites the file instead when update is set (each
+// package's -update flag).
+func Golden(t testing.TB, name, got string, update bool) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading golden (run go test -update): %v", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs (-want +got):\n%s", path, diff)
+	}
+}
+
+// CheckSize fails t unless view is exactly h lines ("\n"-joined) of at
+// most w cells each; a view of height 0 must be empty.
+func CheckSize(t testing.TB, view string, w, h int) {
+	t.Helper()
+	if h <= 0 {
+		if view != "" {
+			t.Errorf("view at height %d is %q, want empty", h, view)
+		}
+		return
+	}
+	lines := strings.Split(view, "\n")
+	if len(lines) != h {
+		t.Errorf("view has %d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if got := ui.Width(l); got > w {
+			t.Errorf("line %d is %d cells wide, want at most %d: %q", i+1, got, w, l)
+		}
+	}
+}
