@@ -10,9 +10,6 @@ import (
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
-// wheelStep is how many rows one mouse wheel notch moves.
-const wheelStep = 3
-
 // maxFilter bounds the label filter, in bytes.
 const maxFilter = 256
 
@@ -38,12 +35,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m.click(msg.Y)
 		}
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			return m.move(-wheelStep), nil
-		case tea.MouseWheelDown:
-			return m.move(wheelStep), nil
-		}
+		return m.move(ui.Wheel(msg)), nil
 	}
 	return m, nil
 }

@@ -7,9 +7,6 @@ import (
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
-// wheelStep is how many lines a mouse wheel notch scrolls.
-const wheelStep = 3
-
 // Update handles keys, mouse, newer Data and the frames it asked for; it
 // returns ui.BackMsg (esc), ui.InspectMsg (root call, nested request) and
 // ui.StatusMsg (copied) as commands.
@@ -31,12 +28,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			return m.move(-wheelStep), nil
-		case tea.MouseWheelDown:
-			return m.move(wheelStep), nil
-		}
+		return m.move(ui.Wheel(msg)), nil
 	}
 	return m, nil
 }

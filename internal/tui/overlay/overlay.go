@@ -122,12 +122,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case ui.DataMsg:
 		return m.SetData(msg.Data), nil
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			m.cur = m.cur.wheel(-3, n, lh)
-		case tea.MouseWheelDown:
-			m.cur = m.cur.wheel(3, n, lh)
-		}
+		m.cur = m.cur.wheel(ui.Wheel(msg), n, lh)
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, m.keys.Back):

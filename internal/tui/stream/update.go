@@ -10,9 +10,6 @@ import (
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
-// wheelStep is how many rows a mouse wheel notch moves.
-const wheelStep = 3
-
 // Update handles keys, the mouse wheel and ui.JumpMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -27,11 +24,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			return m.up(wheelStep), nil
-		case tea.MouseWheelDown:
-			return m.down(wheelStep), nil
+		if d := ui.Wheel(msg); d < 0 {
+			return m.up(-d), nil
+		} else if d > 0 {
+			return m.down(d), nil
 		}
 	case ui.JumpMsg:
 		return m.jump(msg), nil
