@@ -65,6 +65,7 @@ func (s *Store) finishOperations(calls *Calls) []int {
 		op := &s.ops[i]
 		last := calls.At(op.Rounds[len(op.Rounds)-1].Call)
 		op.finish(calls.At(op.Root).Start, &last)
+		s.calls.roll.setOp(i, op, last.ResponseSeq != 0)
 	}
 	return dirty
 }

@@ -11,8 +11,9 @@ import (
 // rollup holds what a snapshot derives from every call: the eras and
 // protocol versions in order of first use, the statistics per method and
 // per tool, and the MRTR operations whose calls changed. The call table
-// keeps it up to date as it packs each changed call, so that a snapshot
-// costs what changed since the last one, not a pass over every call.
+// keeps it up to date as it packs each changed call, and the store as it
+// finishes each changed operation (setOp), so that a snapshot costs what
+// changed since the last one, not a pass over every call.
 type rollup struct {
 	eras, versions firstUse
 	methods, tools groups
@@ -20,6 +21,15 @@ type rollup struct {
 	// were last finished; opMarked has bit i set while i is listed.
 	dirtyOps []int
 	opMarked []uint64
+	// ops[i] is what operation i adds to the statistics, as last set.
+	ops []opEntry
+}
+
+// opEntry is an operation's part of the statistics: one call of its
+// method (and tool) counting all its rounds.
+type opEntry struct {
+	method, target string
+	entry
 }
 
 // update accounts for call i changing from was to now (fresh: a new call,
@@ -38,7 +48,7 @@ func (r *rollup) update(i int, was, now *packed, fresh bool, ns names) {
 		r.versions.add(ns.str(now.protocolVersion), i)
 	}
 	if fresh || was.method != now.method || was.target != now.target || was.status != now.status ||
-		was.responseSeq != now.responseSeq || was.durationMS != now.durationMS {
+		was.responseSeq != now.responseSeq || was.durationMS != now.durationMS || was.operation != now.operation {
 		if !fresh {
 			r.tally(was, ns, -1)
 		}
@@ -50,14 +60,44 @@ func (r *rollup) update(i int, was, now *packed, fresh bool, ns names) {
 	}
 }
 
-// tally adds (sign 1) or removes (sign -1) a call's part of the statistics:
-// one call of its method, and of its tool for tools/call (summarize's rules).
+// tally adds (sign 1) or removes (sign -1) a call's part of the statistics
+// (summary.go's rules): one call of one round, unless it is a round of an
+// operation, which setOp counts instead.
 func (r *rollup) tally(p *packed, ns names, sign int) {
-	method := ns.str(p.method)
-	r.methods.tally(method, p, ns, sign)
-	if method == mcp.MethodToolsCall {
-		r.tools.tally(ns.str(p.target), p, ns, sign)
+	if p.operation >= 0 {
+		return
 	}
+	e := entry{status: ns.str(p.status), answered: p.responseSeq != 0, durationMS: p.durationMS, rounds: 1}
+	r.tallyEntry(ns.str(p.method), ns.str(p.target), &e, sign)
+}
+
+// tallyEntry adds or removes e under its method, and its tool for
+// tools/call.
+func (r *rollup) tallyEntry(method, target string, e *entry, sign int) {
+	r.methods.tally(method, e, sign)
+	if method == mcp.MethodToolsCall {
+		r.tools.tally(target, e, sign)
+	}
+}
+
+// setOp replaces operation i's part of the statistics with op's, as it is
+// once finished; answered reports whether its last round is answered.
+func (r *rollup) setOp(i int, op *Operation, answered bool) {
+	if n := i + 1; len(r.ops) < n {
+		r.ops = append(r.ops, make([]opEntry, n-len(r.ops))...)
+	}
+	now := opEntry{method: op.Method, target: op.Target, entry: entry{
+		status: op.Status, answered: answered, durationMS: op.DurationMS, rounds: len(op.Rounds),
+	}}
+	was := &r.ops[i]
+	if *was == now {
+		return
+	}
+	if was.rounds > 0 {
+		r.tallyEntry(was.method, was.target, &was.entry, -1)
+	}
+	r.tallyEntry(now.method, now.target, &now.entry, 1)
+	*was = now
 }
 
 func (r *rollup) markOp(op int) {
@@ -162,7 +202,7 @@ type groups struct {
 	m map[string]*group
 }
 
-func (g *groups) tally(name string, p *packed, ns names, sign int) {
+func (g *groups) tally(name string, e *entry, sign int) {
 	gr, ok := g.m[name]
 	if !ok {
 		if g.m == nil {
@@ -172,14 +212,15 @@ func (g *groups) tally(name string, p *packed, ns names, sign int) {
 		g.m[name] = gr
 	}
 	gr.count += sign
-	if st := ns.str(p.status); st == StatusError || st == StatusToolError {
+	gr.rounds += sign * e.rounds
+	if e.status == StatusError || e.status == StatusToolError {
 		gr.errors += sign
 	}
-	if p.responseSeq != 0 {
+	if e.answered {
 		if sign > 0 {
-			gr.durations.insert(p.durationMS)
+			gr.durations.insert(e.durationMS)
 		} else {
-			gr.durations.remove(p.durationMS)
+			gr.durations.remove(e.durationMS)
 		}
 	}
 	if gr.count == 0 {
@@ -193,7 +234,7 @@ func (g *groups) stats() []Stat {
 	for name, gr := range g.m {
 		d := &gr.durations
 		out = append(out, Stat{
-			Name: name, Count: gr.count, Errors: gr.errors,
+			Name: name, Count: gr.count, Rounds: gr.rounds, Errors: gr.errors,
 			P50MS: d.percentile(50), P95MS: d.percentile(95), P99MS: d.percentile(99),
 		})
 	}

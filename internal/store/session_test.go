@@ -158,12 +158,12 @@ func TestSummary(t *testing.T) {
 	snap := load(t, steps)
 	want := Summary{
 		Methods: []Stat{
-			{Name: "tools/call", Count: 21, Errors: 2, P50MS: 10, P95MS: 19, P99MS: 100},
-			{Name: "tools/list", Count: 1},
+			{Name: "tools/call", Count: 21, Rounds: 21, Errors: 2, P50MS: 10, P95MS: 19, P99MS: 100},
+			{Name: "tools/list", Count: 1, Rounds: 1},
 		},
 		Tools: []Stat{
-			{Name: "t", Count: 20, Errors: 2, P50MS: 10, P95MS: 19, P99MS: 100},
-			{Name: "u", Count: 1},
+			{Name: "t", Count: 20, Rounds: 20, Errors: 2, P50MS: 10, P95MS: 19, P99MS: 100},
+			{Name: "u", Count: 1, Rounds: 1},
 		},
 	}
 	if diff := cmp.Diff(want, snap.Summary); diff != "" {

@@ -190,21 +190,32 @@ type InputRequest struct {
 	Method string
 }
 
-// Summary aggregates calls per method and per tool.
+// Summary aggregates calls per method and per tool. An MRTR operation is
+// one call, whatever its number of rounds (summary.go).
 type Summary struct {
 	Methods []Stat
 	Tools   []Stat
 }
 
 // Stat is the count, error count and latency percentiles of a group of
-// answered calls (Count includes unanswered ones; percentiles do not).
+// calls, an MRTR operation counting as one call of its whole duration and
+// final status.
 type Stat struct {
-	Name   string
-	Count  int
+	Name string
+	// Count is the number of calls, answered or not, each operation once.
+	Count int
+	// Rounds is the number of requests the calls took: Count plus one per
+	// retry of an operation; equal to Count when there is none.
+	Rounds int
+	// Errors counts the calls that ended in a JSON-RPC error or a tool
+	// error.
 	Errors int
-	P50MS  float64
-	P95MS  float64
-	P99MS  float64
+	// The percentiles are of the answered calls' durations (an
+	// operation's from its first request to its final answer); zero when
+	// none is answered.
+	P50MS float64
+	P95MS float64
+	P99MS float64
 }
 
 // Counts are totals over the session's records.

@@ -6,15 +6,28 @@ import (
 )
 
 // The statistics of a Summary group calls per method and per tool
-// (tools/call by target). Every call counts, so each round of an MRTR
-// operation is one call of its method; Errors counts JSON-RPC errors and
-// tool errors; the percentiles cover answered calls only. The rollup
-// (rollup.go) keeps them as calls change.
+// (tools/call by target). A call is what the client asked for: a request
+// and its answer, or a whole MRTR operation, which counts once under its
+// method and target with its status and duration (Operation.DurationMS,
+// the first request to the final answer) and all its rounds. A legacy
+// server-initiated request is a call of its own method. Errors counts
+// JSON-RPC errors and tool errors; the percentiles cover answered calls
+// only (an operation is answered when its last round is). The rollup
+// (rollup.go) keeps them as calls and operations change.
 
 // group accumulates one Stat.
 type group struct {
-	count, errors int
-	durations     orderStat // of answered calls
+	count, rounds, errors int
+	durations             orderStat // of answered calls
+}
+
+// entry is one call's part of a group: a plain call is one round, an
+// operation as many as it has.
+type entry struct {
+	status     string
+	answered   bool
+	durationMS float64
+	rounds     int
 }
 
 // orderStat is a multiset of durations that answers "the k-th smallest"

@@ -70,7 +70,7 @@ func TestOrderStat(t *testing.T) {
 func checkDerived(t testing.TB, snap *Snapshot) {
 	t.Helper()
 	calls := snap.Calls.Slice()
-	if diff := gocmp.Diff(summarizeAfresh(calls), snap.Summary, cmpopts.EquateEmpty()); diff != "" {
+	if diff := gocmp.Diff(summarizeAfresh(calls, snap.Operations.Slice()), snap.Summary, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("summary (-afresh +kept):\n%s", diff)
 	}
 	var eras, versions []string
@@ -101,26 +101,44 @@ func checkDerived(t testing.TB, snap *Snapshot) {
 	}
 }
 
-// summarizeAfresh groups calls per method and per tool as Summary does.
-func summarizeAfresh(calls []Call) Summary {
-	methods, tools := map[string][]Call{}, map[string][]Call{}
-	for _, c := range calls {
-		methods[c.Method] = append(methods[c.Method], c)
-		if c.Method == mcp.MethodToolsCall {
-			tools[c.Target] = append(tools[c.Target], c)
+// summarizeAfresh groups calls per method and per tool as Summary does:
+// a call outside any operation is one call of one round, an operation one
+// call of its rounds, its final status and its whole duration.
+func summarizeAfresh(calls []Call, ops []Operation) Summary {
+	type item struct {
+		status     string
+		answered   bool
+		durationMS float64
+		rounds     int
+	}
+	methods, tools := map[string][]item{}, map[string][]item{}
+	add := func(method, target string, it item) {
+		methods[method] = append(methods[method], it)
+		if method == mcp.MethodToolsCall {
+			tools[target] = append(tools[target], it)
 		}
 	}
-	stats := func(m map[string][]Call) []Stat {
+	for _, c := range calls {
+		if c.Operation < 0 {
+			add(c.Method, c.Target, item{c.Status, c.ResponseSeq != 0, c.DurationMS, 1})
+		}
+	}
+	for _, op := range ops {
+		last := calls[op.Rounds[len(op.Rounds)-1].Call]
+		add(op.Method, op.Target, item{op.Status, last.ResponseSeq != 0, op.DurationMS, len(op.Rounds)})
+	}
+	stats := func(m map[string][]item) []Stat {
 		var out []Stat
-		for name, cs := range m {
-			st := Stat{Name: name, Count: len(cs)}
+		for name, its := range m {
+			st := Stat{Name: name, Count: len(its)}
 			var ds []float64
-			for _, c := range cs {
-				if c.Status == StatusError || c.Status == StatusToolError {
+			for _, it := range its {
+				st.Rounds += it.rounds
+				if it.status == StatusError || it.status == StatusToolError {
 					st.Errors++
 				}
-				if c.ResponseSeq != 0 {
-					ds = append(ds, c.DurationMS)
+				if it.answered {
+					ds = append(ds, it.durationMS)
 				}
 			}
 			slices.Sort(ds)

@@ -236,6 +236,7 @@ func appendStats(b []byte, stats []store.Stat) []byte {
 		o := openObject(b)
 		o.str("name", st.Name)
 		o.int("count", int64(st.Count))
+		o.int("rounds", int64(st.Rounds))
 		o.int("errors", int64(st.Errors))
 		o.ms("p50_ms", st.P50MS)
 		o.ms("p95_ms", st.P95MS)

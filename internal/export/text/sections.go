@@ -233,9 +233,10 @@ func writeStats(w *bufio.Writer, what string, stats []store.Stat) {
 		names[i] = termtext.Escape(st.Name)
 		width = max(width, len(names[i]))
 	}
-	fmt.Fprintf(w, "\n  %-*s %6s %6s %10s %10s %10s\n", width, what, "COUNT", "ERRORS", "P50", "P95", "P99")
+	// CALLS counts an MRTR operation once; ROUNDS counts its requests.
+	fmt.Fprintf(w, "\n  %-*s %6s %6s %6s %10s %10s %10s\n", width, what, "CALLS", "ROUNDS", "ERRORS", "P50", "P95", "P99")
 	for i, st := range stats {
-		fmt.Fprintf(w, "  %-*s %6d %6d %10s %10s %10s\n", width, names[i], st.Count, st.Errors,
+		fmt.Fprintf(w, "  %-*s %6d %6d %6d %10s %10s %10s\n", width, names[i], st.Count, st.Rounds, st.Errors,
 			formatMS(st.P50MS), formatMS(st.P95MS), formatMS(st.P99MS))
 	}
 }
