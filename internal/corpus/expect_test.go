@@ -101,10 +101,13 @@ func idText(raw json.RawMessage) string {
 }
 
 // checkExpectation fails t unless the JSON export js shows what the
-// transcript's expectation says.
+// transcript's expectation says, and its summary counts its calls.
 func checkExpectation(t *testing.T, e expectation, js []byte) {
 	t.Helper()
 	for _, p := range expectationProblems(e, js) {
+		t.Error(p)
+	}
+	for _, p := range summaryProblems(js) {
 		t.Error(p)
 	}
 }
