@@ -36,14 +36,14 @@ func newExportCmd(io *IOStreams) *cobra.Command {
 	opts := exportOptions{}
 	cmd := &cobra.Command{
 		Use:   "export [-T json|text|har] [-o FILE] [SESSION|PATH|-]",
-		Short: "Write a captured session as JSON or text",
+		Short: "Write a captured session as JSON, text or HAR",
 		Long: `Export reads a capture and writes the correlated session: its frames, calls,
 MRTR operations, per-method and per-tool summary and findings.
 
 With no argument it exports the newest session in the state directory. SESSION
 is a session id (or a unique prefix of one) found there, PATH a capture file,
 and - reads the capture from standard input. The JSON shape is documented in
-docs/export-json.md.
+docs/export-json.md; -T har writes an HTTP Archive (HAR 1.2, docs/export-har.md).
 
 A file written with --append holds several sessions: export reads the last
 one and says so on stderr; --session ID picks another (from a pipe, the
