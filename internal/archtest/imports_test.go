@@ -62,6 +62,7 @@ func layers() map[string][]string {
 		"internal/events/otlp":     below("internal/store", "internal/events"),
 		"internal/export/json":     view,
 		"internal/export/text":     view,
+		"internal/export/har":      view,
 		"internal/check":           view,
 		"internal/tui/filter":      nil, // the filter bar's language: pure, knows nothing of the store
 		// The TUI: ui is what its screens share; each screen reads Data

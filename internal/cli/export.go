@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	harexport "github.com/mcptrail/mcptrail/internal/export/har"
 	jsonexport "github.com/mcptrail/mcptrail/internal/export/json"
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/finding"
@@ -34,15 +35,15 @@ type exportOptions struct {
 func newExportCmd(io *IOStreams) *cobra.Command {
 	opts := exportOptions{}
 	cmd := &cobra.Command{
-		Use:   "export [-T json|text] [-o FILE] [SESSION|PATH|-]",
-		Short: "Write a captured session as JSON or text",
+		Use:   "export [-T json|text|har] [-o FILE] [SESSION|PATH|-]",
+		Short: "Write a captured session as JSON, text or HAR",
 		Long: `Export reads a capture and writes the correlated session: its frames, calls,
 MRTR operations, per-method and per-tool summary and findings.
 
 With no argument it exports the newest session in the state directory. SESSION
 is a session id (or a unique prefix of one) found there, PATH a capture file,
 and - reads the capture from standard input. The JSON shape is documented in
-docs/export-json.md.
+docs/export-json.md; -T har writes an HTTP Archive (HAR 1.2, docs/export-har.md).
 
 A file written with --append holds several sessions: export reads the last
 one and says so on stderr; --session ID picks another (from a pipe, the
@@ -73,13 +74,16 @@ export; the capture file itself is only read.`,
 			return runExport(cmd.Context(), io, &opts, red)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.format, "format", "T", "json", "output format: json, text, events (analytics events, JSONL) or otlp (the events as OTLP/JSON)")
+	cmd.Flags().StringVarP(&opts.format, "format", "T", "json", "output format: json, text, har (HTTP Archive 1.2), events (analytics events, JSONL) or otlp (the events as OTLP/JSON)")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the export to `FILE` (default standard output)")
 	cmd.Flags().StringVar(&opts.session, "session", "", "read the session `ID` (or unique id prefix) of a file that holds several")
 	opts.redact.add(cmd.Flags(), "in the export")
 	opts.events.add(cmd.Flags())
 	return cmd
 }
+
+// formatHAR is the HTTP Archive export format (internal/export/har).
+const formatHAR = "har"
 
 // exportView is what the export command feeds: frames as the store ingests
 // them, then the final snapshot.
@@ -92,8 +96,8 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 	if opts.format == formatEvents || opts.format == formatOTLP {
 		return runEventsExport(ios, opts, red)
 	}
-	if opts.format != "json" && opts.format != "text" {
-		return usagef("unknown export format %q (want json or text)", opts.format)
+	if opts.format != "json" && opts.format != "text" && opts.format != formatHAR {
+		return usagef("unknown export format %q (want json, text, har, events or otlp)", opts.format)
 	}
 	r, in, name, err := openExportReader(ios, opts)
 	if err != nil {
@@ -104,9 +108,13 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 	return writeOutput(ios, opts.output, func(w io.Writer, spoolDir string) error {
 		var view exportView
 		var safe *termtext.JSONWriter // escapes C1 and bidi controls
-		if opts.format == "text" {
+		switch opts.format {
+		case "text":
 			view = textexport.New(w, hdr)
-		} else {
+		case formatHAR:
+			safe = termtext.NewJSONWriter(w)
+			view = harexport.New(safe, hdr, Version)
+		default:
 			safe = termtext.NewJSONWriter(w)
 			jw := jsonexport.New(safe, &jsonexport.Options{SpoolDir: spoolDir})
 			defer jw.Close()
