@@ -73,7 +73,7 @@ export; the capture file itself is only read.`,
 			return runExport(cmd.Context(), io, &opts, red)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.format, "format", "T", "json", "output format: json, text, events (analytics events, JSONL) or otlp (the events as OTLP/JSON)")
+	cmd.Flags().StringVarP(&opts.format, "format", "T", "json", "output format: "+formatList(exportFormats())+" (events: analytics events, JSONL; otlp: the events as OTLP/JSON)")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the export to `FILE` (default standard output)")
 	cmd.Flags().StringVar(&opts.session, "session", "", "read the session `ID` (or unique id prefix) of a file that holds several")
 	opts.redact.add(cmd.Flags(), "in the export")
@@ -93,7 +93,7 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 		return runEventsExport(ios, opts, red)
 	}
 	if opts.format != "json" && opts.format != "text" {
-		return usagef("unknown export format %q (want json or text)", opts.format)
+		return usagef("unknown export format %q (want %s)", opts.format, formatList(exportFormats()))
 	}
 	r, in, name, err := openExportReader(ios, opts)
 	if err != nil {
