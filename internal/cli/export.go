@@ -74,7 +74,7 @@ export; the capture file itself is only read.`,
 			return runExport(cmd.Context(), io, &opts, red)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.format, "format", "T", "json", "output format: json, text, har (HTTP Archive 1.2), events (analytics events, JSONL) or otlp (the events as OTLP/JSON)")
+	cmd.Flags().StringVarP(&opts.format, "format", "T", "json", "output format: "+formatList(exportFormats())+" (har: HTTP Archive 1.2; events: analytics events, JSONL; otlp: the events as OTLP/JSON)")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the export to `FILE` (default standard output)")
 	cmd.Flags().StringVar(&opts.session, "session", "", "read the session `ID` (or unique id prefix) of a file that holds several")
 	opts.redact.add(cmd.Flags(), "in the export")
@@ -97,7 +97,7 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 		return runEventsExport(ios, opts, red)
 	}
 	if opts.format != "json" && opts.format != "text" && opts.format != formatHAR {
-		return usagef("unknown export format %q (want json, text, har, events or otlp)", opts.format)
+		return usagef("unknown export format %q (want %s)", opts.format, formatList(exportFormats()))
 	}
 	r, in, name, err := openExportReader(ios, opts)
 	if err != nil {

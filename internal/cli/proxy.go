@@ -95,7 +95,7 @@ func checkProxyArgs(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []str
 	}
 	switch dash := cmd.ArgsLenAtDash(); {
 	case dash < 0:
-		return usagef("unknown command %q; to wrap a server, put its command after --: mcptrail -- %s", args[0], args[0])
+		return unknownCommand(cmd, args[0])
 	case dash > 0:
 		return usagef("unexpected arguments before --: %q", args[:dash])
 	}

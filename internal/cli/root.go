@@ -40,7 +40,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(
 		newExportCmd(io),
 		newSessionsCmd(io),
@@ -50,6 +50,10 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newHTTPCmd(io),
 		newRulesCmd(io),
 		newOpenCmd(io),
+		newVersionCmd(io),
 	)
+	root.SuggestionsMinimumDistance = 2 // cobra's default, which it sets only when it suggests itself
+	setVersion(root)
+	addCompletions(root, io)
 	return root
 }

@@ -146,6 +146,7 @@ func hostileOutputs(capture, dir string) []hostileOutput {
 		{name: "export unknown format", args: []string{"export", "-T", "fmt" + evil, capture}, exit: 2},
 		{name: "unknown flag", args: []string{"export", "--x" + evil}, exit: 2},
 		{name: "unknown command", args: []string{"cmd" + evil}, exit: 2},
+		{name: "complete session ids", args: []string{"__complete", "export", ""}, stdout: "text", shown: evilShown},
 		{name: "server not found", args: []string{"--label", "l\n" + evil, "--", filepath.Join(dir, "server"+evilName)}, exit: 127, shown: evilShown, ownHome: true},
 		{name: "capture under a file", args: []string{"--capture", filepath.Join(capture, "c"+evilName), "--", "true"}, exit: 1, shown: evilShown, ownHome: true},
 	}
