@@ -5,20 +5,16 @@
 package tuitest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/base64"
-	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/rules"
+	"github.com/mcptrail/mcptrail/internal/transcript"
 	"github.com/mcptrail/mcptrail/internal/tui/source"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
@@ -41,36 +37,16 @@ type Step struct {
 	Raw   []byte
 }
 
-// ReadTranscript reads a transcript file.
+// ReadTranscript reads a transcript file (transcript.Load) as steps.
 func ReadTranscript(t testing.TB, path string) []Step {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	tr, err := transcript.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var steps []Step
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<26)
-	for sc.Scan() {
-		var l struct {
-			Dir     string `json:"dir"`
-			AfterMS int    `json:"after_ms"`
-			Raw     string `json:"raw"`
-			RawB64  string `json:"raw_b64"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		raw := []byte(l.Raw)
-		if l.RawB64 != "" {
-			if raw, err = base64.StdEncoding.DecodeString(l.RawB64); err != nil {
-				t.Fatal(err)
-			}
-		}
-		steps = append(steps, Step{Dir: capture.Dir(l.Dir), After: time.Duration(l.AfterMS) * time.Millisecond, Raw: raw})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	steps := make([]Step, len(tr.Frames))
+	for i, f := range tr.Frames {
+		steps[i] = Step{Dir: capture.Dir(f.Dir), After: time.Duration(f.AfterMS * float64(time.Millisecond)), Raw: f.Raw}
 	}
 	return steps
 }
