@@ -17,6 +17,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/testbin"
 	"github.com/mcptrail/mcptrail/internal/tui/source"
+	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 )
 
 // write200k writes a finished capture of 100,000 tools/call calls (200,000
@@ -24,39 +25,7 @@ import (
 func write200k(b *testing.B) string {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "big"+capture.Ext)
-	f, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	w := capture.NewWriter(f)
-	now := t0
-	if err := w.Write(&capture.Record{Type: capture.TypeSession, Time: now, Format: capture.FormatVersion, SessionID: "big", Transport: "stdio"}); err != nil {
-		b.Fatal(err)
-	}
-	var seq uint64
-	var msg []byte
-	for i := 1; i <= 100_000; i++ {
-		for _, dir := range []capture.Dir{capture.C2S, capture.S2C} {
-			seq++
-			now = now.Add(100 * time.Microsecond)
-			msg = msg[:0]
-			if dir == capture.C2S {
-				msg = fmt.Appendf(msg, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"tool-%d","arguments":{"q":"query %d"}}}`, i, i%20, i)
-			} else {
-				msg = fmt.Appendf(msg, `{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"answer %d"}],"isError":false}}`, i, i)
-			}
-			if err := w.Append(&capture.Line{Type: capture.TypeFrame, Seq: seq, Time: now, Dir: dir, Bytes: msg}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	if err := w.Write(&capture.Record{Type: capture.TypeEnd, Seq: seq + 1, Time: now}); err != nil {
-		b.Fatal(err)
-	}
-	if err := w.Flush(); err != nil {
-		b.Fatal(err)
-	}
+	tuitest.CallsCapture(b, path, 100_000)
 	return path
 }
 

@@ -5,8 +5,11 @@
 package tuitest
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -107,4 +110,48 @@ func Data(t testing.TB, capt []byte) ui.Data {
 func Fixture(t testing.TB, name string) ui.Data {
 	t.Helper()
 	return Data(t, Capture(t, name, ReadTranscript(t, Transcript(name)), true))
+}
+
+// CallsCapture writes to path a finished capture of n tools/call round
+// trips (2n frames, a millisecond apart, twenty tool names) through the
+// real Writer: the large session of the benchmarks and figures.
+func CallsCapture(tb testing.TB, path string, n int) {
+	tb.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	w := capture.NewWriter(bw)
+	if err := w.Write(&capture.Record{Type: capture.TypeSession, Time: T0, Format: capture.FormatVersion,
+		SessionID: "big", Transport: "stdio", Label: "big", Command: []string{"server"}}); err != nil {
+		tb.Fatal(err)
+	}
+	var seq uint64
+	at := T0
+	var msg []byte
+	for i := 1; i <= n; i++ {
+		for _, dir := range []capture.Dir{capture.C2S, capture.S2C} {
+			seq++
+			at = at.Add(time.Millisecond)
+			if dir == capture.C2S {
+				msg = fmt.Appendf(msg[:0], `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"tool-%d","arguments":{"i":%d}}}`, i, i%20, i)
+			} else {
+				msg = fmt.Appendf(msg[:0], `{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"answer %d"}]}}`, i, i)
+			}
+			if err := w.Append(&capture.Line{Type: capture.TypeFrame, Seq: seq, Time: at, Dir: dir, Bytes: msg}); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	if err := w.Write(&capture.Record{Type: capture.TypeEnd, Seq: seq + 1, Time: at}); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := bw.Flush(); err != nil {
+		tb.Fatal(err)
+	}
 }
