@@ -43,9 +43,9 @@ func (a App) body() string {
 	case a.inHub:
 		return a.hub.View()
 	case !a.hasSess:
-		return blank(a.th.Dim.Render(ui.Cell("opening …", w)), w, h)
+		return blank(a.th.Dim.Render(ui.Cell("opening …", w)), h)
 	case !a.sess.loaded:
-		return blank(a.th.Dim.Render(ui.Cell("reading "+a.sess.name+" …", w)), w, h)
+		return blank(a.th.Dim.Render(ui.Cell("reading "+a.sess.name+" …", w)), h)
 	case a.sess.ovKind != 0:
 		return a.sess.ov.View()
 	case a.sess.hasInsp:
@@ -55,7 +55,7 @@ func (a App) body() string {
 }
 
 // blank is first followed by empty lines: h lines in all.
-func blank(first string, _, h int) string {
+func blank(first string, h int) string {
 	return first + strings.Repeat("\n", max(h-1, 0))
 }
 
