@@ -71,6 +71,10 @@ type Options struct {
 	// been correlated, so views can stream frames without re-parsing. The
 	// Frame and its Record are valid only during the call.
 	OnFrame func(*Frame)
+	// OnStderr, when non-nil, is called once per stderr record (the
+	// server's stderr, one line a record), in capture order; the line and
+	// its Record are valid only during the call. The store keeps none.
+	OnStderr func(*StderrLine)
 	// OnChange, when non-nil, is called on the ingesting goroutine with
 	// each change as it happens (the change feed, changes.go). The Change
 	// and what it points to are valid only during the call.
@@ -173,7 +177,7 @@ func (s *Store) Ingest(r *capture.Record) {
 	case capture.TypeFrame:
 		s.frame(r)
 	case capture.TypeStderr:
-		s.counts.Stderr++
+		s.stderr(r)
 	case capture.TypeNote:
 		s.note(r)
 	case capture.TypeEnd:

@@ -13,6 +13,7 @@ package jsonexport
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 
@@ -32,11 +33,13 @@ type Options struct {
 
 // Writer streams a JSON export to an io.Writer.
 type Writer struct {
+	opts   Options
 	out    io.Writer
 	spool  *spool.Spool
 	frames *bufio.Writer
 	buf    []byte
 	n      int
+	stderr stderrSpool // the server's stderr lines (stderr.go)
 	err    error
 }
 
@@ -45,7 +48,7 @@ func New(w io.Writer, opts *Options) *Writer {
 	if opts == nil {
 		opts = &Options{}
 	}
-	jw := &Writer{out: w, spool: spool.New(opts.SpoolDir, ".mcptrail-export", opts.SpoolMemory)}
+	jw := &Writer{opts: *opts, out: w, spool: spool.New(opts.SpoolDir, ".mcptrail-export", opts.SpoolMemory)}
 	jw.frames = bufio.NewWriterSize(jw.spool, 64<<10)
 	return jw
 }
@@ -116,7 +119,11 @@ func (w *Writer) Finish(s *store.Snapshot) error {
 	if _, err := w.spool.WriteTo(out); err != nil {
 		return fmt.Errorf("writing export: %w", err)
 	}
-	if err := writeTail(out, s, w.n > 0); err != nil {
+	hadFrames, err := w.writeStderr(out)
+	if err != nil {
+		return fmt.Errorf("writing export: %w", err)
+	}
+	if err := writeTail(out, s, hadFrames); err != nil {
 		return fmt.Errorf("writing export: %w", err)
 	}
 	if err := out.Flush(); err != nil {
@@ -125,8 +132,14 @@ func (w *Writer) Finish(s *store.Snapshot) error {
 	return nil
 }
 
-// Close releases the spool. It is safe to call more than once.
-func (w *Writer) Close() error { return w.spool.Remove() }
+// Close releases the spools. It is safe to call more than once.
+func (w *Writer) Close() error {
+	err := w.spool.Remove()
+	if w.stderr.spool != nil {
+		err = errors.Join(err, w.stderr.spool.Remove())
+	}
+	return err
+}
 
 // writeTail writes everything after the frames: one element per line,
 // written out every 32 KiB so that the buffer does not grow with the
