@@ -45,6 +45,10 @@ is a session id (or a unique prefix of one) found there, PATH a capture file,
 and - reads the capture from standard input. The JSON shape is documented in
 docs/export-json.md; -T har writes an HTTP Archive (HAR 1.2, docs/export-har.md).
 
+-T text is a report to read: session, summary, operations, elicitation ledger
+and findings first, then calls and catalog, the server's stderr lines, and the
+frames last, one a line. JSON has the stderr lines too, after the frames.
+
 A file written with --append holds several sessions: export reads the last
 one and says so on stderr; --session ID picks another (from a pipe, the
 first one is read unless --session names another).
@@ -92,6 +96,11 @@ type exportView interface {
 	Finish(*store.Snapshot) error
 }
 
+// stderrView is an exportView that shows the server's stderr lines.
+type stderrView interface {
+	Stderr(*store.StderrLine)
+}
+
 func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *redact.Redactor) error {
 	if opts.format == formatEvents || opts.format == formatOTLP {
 		return runEventsExport(ios, opts, red)
@@ -110,7 +119,9 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 		var safe *termtext.JSONWriter // escapes C1 and bidi controls
 		switch opts.format {
 		case "text":
-			view = textexport.New(w, hdr)
+			tw := textexport.New(w, hdr, &textexport.Options{SpoolDir: spoolDir})
+			defer tw.Close()
+			view = tw
 		case formatHAR:
 			safe = termtext.NewJSONWriter(w)
 			view = harexport.New(safe, hdr, Version)
@@ -120,7 +131,11 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 			defer jw.Close()
 			view = jw
 		}
-		snap, err := ingest(r, hdr, red, &store.Options{OnFrame: view.Frame, Rules: opts.rules, Checks: rules.Checks()})
+		sopts := &store.Options{OnFrame: view.Frame, Rules: opts.rules, Checks: rules.Checks()}
+		if sv, ok := view.(stderrView); ok {
+			sopts.OnStderr = sv.Stderr
+		}
+		snap, err := ingest(r, hdr, red, sopts)
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", name, err)
 		}

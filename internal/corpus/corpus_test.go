@@ -64,13 +64,16 @@ func TestCorpus(t *testing.T) {
 			norm := filepath.Join(dir, "normalised.jsonl")
 			writeNormalised(t, tr, recs, name, norm)
 			expect := loadExpectation(t, name)
+			outs := map[string]string{}
 			for _, format := range []string{"json", "txt", "events"} {
 				got := export(t, norm, format, dir)
+				outs[format] = got
 				if format == "json" {
 					checkExpectation(t, expect, []byte(got))
 				}
 				compareGolden(t, filepath.Join(transcriptDir, name+"."+format+".golden"), got)
 			}
+			checkStderr(t, tr, outs["json"], outs["txt"])
 		})
 	}
 }
@@ -85,7 +88,9 @@ func runThroughTap(t *testing.T, tr *transcript.Transcript, path, raw, label str
 	for _, f := range tr.Frames {
 		if f.Dir == transcript.Stderr {
 			wantErr.Write(f.Raw)
-			wantErr.WriteByte('\n')
+			if !f.NoEOL {
+				wantErr.WriteByte('\n')
+			}
 		}
 	}
 	if diff := cmp.Diff(wantErr.String(), stderr); diff != "" {

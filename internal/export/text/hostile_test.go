@@ -19,8 +19,9 @@ import (
 const evil = "\x1b[2J\x7f\x1b]0;pwned\x07\x1b]8;;http://evil\x1b\\x\x1b]8;;\x1b\\\u202e\u2066\u009b\x9b\n\t"
 
 // TestHostileFields fills every string of a snapshot and a frame with
-// evil and checks that the full export, the summary and the ledger table
-// show none of it raw, and keep one line per row.
+// evil (and feeds two evil stderr lines) and checks that the full export,
+// the summary and the ledger table show none of it raw, and keep one line
+// per row.
 func TestHostileFields(t *testing.T) {
 	t.Parallel()
 	t0 := time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)
@@ -40,9 +41,11 @@ func TestHostileFields(t *testing.T) {
 			ElicitationID: evil, Observations: []string{evil}, Operation: -1}, {Host: evil, Operation: -1}}),
 	}
 	var full, short, ledger bytes.Buffer
-	w := New(&full, &capture.Record{SessionID: evil, Label: evil, Time: t0})
+	w := New(&full, &capture.Record{SessionID: evil, Label: evil, Time: t0}, nil)
 	w.Frame(&store.Frame{Seq: 1, Dir: capture.Dir(evil), Kind: store.KindInvalid, ID: id, Method: evil, Problem: evil, Call: -1,
 		Record: &capture.Record{Text: evil}})
+	w.Stderr(&store.StderrLine{Index: 0, Record: &capture.Record{Type: capture.TypeStderr, Text: evil}})
+	w.Stderr(&store.StderrLine{Index: 1, Record: &capture.Record{Type: capture.TypeStderr, B64: []byte(evil + "\xff")}})
 	w.Frame(&store.Frame{Seq: 2, Kind: store.KindHTTPStatus, Call: 0, Record: &capture.Record{HTTP: &capture.HTTP{Method: evil, Path: evil}}})
 	if err := w.Finish(snap); err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 func TestHTTPStatusFrames(t *testing.T) {
 	t0 := time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)
 	var out bytes.Buffer
-	w := New(&out, &capture.Record{SessionID: "s1", Label: "http", Time: t0})
+	w := New(&out, &capture.Record{SessionID: "s1", Label: "http", Time: t0}, nil)
 	w.Frame(&store.Frame{Seq: 1, Time: t0, Dir: capture.C2S, Kind: store.KindHTTPStatus, Call: -1,
 		Record: &capture.Record{HTTP: &capture.HTTP{Exchange: "x1", Method: "GET", Path: "/mcp"}}})
 	w.Frame(&store.Frame{Seq: 2, Time: t0, Dir: capture.S2C, Kind: store.KindHTTPStatus, Call: 0,

@@ -15,6 +15,7 @@ package textexport
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -28,19 +29,37 @@ import (
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
-// Writer streams a text export.
+// Options tune a Writer. A nil *Options means the zero value.
+type Options struct {
+	// SpoolDir is where the frame lines (and stderr lines) spill once they
+	// pass SpoolMemory bytes; "" means os.TempDir().
+	SpoolDir string
+	// SpoolMemory is how many bytes of each are kept in memory before
+	// spilling; zero means 4 MiB.
+	SpoolMemory int
+}
+
+// Writer streams a text export. The report comes first and the frames,
+// which arrive first, last: each frame line is written to a spool as it
+// arrives (in memory, then a temporary file), so memory stays bounded
+// whatever the capture's size, and Finish copies it out at the end.
 type Writer struct {
+	opts   Options
 	out    *bufio.Writer
 	start  time.Time
 	title  string
-	frames int
+	frames lines // the frame lines (frames.go's Frame)
+	stderr lines // the server's stderr lines (stderr.go)
 	buf    []byte
 	err    error
 }
 
 // New returns a Writer for the capture whose session record is h.
-func New(w io.Writer, h *capture.Record) *Writer {
-	return &Writer{out: bufio.NewWriterSize(w, 64<<10), start: h.Time, title: title(h.SessionID, h.Label)}
+func New(w io.Writer, h *capture.Record, opts *Options) *Writer {
+	if opts == nil {
+		opts = &Options{}
+	}
+	return &Writer{opts: *opts, out: bufio.NewWriterSize(w, 64<<10), start: h.Time, title: title(h.SessionID, h.Label)}
 }
 
 func title(id, label string) string {
@@ -50,16 +69,12 @@ func title(id, label string) string {
 	return fmt.Sprintf("mcptrail session %s (%s)", termtext.Escape(id), termtext.Escape(label))
 }
 
-// Frame writes one frame line. It matches store.Options.OnFrame; errors
+// Frame spools one frame line. It matches store.Options.OnFrame; errors
 // are sticky and reported by Finish.
 func (w *Writer) Frame(f *store.Frame) {
 	if w.err != nil {
 		return
 	}
-	if w.frames == 0 {
-		w.printf("%s\n\nframes\n  %-6s %-12s %-4s %-12s %-8s %-28s %8s  %s\n", w.title, "SEQ", "TIME", "DIR", "KIND", "ID", "METHOD", "SIZE", "CALL / PROBLEM")
-	}
-	w.frames++
 	b := append(w.buf[:0], "  #"...)
 	b = appendPad(b, strconv.FormatUint(f.Seq, 10), 5)
 	b = append(b, ' ')
@@ -91,24 +106,43 @@ func (w *Writer) Frame(f *store.Frame) {
 	}
 	b = append(b, '\n')
 	w.buf = b
-	if _, err := w.out.Write(b); err != nil {
-		w.err = err
-	}
+	w.frames.add(w, b)
 }
 
-// Finish writes everything after the frames from s and flushes.
+// Finish writes the report from s (session, summary, operations, ledger,
+// findings, calls, catalog), then the server's stderr lines and the
+// frames from the spools, and flushes. Call Close to release the spools.
 func (w *Writer) Finish(s *store.Snapshot) error {
-	if w.frames == 0 {
-		w.printf("%s\n\nframes: none\n", w.title)
-	}
 	if w.err != nil {
 		return fmt.Errorf("writing text export: %w", w.err)
 	}
-	writeBody(w.out, s, true)
+	fmt.Fprintln(w.out, w.title)
+	writeReport(w.out, s)
+	if err := w.writeStderr(); err != nil {
+		return fmt.Errorf("writing text export: %w", err)
+	}
+	if err := w.writeFrames(); err != nil {
+		return fmt.Errorf("writing text export: %w", err)
+	}
 	if err := w.out.Flush(); err != nil {
 		return fmt.Errorf("writing text export: %w", err)
 	}
 	return nil
+}
+
+// writeFrames writes the frames section from its spool.
+func (w *Writer) writeFrames() error {
+	if w.frames.n == 0 {
+		_, err := w.out.WriteString("\nframes: none\n")
+		return err
+	}
+	fmt.Fprintf(w.out, "\nframes\n  %-6s %-12s %-4s %-12s %-8s %-28s %8s  %s\n", "SEQ", "TIME", "DIR", "KIND", "ID", "METHOD", "SIZE", "CALL / PROBLEM")
+	return w.frames.writeTo(w.out)
+}
+
+// Close releases the spools. It is safe to call more than once.
+func (w *Writer) Close() error {
+	return errors.Join(w.frames.remove(), w.stderr.remove())
 }
 
 // Summary writes the export of s without its frames: title, session,
@@ -116,30 +150,32 @@ func (w *Writer) Finish(s *store.Snapshot) error {
 func Summary(w io.Writer, s *store.Snapshot) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, title(s.Session.ID, s.Session.Label))
-	writeBody(bw, s, false)
+	writeBody(bw, s)
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing text summary: %w", err)
 	}
 	return nil
 }
 
-func (w *Writer) printf(format string, args ...any) {
-	if w.err == nil {
-		_, w.err = fmt.Fprintf(w.out, format, args...)
-	}
+// writeReport writes the export's sections in the order a reader wants
+// them: what happened and what is wrong first, the long tables after.
+// Write errors surface at the caller's Flush.
+func writeReport(w *bufio.Writer, s *store.Snapshot) {
+	writeSession(w, s)
+	writeSummary(w, s)
+	writeOperations(w, s)
+	writeLedger(w, s)
+	writeFindings(w, s)
+	writeCalls(w, s)
+	writeCatalog(w, s)
 }
 
-// writeBody writes the sections after the frames. Write errors surface at
-// the caller's Flush.
-func writeBody(w *bufio.Writer, s *store.Snapshot, callsFirst bool) {
+// writeBody writes the sections of Summary. Write errors surface at the
+// caller's Flush.
+func writeBody(w *bufio.Writer, s *store.Snapshot) {
 	writeSession(w, s)
-	if callsFirst {
-		writeCalls(w, s)
-		writeOperations(w, s)
-	} else {
-		writeOperations(w, s)
-		writeCalls(w, s)
-	}
+	writeOperations(w, s)
+	writeCalls(w, s)
 	writeLedger(w, s)
 	writeCatalog(w, s)
 	writeSummary(w, s)

@@ -37,22 +37,27 @@ func TestWriterAndSummary(t *testing.T) {
 			Start: t0, Status: store.StatusPending, Operation: -1, Parent: -1}}),
 	}
 	var full bytes.Buffer
-	w := New(&full, &capture.Record{SessionID: "s1", Label: "demo", Time: t0})
+	w := New(&full, &capture.Record{SessionID: "s1", Label: "demo", Time: t0}, nil)
 	w.Frame(&store.Frame{Seq: 1, Time: t0.Add(1500 * time.Microsecond), Dir: capture.S2C, Kind: store.KindInvalid,
 		Problem: wire.ProblemJSON, Size: 5, Call: -1, Record: &capture.Record{Text: "hello"}})
 	if err := w.Finish(snap); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(full.String(), "\n")
-	wantHead := []string{
-		"mcptrail session s1 (demo)",
+	wantHead := []string{"mcptrail session s1 (demo)", "", "session"}
+	if diff := cmp.Diff(wantHead, lines[:len(wantHead)]); diff != "" {
+		t.Errorf("head (-want +got):\n%s", diff)
+	}
+	// The frames come last.
+	wantTail := []string{
 		"",
 		"frames",
 		"  SEQ    TIME         DIR  KIND         ID       METHOD                           SIZE  CALL / PROBLEM",
 		`  #1     +1.5ms       s2c  invalid      -                                            5  ! not valid JSON: "hello"`,
+		"",
 	}
-	if diff := cmp.Diff(wantHead, lines[:len(wantHead)]); diff != "" {
-		t.Errorf("head (-want +got):\n%s", diff)
+	if diff := cmp.Diff(wantTail, lines[len(lines)-len(wantTail):]); diff != "" {
+		t.Errorf("tail (-want +got):\n%s", diff)
 	}
 	var short bytes.Buffer
 	if err := Summary(&short, snap); err != nil {
