@@ -92,3 +92,45 @@ func TestTrackEmptyArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestMRTRMidArguments pairs retries whose arguments are past keptArgs
+// (the pending call keeps the hash of their canonical form, not a copy):
+// key order and number spelling still do not matter, a different value
+// still makes a fresh call, and a kilobyte of arguments is kept in under
+// 100 bytes.
+func TestMRTRMidArguments(t *testing.T) {
+	t.Parallel()
+	const ans = `,"inputResponses":{"a":{"action":"accept","content":{"x":1}}}`
+	const n = 1000 // past keptArgs and hashedArgs, under maxArgs
+	runScenarios(t, []scenario{{
+		name: "reordered equal arguments pair",
+		steps: []step{
+			c2s(0, tool("1", "t", bigArgs(n, "xy", true), "")),
+			s2c(1, inputRequired("1", elicit("a"), "")),
+			c2s(1, tool("2", "t", bigArgs(n, "xy", false), ans)),
+			s2c(1, done("2")),
+		},
+		calls: []string{"c2s 1 tools/call[t] input-required modern op=0/1", "c2s 2 tools/call[t] ok modern op=0/2"},
+		ops:   []string{"tools/call[t] ok root=0 rounds=0:root,1:heuristic"},
+	}, {
+		name: "arguments that differ are a fresh call",
+		steps: []step{
+			c2s(0, tool("1", "t", bigArgs(n, "xy", true), "")),
+			s2c(1, inputRequired("1", elicit("a"), "")),
+			c2s(1, tool("2", "t", bigArgs(n, "xz", false), ans)),
+			s2c(1, done("2")),
+		},
+		calls:    []string{"c2s 1 tools/call[t] input-required modern op=0/1", "c2s 2 tools/call[t] ok modern"},
+		ops:      []string{"tools/call[t] input-required root=0 rounds=0:root"},
+		findings: []string{"unpaired-retry@3"},
+	}})
+	var tab callTable
+	args := jsontext.Value(bigArgs(n, "xy", true))
+	tab.track(0, args)
+	if k := len(tab.args[0]); k > 100 {
+		t.Errorf("%d bytes of arguments kept as %d bytes", len(args), k)
+	}
+	if k1, k2 := trackedKey(tab.args[0]), argsKey(jsontext.Value(bigArgs(n, "xy", false))); k1 != k2 {
+		t.Errorf("tracked key %q, want %q (the reordered arguments' key)", k1, k2)
+	}
+}

@@ -130,12 +130,18 @@ func (t *callTable) track(i int, args jsontext.Value) {
 	case t.args == nil:
 		t.args = make(map[int]jsontext.Value)
 	}
-	if len(args) > maxArgs {
+	if len(args) > keptArgs {
 		t.args[i] = jsontext.Value(keyMark + argsKey(args))
 		return
 	}
 	t.args[i] = append(jsontext.Value{}, args...)
 }
+
+// keptArgs is the size of arguments up to which a pending call keeps a
+// copy of them (its key is made only if a retry needs it); past it, the
+// call keeps the key, at most 133 bytes (hashedArgs), since 100,000 calls
+// in flight with a kilobyte of arguments each would hold 100 MB.
+const keptArgs = hashedArgs
 
 // maxArgs is the size of arguments above which retries compare them by
 // hash, byte for byte, instead of by canonical form: canonicalizing a huge
@@ -146,15 +152,30 @@ const maxArgs = 64 << 10
 const keyMark = "\x00key:"
 
 // argsKey is what retries compare of raw arguments: their canonical form
-// (so that key order and number spelling do not matter), or past maxArgs
-// bytes the SHA-256 of the bytes themselves.
+// (so that key order and number spelling do not matter), the SHA-256 of
+// that form when it is longer than hashedArgs bytes, or past maxArgs bytes
+// the SHA-256 of the bytes themselves. The first two depend only on the
+// canonical form, so two arguments get the same key exactly when their
+// canonical forms are equal, however long their bytes.
 func argsKey(raw jsontext.Value) string {
-	if len(raw) <= maxArgs {
-		return mcp.CanonicalArguments(raw)
+	if len(raw) > maxArgs {
+		sum := sha256.Sum256(raw)
+		return "sha256:" + hex.EncodeToString(sum[:])
 	}
-	sum := sha256.Sum256(raw)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	c := mcp.CanonicalArguments(raw)
+	if len(c) <= hashedArgs {
+		return c
+	}
+	// The digest's bytes, not hex: keys are only compared, and a pending
+	// call keeps this one (a NUL starts no JSON text, so no canonical form
+	// can equal it).
+	sum := sha256.Sum256([]byte(c))
+	return "\x00sha256:" + string(sum[:])
 }
+
+// hashedArgs is the length of a canonical form past which argsKey is its
+// hash (40 bytes) rather than the form itself.
+const hashedArgs = 128
 
 // trackedKey is the argsKey of what track kept.
 func trackedKey(kept jsontext.Value) string {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"testing"
 	"time"
 
@@ -69,10 +70,18 @@ func exportJSON(data []byte, out io.Writer, spoolDir string) error {
 }
 
 // BenchmarkExport200k measures the whole json export path (read, correlate,
-// encode) over a 200,000-frame capture. The issue's target for the binary
-// is ≤ 1 s and ≤ 100 MB peak RSS.
+// encode) over a 200,000-frame capture: the mixed capture of benchCapture,
+// then 100k pipelined calls whose frames are each 100, 256 and 1024 bytes
+// (sizedCapture). The issue's target for the binary is ≤ 1 s and ≤ 100 MB
+// peak RSS (TestExportJSONFigures in internal/e2e measures the binary).
 func BenchmarkExport200k(b *testing.B) {
-	data := benchCapture(b, 100_000)
+	b.Run("mixed", func(b *testing.B) { benchExport(b, benchCapture(b, 100_000)) })
+	for _, size := range []int{100, 256, 1024} {
+		b.Run(fmt.Sprintf("frame=%dB", size), func(b *testing.B) { benchExport(b, sizedCapture(b, 100_000, size)) })
+	}
+}
+
+func benchExport(b *testing.B, data []byte) {
 	dir := b.TempDir()
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
@@ -82,6 +91,42 @@ func BenchmarkExport200k(b *testing.B) {
 		}
 	}
 	b.ReportMetric(200_000/(b.Elapsed().Seconds()/float64(b.N)), "frames/s")
+}
+
+// sizedCapture returns a capture of n pipelined tools/call requests, then
+// their n results, every frame size bytes (a padded text argument and
+// result text), as the tap writes it.
+func sizedCapture(tb testing.TB, n, size int) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	w := capture.NewWriter(&buf)
+	start := time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)
+	must := func(err error) {
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	must(w.Write(&capture.Record{Type: capture.TypeSession, Time: start, Format: capture.FormatVersion,
+		SessionID: "bench", Transport: "stdio", Label: "bench", Command: []string{"bench-server"}}))
+	var seq uint64
+	var line []byte
+	frame := func(dir capture.Dir, id int, head, tail string) {
+		seq++
+		line = strconv.AppendInt(append(line[:0], `{"jsonrpc":"2.0","id":`...), int64(id), 10)
+		line = append(line, head...)
+		line = append(line, bytes.Repeat([]byte{'x'}, max(size-len(line)-len(tail), 0))...)
+		line = append(line, tail...)
+		must(w.WriteLine(capture.TypeFrame, seq, start.Add(time.Duration(seq)*time.Microsecond), dir, line, false, "", nil))
+	}
+	for i := 1; i <= n; i++ {
+		frame(capture.C2S, i, `,"method":"tools/call","params":{"name":"echo","arguments":{"text":"`, `"}}}`)
+	}
+	for i := 1; i <= n; i++ {
+		frame(capture.S2C, i, `,"result":{"content":[{"type":"text","text":"`, `"}]}}`)
+	}
+	must(w.Write(&capture.Record{Type: capture.TypeEnd, Time: start.Add(time.Second)}))
+	must(w.Flush())
+	return buf.Bytes()
 }
 
 // BenchmarkEncodeFrames measures only this package's share: encoding and
