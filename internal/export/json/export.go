@@ -1,13 +1,16 @@
 // Package jsonexport renders a session as one JSON document (the shape is
-// documented in docs/export-json.md): session, frames, calls, operations,
-// elicitations (only when the session asked any), catalog (only when the
-// client got a list result), summary and findings, in that order. It is a view: it reads store frames and snapshots and never
-// re-parses or correlates.
+// documented in docs/export-json.md): session, frames, stderr (only when
+// the server wrote any line), calls, operations, elicitations (only when
+// the session asked any), catalog (only when the client got a list
+// result), summary and findings, in that order. It is a view: it reads
+// store frames, stderr lines and snapshots and never re-parses or
+// correlates.
 //
-// A Writer streams: feed it every frame the store ingests (Frame is made to
-// be store.Options.OnFrame), then call Finish with the final snapshot.
-// Frames are encoded by hand as they arrive and spooled (in memory, then in
-// a temporary file) because the session object that precedes them is only
+// A Writer streams: feed it every frame and stderr line the store ingests
+// (Frame and Stderr are made to be store.Options.OnFrame and OnStderr),
+// then call Finish with the final snapshot. Frames and stderr lines are
+// encoded by hand as they arrive and spooled (in memory, then in a
+// temporary file) because the session object that precedes them is only
 // known at the end. A Writer is not safe for concurrent use.
 package jsonexport
 

@@ -1,16 +1,19 @@
-// Package textexport renders a session as a readable text dump: a title,
-// the frames one per line, then the session's details, its calls, its MRTR
-// operations with their rounds, the elicitation ledger and the catalog
-// (each only when there is one), a per-method and per-tool summary with
-// latency percentiles, and the findings. It is a view: it reads store
-// frames and snapshots and never re-parses or correlates. Its output may
-// reach a terminal, so every string that came from the capture passes
-// termtext.Escape (or strconv.Quote) on its way out.
+// Package textexport renders a session as a readable text report: a
+// title, the session's details, a per-method and per-tool summary with
+// latency percentiles, its MRTR operations with their rounds, the
+// elicitation ledger (when there is one), the findings, then the calls,
+// the catalog (when there is one), the server's stderr lines (when it
+// wrote any) and, last, the frames one per line. It is a view: it reads
+// store frames, stderr lines and snapshots and never re-parses or
+// correlates. Its output may reach a terminal, so every string that came
+// from the capture passes termtext.Escape (or strconv.Quote) on its way
+// out.
 //
-// A Writer streams frames as the store ingests them (Frame is made to be
-// store.Options.OnFrame) and writes the rest from the final snapshot in
-// Finish. Summary writes the same document without the frames. Neither is
-// safe for concurrent use.
+// A Writer takes frames and stderr lines as the store ingests them (Frame
+// and Stderr are made to be store.Options.OnFrame and OnStderr), spools
+// their lines, and writes the whole document from the final snapshot in
+// Finish. Summary writes the report without the frames or stderr lines.
+// Neither is safe for concurrent use.
 package textexport
 
 import (
