@@ -302,8 +302,10 @@ func views(t *testing.T, data []byte, red *redact.Redactor) ([]byte, []capture.R
 	var out, jout, tout bytes.Buffer
 	jw := jsonexport.New(&jout, &jsonexport.Options{SpoolDir: t.TempDir()})
 	defer jw.Close()
-	tw := textexport.New(&tout, &h)
-	st := store.New(&store.Options{OnFrame: func(f *store.Frame) { jw.Frame(f); tw.Frame(f) }})
+	tw := textexport.New(&tout, &h, &textexport.Options{SpoolDir: t.TempDir()})
+	defer tw.Close()
+	st := store.New(&store.Options{OnFrame: func(f *store.Frame) { jw.Frame(f); tw.Frame(f) },
+		OnStderr: func(l *store.StderrLine) { jw.Stderr(l); tw.Stderr(l) }})
 	var evs []events.Event
 	feed := events.NewFeed(true, func(e *events.Event) { evs = append(evs, *e) })
 	st.Ingest(&h)
