@@ -362,7 +362,11 @@ func (ex *exchange) envelope(status int, headers map[string]string) *capture.HTT
 
 // frame returns the setter of a frame record for data (copied).
 func (ex *exchange) frame(dir capture.Dir, env *capture.HTTP, data []byte) func(*capture.Record) {
-	raw := string(data)
+	return ex.rawFrame(dir, env, string(data))
+}
+
+// rawFrame is frame for data already copied into raw.
+func (ex *exchange) rawFrame(dir capture.Dir, env *capture.HTTP, raw string) func(*capture.Record) {
 	return func(r *capture.Record) {
 		r.Dir, r.Conn, r.HTTP, r.Raw, r.Size = dir, ex.conn, env, raw, len(raw)
 	}
