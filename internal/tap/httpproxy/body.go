@@ -30,6 +30,10 @@ type bodyTap struct {
 	scan  jsonScan
 	slot  *slot
 	done  bool
+	// raw is a request body as recorded, kept for the exchange's life
+	// to name its method should the answer fail (failure.go); "" for a
+	// response, a spooled body, or when nothing is captured.
+	raw string
 }
 
 func (b *bodyTap) Read(p []byte) (int, error) {
@@ -140,7 +144,11 @@ func (b *bodyTap) finishLocked(err error) {
 	case b.p.q.off:
 		b.p.q.fill(b.slot, b.ex.sizedFrame(b.dir, b.env, b.size))
 	default:
-		b.p.q.fill(b.slot, b.ex.frame(b.dir, b.env, b.buf))
+		raw := string(b.buf)
+		if b.dir == capture.C2S {
+			b.raw = raw
+		}
+		b.p.q.fill(b.slot, b.ex.rawFrame(b.dir, b.env, raw))
 	}
 	b.buf, b.spool = nil, nil
 	switch {
