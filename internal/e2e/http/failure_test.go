@@ -100,9 +100,9 @@ func TestHTTPFailuresVisible(t *testing.T) {
 	tp.stop(t)
 
 	checkStderrOnce(t, tp.stderr.String(), map[string]int{
-		"mcptrail: target answered 401 Unauthorized to ":                               1,
+		"mcptrail: target answered 401 Unauthorized to ":                                1,
 		"mcptrail: target answered 500 Internal Server Error to tools/call (first time": 1,
-		"400": 0, "mcptrail: target answered": 2,
+		"answered 400": 0, "mcptrail: target answered": 2,
 	})
 	x := []byte(runIn(t, home, "export", "-T", "json"))
 	failed, statuses := checkFailureExport(t, x)
