@@ -1,7 +1,9 @@
 package httpproxy
 
 import (
+	"errors"
 	"net/http"
+	"net/url"
 
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/wire"
@@ -21,7 +23,8 @@ type Failure struct {
 	RPCMethod string
 	// TargetDown is set when mcptrail answered 502 itself because the
 	// target could not be reached or failed before answering; Err then
-	// says why. Empty otherwise.
+	// says why, without the request's URL (whose query may hold a
+	// secret). Empty otherwise.
 	TargetDown bool
 	Err        string
 }
@@ -43,4 +46,14 @@ func (p *Proxy) reportFailure(ex *exchange, h http.Header) {
 		}
 	}
 	p.onFailure(f)
+}
+
+// upstreamCause is what a transport error says without the URL a
+// *url.Error names: under --redact-* the target's query is a secret.
+func upstreamCause(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return err.Error()
 }

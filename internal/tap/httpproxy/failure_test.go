@@ -1,6 +1,8 @@
 package httpproxy
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -40,7 +42,7 @@ func TestOnFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	down := "http://" + ln.Addr().String() + "/mcp"
+	down := "http://" + ln.Addr().String() + "/mcp?key=query-secret"
 	ln.Close() // nothing listens there now
 
 	// OnFailure runs as the handler ends, which may be after the client
@@ -105,7 +107,21 @@ func TestOnFailure(t *testing.T) {
 	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Failure{}, "Err")); diff != "" {
 		t.Errorf("failures (-want +got):\n%s", diff)
 	}
-	if len(got) == len(want) && !strings.Contains(got[3].Err, "connect") {
-		t.Errorf("502 Err %q does not say the target refused the connection", got[3].Err)
+	if len(got) == len(want) && (!strings.Contains(got[3].Err, "connect") || strings.Contains(got[3].Err, "query-secret")) {
+		t.Errorf("502 Err %q does not say the target refused the connection, or holds the target's query", got[3].Err)
+	}
+}
+
+// TestUpstreamCause: a transport that wraps its errors in *url.Error (as
+// http.Client does) does not put the target's URL, query and all, in
+// Failure.Err.
+func TestUpstreamCause(t *testing.T) {
+	t.Parallel()
+	err := &url.Error{Op: "Post", URL: "http://h/mcp?key=query-secret", Err: errors.New("connection refused")}
+	if got := upstreamCause(fmt.Errorf("round trip: %w", err)); got != "connection refused" {
+		t.Errorf("upstreamCause = %q, want %q", got, "connection refused")
+	}
+	if got := upstreamCause(errors.New("EOF")); got != "EOF" {
+		t.Errorf("upstreamCause = %q, want EOF", got)
 	}
 }

@@ -365,7 +365,7 @@ func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) 
 		ex.note(NoteClientGone, fmt.Sprintf("the client went away before the response: %v", err))
 		return
 	}
-	ex.status, ex.upstreamErr = http.StatusBadGateway, err.Error()
+	ex.status, ex.upstreamErr = http.StatusBadGateway, upstreamCause(err)
 	p.record(ex.frame(capture.S2C, ex.envelope(http.StatusBadGateway, nil), nil))
 	ex.note(NoteUpstreamError, fmt.Sprintf("answered 502: %v", err))
 	w.WriteHeader(http.StatusBadGateway)
