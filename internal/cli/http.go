@@ -39,7 +39,9 @@ Authorization and cookies were present, and the auth scheme.
 Every exchange is captured, like the stdio shim does: each JSON-RPC message
 in a request body or an SSE event is a frame with its HTTP envelope, and an
 answer without a message (202, 401, 404, a 502 when the target is down) is a
-frame too. SIGINT, SIGTERM or SIGHUP stops the listener, gives open
+frame too. The first time the target answers with a failing status (401,
+403, 404, 5xx, a 502 when it is down), one line on stderr says so, once per
+status; export flags every such answer (rule http-error-status). SIGINT, SIGTERM or SIGHUP stops the listener, gives open
 streams 2 s (a second signal cuts them at once) and ends the capture.
 
 The --redact-* flags scrub what the capture records (never the bytes that are
@@ -115,6 +117,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 		Header:       capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
 		Now:          io.Now,
 		AllowedHosts: allowedHosts(ln.Addr(), f.allow),
+		OnFailure:    (&failureNotices{w: io.ErrOut}).report,
 	}
 	if file != nil {
 		opts.Capture = file

@@ -129,7 +129,7 @@ func loadSessionRow(path string, r *capture.Reader, red *redact.Redactor) (sessi
 		row.Path = scrubbedPath(path, label, row.Label, row.ID, red)
 	}
 	for i := range snap.Calls.Len() {
-		if s := snap.Calls.At(i).Status; s == store.StatusError || s == store.StatusToolError {
+		if store.Failed(snap.Calls.At(i).Status) {
 			row.Errors++
 		}
 	}

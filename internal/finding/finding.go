@@ -134,6 +134,9 @@ const (
 	HTTPNotificationStatus = "http-notification-status"
 	HTTPParamHeader        = "http-param-header"
 	ToolHeaderAnnotation   = "tool-header-annotation"
+	// HTTPErrorStatus: an answer with a failing HTTP status (401, 403,
+	// 404, 5xx, the 502 of an unreachable target).
+	HTTPErrorStatus = "http-error-status"
 )
 
 // Rule ids raised for elicitation requests and answers (spec section 6,

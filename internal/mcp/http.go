@@ -47,3 +47,26 @@ func IsToken(s string) bool {
 	}
 	return true
 }
+
+// FailureStatus reports whether an HTTP answer with status to a request of
+// method (POST, GET, DELETE) is a failure worth telling the user about,
+// rather than one of the protocol's ordinary answers (spec 5.2, 5.3):
+//   - 400 is how Streamable HTTP rejects a message at the protocol level
+//     (-32020, -32022, a missing session, a dual-era client's probe
+//     answered by a legacy server): the JSON-RPC error or the call's
+//     http-error status shows it;
+//   - 405 to a GET or DELETE is a server without the legacy standalone
+//     stream or session deletion, which clients expect.
+//
+// Every other status from 401 up is a failure: 401 and 403 (auth, Origin),
+// 404 (unknown method or terminated session), 405 to a POST, 5xx and the
+// 502 of a target that could not be reached.
+func FailureStatus(method string, status int) bool {
+	switch {
+	case status <= 400:
+		return false
+	case status == 405:
+		return method == "POST"
+	}
+	return true
+}

@@ -15,3 +15,20 @@ func TestHeaderParamPrefixCanonical(t *testing.T) {
 		}
 	}
 }
+
+func TestFailureStatus(t *testing.T) {
+	for _, c := range []struct {
+		method string
+		status int
+		want   bool
+	}{
+		{"POST", 200, false}, {"POST", 202, false}, {"POST", 302, false},
+		{"POST", 400, false}, {"POST", 401, true}, {"POST", 403, true}, {"POST", 404, true},
+		{"POST", 405, true}, {"GET", 405, false}, {"DELETE", 405, false}, {"GET", 404, true},
+		{"POST", 429, true}, {"POST", 500, true}, {"POST", 502, true}, {"GET", 503, true},
+	} {
+		if got := FailureStatus(c.method, c.status); got != c.want {
+			t.Errorf("FailureStatus(%s, %d) = %v, want %v", c.method, c.status, got, c.want)
+		}
+	}
+}

@@ -94,6 +94,7 @@ func raising() map[string]struct {
 		"http-method-header":            one(post("x", tool("1", "a", "{}", ""), map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Name": "a"})),
 		"http-name-header":              one(post("x", tool("1", "a", "{}", ""), modernHeaders("b"))),
 		"http-request-without-response": one(post("x", tool("1", "a", "{}", ""), modernHeaders("a")), answer("x", 202, "", nil)),
+		"http-error-status":             one(post("x", tool("1", "a", "{}", ""), modernHeaders("a")), answer("x", 401, "", nil)),
 		"http-response-content-type":    one(post("x", tool("1", "a", "{}", ""), modernHeaders("a")), answer("x", 200, res("1", "{}"), map[string]string{"Content-Type": "text/plain"})),
 		"http-notification-status":      one(post("x", notif("notifications/x", "{}"), map[string]string{"MCP-Protocol-Version": "2026-07-28"}), answer("x", 200, "", nil)),
 		"http-param-header":             one(append(listed(paramTool), post("c", tool("1", "deploy", `{"env":"prod"}`, ""), modernHeaders("deploy")))...),

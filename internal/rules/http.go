@@ -13,7 +13,8 @@ import (
 )
 
 // HTTP checks the Streamable HTTP header rules (spec section 6, rules 54,
-// 56, 57, 59 and 60) and the x-mcp-header annotations of every tools/list
+// 56, 57, 59 and 60), flags answers with an HTTP error status (httpfail.go)
+// and the x-mcp-header annotations of every tools/list
 // result (rule 49, any transport). It is a store.Check: give a new one to
 // each store (it remembers the session's tools and notification POSTs).
 type HTTP struct {
@@ -29,6 +30,8 @@ type HTTP struct {
 	// tools maps a tool name to the x-mcp-header annotations its latest
 	// tools/list gave (toolheaders.go); tools without any are left out.
 	tools map[string]toolHeaders
+	// failed holds the exchanges already flagged http-error-status.
+	failed map[string]bool
 }
 
 // NewHTTP returns the HTTP rules of one session.
@@ -44,6 +47,7 @@ func (h *HTTP) Check(f *store.Frame, raise func(finding.Finding)) {
 	defer func() { h.raise = nil }()
 	r, m := f.Record, f.Msg
 	if r.HTTP != nil {
+		h.failure(f)
 		switch {
 		case f.Kind == store.KindHTTPStatus:
 			if r.Dir == capture.S2C {

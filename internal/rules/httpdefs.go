@@ -28,6 +28,15 @@ func httpRules() []finding.Rule {
 			Help: "A request POST must be answered with a JSON-RPC response (application/json or an SSE stream); a 2xx " +
 				"without one (a 202 say) leaves the call unanswered.",
 			Spec: spec + "§6 rule 60; §5.2"},
+		{ID: finding.HTTPErrorStatus, Category: c, Severity: finding.Warning,
+			Summary: "an HTTP answer has an error status: 401, 403, 404, 5xx, or a 502 when the target is down",
+			Help: "The exchange failed at the HTTP level, so its call ended with that status (http-error) or with the JSON-RPC error the body " +
+				"carried, and counts as an error. 401 and 403 point at authorization (the capture keeps WWW-Authenticate) or a rejected " +
+				"Origin, 404 at a wrong endpoint, an unknown method or a terminated session, 5xx at the server, and a 502 followed by an " +
+				"upstream-error note at a target that was down. Not flagged: 400, the protocol's own rejection (the JSON-RPC error says why, " +
+				"and a dual-era client's probe of a 2025 server expects it), and 405 to a GET or DELETE, which a server without the legacy " +
+				"stream or sessions answers.",
+			Spec: spec + "§5.2 (Status codes); §5.3"},
 		{ID: finding.HTTPContentType, Category: c, Severity: finding.Error,
 			Summary: "a request's response is neither application/json nor text/event-stream (rule 60)",
 			Help:    "The successful answer to a request POST must have Content-Type application/json or text/event-stream.",

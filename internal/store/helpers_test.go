@@ -252,7 +252,7 @@ func checkConsistent(t testing.TB, snap *Snapshot) {
 		if unanswered := c.Status == StatusPending || c.Status == StatusCancelled; answered == unanswered {
 			t.Errorf("call %d: status %s with ResponseSeq %d", i, c.Status, c.ResponseSeq)
 		}
-		if (c.Error != nil) != (c.Status == StatusError) {
+		if (c.Error != nil) != (c.Status == StatusError || c.Status == StatusHTTPError) {
 			t.Errorf("call %d: status %s with error %v", i, c.Status, c.Error)
 		}
 		if c.Late && c.CancelSeq == 0 {

@@ -16,6 +16,13 @@ import (
 // WWW-Authenticate, when present) as Message.
 const StatusHTTPError = "http-error"
 
+// Failed reports whether a call status is a failure: a JSON-RPC error, a
+// tool error, or an HTTP error status without a JSON-RPC answer. The
+// summary's Errors and `mcptrail sessions` count these.
+func Failed(status string) bool {
+	return status == StatusError || status == StatusToolError || status == StatusHTTPError
+}
+
 // httpFrame handles what only frames of the HTTP tap carry, after the frame
 // was decoded and before it is correlated as a message. It reports whether
 // it correlated the frame itself (then *call is set and message must not
@@ -25,8 +32,10 @@ const StatusHTTPError = "http-error"
 //     one of kind KindHTTPStatus (frame sets it); an
 //     s2c one ends its exchange's pending client call with StatusHTTPError
 //     when the status is not a success;
-//   - an id-less JSON-RPC error in the response to a request answers that
-//     request: the exchange says which one it is.
+//   - a JSON-RPC error in the response to a request answers that request
+//     when it has no id, or when the status is an error (a 2025 server
+//     answering a modern probe 400 with an error of another id): the
+//     exchange says which one it is, and the probe is not also unanswered.
 //
 // The header rules are not correlation: internal/rules checks them.
 func (s *Store) httpFrame(r *capture.Record, f *wire.Frame, call *int) bool {
@@ -42,7 +51,7 @@ func (s *Store) httpFrame(r *capture.Record, f *wire.Frame, call *int) bool {
 	if r.Dir == capture.C2S {
 		return false
 	}
-	if f.Kind == wire.KindError && (f.ID.IsZero() || f.ID.IsNull()) && env.Exchange != "" {
+	if f.Kind == wire.KindError && env.Exchange != "" && (f.ID.IsZero() || f.ID.IsNull() || !success(env.Status)) {
 		if idx, ok := s.exchanges[env.Exchange]; ok {
 			s.answer(s.calls.at(idx), r, f)
 			*call = idx
@@ -51,6 +60,9 @@ func (s *Store) httpFrame(r *capture.Record, f *wire.Frame, call *int) bool {
 	}
 	return false
 }
+
+// success reports whether an HTTP status is 2xx.
+func success(status int) bool { return status >= 200 && status <= 299 }
 
 // isStatusFrame reports whether r is an HTTP frame that carries no
 // JSON-RPC message: an empty body, or a non-JSON body on a non-2xx answer.
@@ -61,7 +73,7 @@ func isStatusFrame(r *capture.Record, f *wire.Frame) bool {
 	if len(r.Msg) == 0 && r.Text == "" && r.Raw == "" && r.B64 == nil {
 		return true
 	}
-	return r.Dir == capture.S2C && len(r.Msg) == 0 && (r.HTTP.Status < 200 || r.HTTP.Status > 299)
+	return r.Dir == capture.S2C && len(r.Msg) == 0 && !success(r.HTTP.Status)
 }
 
 // httpStatus ends the exchange's pending client call when the status is
@@ -72,7 +84,7 @@ func (s *Store) httpStatus(r *capture.Record, f *wire.Frame) int {
 	if !ok || env.Exchange == "" {
 		return -1
 	}
-	if env.Status >= 200 && env.Status <= 299 {
+	if success(env.Status) {
 		// A success without a body answers nothing (a request answered
 		// 202 breaks rule 60).
 		s.raise(finding.New(finding.HTTPRequestNoBody, r.Seq,

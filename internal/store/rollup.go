@@ -213,7 +213,7 @@ func (g *groups) tally(name string, e *entry, sign int) {
 	}
 	gr.count += sign
 	gr.rounds += sign * e.rounds
-	if e.status == StatusError || e.status == StatusToolError {
+	if Failed(e.status) {
 		gr.errors += sign
 	}
 	if e.answered {

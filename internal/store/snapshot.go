@@ -207,8 +207,8 @@ type Stat struct {
 	// Rounds is the number of requests the calls took: Count plus one per
 	// retry of an operation; equal to Count when there is none.
 	Rounds int
-	// Errors counts the calls that ended in a JSON-RPC error or a tool
-	// error.
+	// Errors counts the calls that ended in a JSON-RPC error, a tool
+	// error or an HTTP error status (Failed).
 	Errors int
 	// The percentiles are of the answered calls' durations (an
 	// operation's from its first request to its final answer); zero when

@@ -11,9 +11,9 @@ import (
 // method and target with its status and duration (Operation.DurationMS,
 // the first request to the final answer) and all its rounds. A legacy
 // server-initiated request is a call of its own method. Errors counts
-// JSON-RPC errors and tool errors; the percentiles cover answered calls
-// only (an operation is answered when its last round is). The rollup
-// (rollup.go) keeps them as calls and operations change.
+// JSON-RPC errors, tool errors and HTTP errors (Failed); the percentiles
+// cover answered calls only (an operation is answered when its last round
+// is). The rollup (rollup.go) keeps them as calls and operations change.
 
 // group accumulates one Stat.
 type group struct {

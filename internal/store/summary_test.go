@@ -134,7 +134,7 @@ func summarizeAfresh(calls []Call, ops []Operation) Summary {
 			var ds []float64
 			for _, it := range its {
 				st.Rounds += it.rounds
-				if it.status == StatusError || it.status == StatusToolError {
+				if it.status == StatusError || it.status == StatusToolError || it.status == StatusHTTPError {
 					st.Errors++
 				}
 				if it.answered {

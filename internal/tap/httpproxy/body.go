@@ -1,12 +1,14 @@
 package httpproxy
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"sync"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
 // bodyTap wraps a request body or a non-SSE response body. The bytes pass
@@ -28,6 +30,10 @@ type bodyTap struct {
 	scan  jsonScan
 	slot  *slot
 	done  bool
+	// raw is a request body as recorded, kept for the exchange's life
+	// to name its method should the answer fail (failure.go); "" for a
+	// response, a spooled body, or when nothing is captured.
+	raw string
 }
 
 func (b *bodyTap) Read(p []byte) (int, error) {
@@ -138,7 +144,11 @@ func (b *bodyTap) finishLocked(err error) {
 	case b.p.q.off:
 		b.p.q.fill(b.slot, b.ex.sizedFrame(b.dir, b.env, b.size))
 	default:
-		b.p.q.fill(b.slot, b.ex.frame(b.dir, b.env, b.buf))
+		raw := string(b.buf)
+		if b.dir == capture.C2S {
+			b.raw = raw
+		}
+		b.p.q.fill(b.slot, b.ex.rawFrame(b.dir, b.env, raw))
 	}
 	b.buf, b.spool = nil, nil
 	switch {
@@ -179,6 +189,9 @@ type sseTap struct {
 	parser sseParser
 	frames int
 	done   bool
+	// last is the data of the latest event, "" when it was spooled; it
+	// tells a stream the client closed once it had its answer.
+	last string
 }
 
 func (s *sseTap) Read(p []byte) (int, error) {
@@ -201,7 +214,9 @@ func (s *sseTap) Read(p []byte) (int, error) {
 func (s *sseTap) event(data []byte, _ string) {
 	s.frames++
 	sl := s.p.q.reserve(true)
-	s.p.q.fill(sl, s.ex.frame(capture.S2C, s.env, data))
+	raw := string(data)
+	s.last = raw
+	s.p.q.fill(sl, s.ex.rawFrame(capture.S2C, s.env, raw))
 }
 
 // newSpool returns a spool for a large event's data, or nil (the event
@@ -217,6 +232,7 @@ func (s *sseTap) newSpool() *capture.Spool {
 // spoolEvent is event for an event whose data is in sp.
 func (s *sseTap) spoolEvent(sp *capture.Spool, _ string) {
 	s.frames++
+	s.last = ""
 	sl := s.p.q.reserve(true)
 	s.p.q.fillSpooled(sl, sp, s.ex.sizedFrame(capture.S2C, s.env, sp.Len()))
 }
@@ -238,7 +254,7 @@ func (s *sseTap) finishLocked(err error) {
 		sl := s.p.q.reserve(true)
 		s.p.q.fill(sl, s.ex.frame(capture.S2C, s.env, nil))
 	}
-	if err == nil || !errors.Is(err, io.EOF) {
+	if (err == nil || !errors.Is(err, io.EOF)) && !s.closedAfterAnswer(err) {
 		text := "event stream closed before its end"
 		if err != nil {
 			text = fmt.Sprintf("event stream cut short: %v", err)
@@ -249,4 +265,20 @@ func (s *sseTap) finishLocked(err error) {
 		s.ex.note(NoteStreamAborted, text)
 	}
 	s.parser.discard()
+}
+
+// closedAfterAnswer reports whether the stream ended on our side (the
+// client went away, or mcptrail stopped: err is nil or a cancellation)
+// right after an event that is a JSON-RPC response: the request had its
+// answer, so nothing was cut that anyone waited for. A stream the target
+// cut, or one whose last event is not an answer, is still noted.
+func (s *sseTap) closedAfterAnswer(err error) bool {
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return false
+	}
+	if s.last == "" || s.parser.pending() > 0 {
+		return false
+	}
+	k := wire.Decode([]byte(s.last)).Kind
+	return k == wire.KindResponse || k == wire.KindError
 }

@@ -81,6 +81,11 @@ type Options struct {
 	// stopped; the records it returns (notes) are written just before the
 	// end record. Nil adds nothing.
 	BeforeEnd func() []capture.Record
+	// OnFailure, when non-nil, is called once for each exchange the
+	// client got an HTTP status of 400 or above for (failure.go), when
+	// its handler is done. It is called from the exchange's goroutine, so
+	// it must be safe for concurrent use, and quick. Nil reports nothing.
+	OnFailure func(Failure)
 }
 
 // Redactor rewrites capture records before they are written
@@ -103,8 +108,9 @@ type Proxy struct {
 	allowed map[string]bool
 	next    atomic.Uint64
 	capture bool
-	// beforeEnd is Options.BeforeEnd.
+	// beforeEnd is Options.BeforeEnd; onFailure Options.OnFailure.
 	beforeEnd func() []capture.Record
+	onFailure func(Failure)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -123,7 +129,7 @@ func New(opts *Options) (*Proxy, error) {
 	if now == nil {
 		now = time.Now
 	}
-	p := &Proxy{target: opts.Target, q: newQueue(now), capture: opts.Capture != nil || opts.Feed != nil, beforeEnd: opts.BeforeEnd}
+	p := &Proxy{target: opts.Target, q: newQueue(now), capture: opts.Capture != nil || opts.Feed != nil, beforeEnd: opts.BeforeEnd, onFailure: opts.OnFailure}
 	p.q.off, p.q.spoolDir = !p.capture, opts.SpoolDir
 	if len(opts.AllowedHosts) > 0 {
 		p.allowed = make(map[string]bool, len(opts.AllowedHosts))
@@ -190,6 +196,11 @@ type exchange struct {
 	method string
 	path   string
 	req    *bodyTap // nil when the request had no body
+	// status is the status the client got (0 until the answer began);
+	// upstreamErr, why the target failed when mcptrail answered 502.
+	// Only the exchange's handler goroutine sets and reads them.
+	status      int
+	upstreamErr string
 }
 
 type exchangeKey struct{}
@@ -214,6 +225,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fullDuplex(w, r)
 	}
 	r = r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex))
+	// Deferred first, so it runs once the request body was drained and
+	// even when ReverseProxy panics to abort a broken response.
+	defer p.reportFailure(ex, r.Header)
 	if ex.req != nil {
 		defer finishRequest(r.Context(), w, ex.req)
 	}
@@ -321,6 +335,7 @@ func (p *Proxy) modifyResponse(resp *http.Response) error {
 	if ex.req != nil {
 		ex.req.reserve()
 	}
+	ex.status = resp.StatusCode
 	env := ex.envelope(resp.StatusCode, responseHeaders(resp.Header))
 	if isEventStream(resp.Header.Get(mcp.HeaderContentType)) {
 		resp.Body = &sseTap{rc: resp.Body, p: p, ex: ex, env: env}
@@ -350,6 +365,7 @@ func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) 
 		ex.note(NoteClientGone, fmt.Sprintf("the client went away before the response: %v", err))
 		return
 	}
+	ex.status, ex.upstreamErr = http.StatusBadGateway, upstreamCause(err)
 	p.record(ex.frame(capture.S2C, ex.envelope(http.StatusBadGateway, nil), nil))
 	ex.note(NoteUpstreamError, fmt.Sprintf("answered 502: %v", err))
 	w.WriteHeader(http.StatusBadGateway)
@@ -362,7 +378,11 @@ func (ex *exchange) envelope(status int, headers map[string]string) *capture.HTT
 
 // frame returns the setter of a frame record for data (copied).
 func (ex *exchange) frame(dir capture.Dir, env *capture.HTTP, data []byte) func(*capture.Record) {
-	raw := string(data)
+	return ex.rawFrame(dir, env, string(data))
+}
+
+// rawFrame is frame for data already copied into raw.
+func (ex *exchange) rawFrame(dir capture.Dir, env *capture.HTTP, raw string) func(*capture.Record) {
 	return func(r *capture.Record) {
 		r.Dir, r.Conn, r.HTTP, r.Raw, r.Size = dir, ex.conn, env, raw, len(raw)
 	}
