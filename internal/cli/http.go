@@ -97,7 +97,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 	}
 	ln, err := net.Listen("tcp", f.listen)
 	if err != nil {
-		return fmt.Errorf("listening: %w", err)
+		return listenError(f.listen, err)
 	}
 	label := f.label
 	if label == "" {
