@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -199,6 +200,9 @@ func writeOutput(ios *IOStreams, path string, write func(w io.Writer, spoolDir s
 	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("creating output %s: no directory %s", path, dir)
+	}
 	if err != nil {
 		return fmt.Errorf("creating output %s: %w", path, reason(err))
 	}
