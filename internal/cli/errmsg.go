@@ -39,6 +39,17 @@ func openCaptureError(path string, err error) error {
 	return fmt.Errorf("opening capture %s: %w", path, reason(err))
 }
 
+// outputError names the output path in an error that names the
+// temporary file written in its place (a full disk while writing); any
+// other error (reading the input) is returned as is.
+func outputError(path, tmp string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == tmp {
+		return fmt.Errorf("writing %s: %w", path, pe.Err)
+	}
+	return err
+}
+
 // startError rewords the error of a server command that could not be
 // started so that it names the command once ("starting srv: executable
 // file not found in $PATH", not "starting srv: exec: "srv": executable

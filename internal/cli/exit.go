@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/tui/source"
 )
 
 // ExitCode is mcptrail's process exit status. Errors map to codes in one
@@ -64,6 +65,8 @@ func exitKinds() []exitKind {
 		{errBadInput, ExitBadInput},
 		{capture.ErrNotCapture, ExitBadInput},
 		{capture.ErrFutureVersion, ExitBadInput},
+		{source.ErrNoSession, ExitNotFound}, // open --session
+		{source.ErrAmbiguous, ExitUsage},
 	}
 }
 

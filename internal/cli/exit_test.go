@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/tui/source"
 )
 
 // TestExitCodeFor: each kind of error exits with its code however deeply
@@ -34,6 +35,9 @@ func TestExitCodeFor(t *testing.T) {
 		{"locked capture", captureHint(fmt.Errorf("creating capture a: %w", capture.ErrLocked)), ExitError},
 		{"state dir", captureHint(errors.New("creating sessions directory: denied")), ExitError},
 		{"server status", &exitError{42}, 42},
+		{"open: no session", fmt.Errorf("opening session %q of a: %w", "x", source.ErrNoSession), ExitNotFound},
+		{"open: ambiguous", fmt.Errorf("opening session %q of a: %w", "x", source.ErrAmbiguous), ExitUsage},
+		{"output written", outputError("out.json", "/d/.out.json.tmp-1", &fs.PathError{Op: "write", Path: "/d/.out.json.tmp-1", Err: errors.New("no space left on device")}), ExitError},
 		// An os error that says "not exist" about an output is a failed
 		// operation, not a missing input: only marked errors are 3.
 		{"os not exist", fmt.Errorf("creating output a: %w", fs.ErrNotExist), ExitError},
@@ -97,5 +101,20 @@ func TestReason(t *testing.T) {
 	plain := errors.New("x")
 	if reason(plain) != plain {
 		t.Errorf("reason changed a plain error")
+	}
+}
+
+// TestOutputError: a failed write of the temporary file names the output
+// instead; an input error passes unchanged.
+func TestOutputError(t *testing.T) {
+	t.Parallel()
+	tmp := "/d/.out.json.tmp-1"
+	got := outputError("out.json", tmp, fmt.Errorf("writing events: %w", &fs.PathError{Op: "write", Path: tmp, Err: errors.New("no space left on device")}))
+	if want := "writing out.json: no space left on device"; got.Error() != want {
+		t.Errorf("outputError = %q, want %q", got, want)
+	}
+	in := fmt.Errorf("reading a.jsonl: %w", &fs.PathError{Op: "read", Path: "a.jsonl", Err: errors.New("input/output error")})
+	if got := outputError("out.json", tmp, in); got != in {
+		t.Errorf("outputError changed an input error: %q", got)
 	}
 }

@@ -213,7 +213,7 @@ func writeOutput(ios *IOStreams, path string, write func(w io.Writer, spoolDir s
 	}
 	if err := write(tmp, dir); err != nil {
 		tmp.Close()
-		return err
+		return outputError(path, tmp.Name(), err)
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, reason(err))

@@ -189,7 +189,7 @@ func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler, read
 	go func() { done <- srv.Serve(ln) }()
 	select {
 	case err := <-done:
-		return fmt.Errorf("serving: %w", err)
+		return fmt.Errorf("serving on %s: %w", ln.Addr(), err)
 	case <-sigs:
 	case <-ctx.Done():
 	}

@@ -172,7 +172,7 @@ func closeCapture(io *IOStreams, file *capture.File, notStarted bool, runErr err
 		}
 	default:
 		if err := file.Close(); err != nil && runErr == nil {
-			runErr = fmt.Errorf("closing capture: %w", err)
+			runErr = fmt.Errorf("closing capture %s: %w", file.Path(), reason(err))
 		}
 	}
 	return runErr
