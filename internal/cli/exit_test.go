@@ -33,6 +33,7 @@ func TestExitCodeFor(t *testing.T) {
 		{"future format", fmt.Errorf("reading a: %w", capture.ErrFutureVersion), ExitBadInput},
 		{"refused capture path", captureHint(fmt.Errorf("creating capture a: %w", capture.ErrExists)), ExitUsage},
 		{"locked capture", captureHint(fmt.Errorf("creating capture a: %w", capture.ErrLocked)), ExitError},
+		{"existing capture held by another run", captureHint(fmt.Errorf("creating capture a: %w (%w)", capture.ErrExists, &capture.LockedError{Path: "a"})), ExitError},
 		{"state dir", captureHint(errors.New("creating sessions directory: denied")), ExitError},
 		{"server status", &exitError{42}, 42},
 		{"open: no session", fmt.Errorf("opening session %q of a: %w", "x", source.ErrNoSession), ExitNotFound},
