@@ -116,10 +116,16 @@ func checkConfigCapture(p string) error {
 }
 
 // captureHint says how to run anyway when the capture cannot be created.
+// A file another run holds fails the operation (whatever the mode); a
+// path the flags should not have named (an existing file, a symbolic
+// link, a directory, a file --append cannot add to) is a usage error.
 func captureHint(err error) error {
-	for _, known := range []error{capture.ErrExists, capture.ErrLocked, capture.ErrSymlink, capture.ErrNotRegular} {
-		if errors.Is(err, known) {
-			return err
+	if errors.Is(err, capture.ErrLocked) {
+		return err
+	}
+	for _, refused := range []error{capture.ErrExists, capture.ErrSymlink, capture.ErrNotRegular, capture.ErrNotCapture} {
+		if errors.Is(err, refused) {
+			return asUsage(err)
 		}
 	}
 	return fmt.Errorf("%w\nmcptrail: nothing was started; to run anyway, pass --no-capture (no capture) or --capture PATH (a writable file)", err)

@@ -49,7 +49,7 @@ func loadConfig() (*fileConfig, error) {
 		return &fileConfig{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", configFile, err)
+		return nil, fmt.Errorf("reading %s: %w", configFile, reason(err))
 	}
 	return parseConfig(data)
 }
@@ -74,7 +74,29 @@ func parseConfig(data []byte) (*fileConfig, error) {
 		return nil, usagef("%s", strings.Join(msgs, "\n"))
 	case errors.As(err, &de):
 		row, col := de.Position()
-		return nil, usagef("%s:%d:%d: %s", configFile, row, col, strings.TrimPrefix(de.Error(), "toml: "))
+		return nil, usagef("%s:%d:%d: %s", configFile, row, col, decodeMessage(de))
 	}
 	return nil, usagef("%s: %v", configFile, err)
+}
+
+// decodeMessage is de's message in the file's terms: a value of the wrong
+// type names its key and the type it takes, not the Go struct field and
+// type go-toml decoded it into ("cannot decode TOML integer into struct
+// field cli.fileConfig.Label of type string").
+func decodeMessage(de *toml.DecodeError) string {
+	msg := strings.TrimPrefix(de.Error(), "toml: ")
+	got, rest, ok1 := strings.Cut(strings.TrimPrefix(msg, "cannot decode TOML "), " into struct field ")
+	_, goType, ok2 := strings.Cut(rest, " of type ")
+	if !ok1 || !ok2 || !strings.HasPrefix(msg, "cannot decode TOML ") {
+		return msg
+	}
+	want := map[string]string{"string": "a string", "[]string": "an array of strings", "bool": "true or false"}[goType]
+	if want == "" {
+		want = "a " + goType
+	}
+	key := strings.Join(de.Key(), ".")
+	if key == "" {
+		key = "the value"
+	}
+	return fmt.Sprintf("%s must be %s, not a TOML %s", key, want, got)
 }

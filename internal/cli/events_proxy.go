@@ -75,7 +75,7 @@ func (f *eventsFlags) start(ctx context.Context, capt *capture.File) (*liveEvent
 	if f.file != "" {
 		file, err := os.OpenFile(f.file, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 		if err != nil {
-			return nil, fmt.Errorf("opening events file: %w", err)
+			return nil, fmt.Errorf("opening events file %s: %w", f.file, reason(err))
 		}
 		l.file = file
 		sinks = append(sinks, events.NewFileSink(file))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -214,23 +215,26 @@ func writeOutput(ios *IOStreams, path string, write func(w io.Writer, spoolDir s
 	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("creating output %s: no directory %s", path, dir)
+	}
 	if err != nil {
-		return fmt.Errorf("creating output: %w", err)
+		return fmt.Errorf("creating output %s: %w", path, reason(err))
 	}
 	defer os.Remove(tmp.Name()) // a no-op after the rename
 	if err := tmp.Chmod(0o600); err != nil {
 		tmp.Close()
-		return fmt.Errorf("creating output: %w", err)
+		return fmt.Errorf("creating output %s: %w", path, reason(err))
 	}
 	if err := write(tmp, dir); err != nil {
 		tmp.Close()
-		return err
+		return outputError(path, tmp.Name(), err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, reason(err))
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, reason(err))
 	}
 	return nil
 }

@@ -37,7 +37,7 @@ func openExportInput(ios *IOStreams, arg, session string) (*captureInput, error)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("opening capture: %w", err)
+		return nil, openCaptureError(path, err)
 	}
 	if session != "" {
 		want = session
@@ -49,11 +49,15 @@ func openExportInput(ios *IOStreams, arg, session string) (*captureInput, error)
 // session wanted in it.
 func resolveCapture(ios *IOStreams, arg string) (string, string, error) {
 	if arg != "" {
-		if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
+		fi, err := os.Stat(arg)
+		if err == nil && !fi.IsDir() {
 			return arg, "", nil
 		}
 		if strings.ContainsRune(arg, os.PathSeparator) || strings.HasSuffix(arg, capture.Ext) {
-			return "", "", usagef("no capture file %s", arg)
+			if err == nil {
+				return "", "", usagef("%s is a directory, not a capture file", arg)
+			}
+			return "", "", openCaptureError(arg, err)
 		}
 	}
 	state, err := capture.StateDir(ios.Getenv)
@@ -67,7 +71,7 @@ func resolveCapture(ios *IOStreams, arg string) (string, string, error) {
 	}
 	if arg == "" {
 		if len(files) == 0 {
-			return "", "", fmt.Errorf("no sessions in %s (run 'mcptrail demo' to make one)", dir)
+			return "", "", notFoundf("no sessions in %s (run 'mcptrail demo' to make one)", dir)
 		}
 		return files[0], "", nil
 	}
@@ -84,14 +88,18 @@ func resolveCapture(ios *IOStreams, arg string) (string, string, error) {
 	case 1:
 		return matches[0], arg, nil
 	}
-	return "", "", usagef("session prefix %q is ambiguous: %d sessions match", arg, len(matches))
+	ids := make([]string, len(matches))
+	for i, m := range matches {
+		ids[i] = sessionIDOf(m)
+	}
+	return "", "", ambiguousPrefix(arg, dir, ids)
 }
 
 // findAppended looks for a session id prefix among the sessions inside
 // the files (sessions added with --append).
 func findAppended(ios *IOStreams, files []string, arg, dir string) (string, string, error) {
 	var path, id string
-	n := 0
+	var ids []string
 	for _, f := range files {
 		idx, err := indexFile(f)
 		if err != nil {
@@ -101,27 +109,36 @@ func findAppended(ios *IOStreams, files []string, arg, dir string) (string, stri
 		for i := range idx {
 			if strings.HasPrefix(idx[i].Header.SessionID, arg) {
 				path, id = f, idx[i].Header.SessionID
-				n++
+				ids = append(ids, id)
 			}
 		}
 	}
-	switch n {
+	switch len(ids) {
 	case 0:
-		return "", "", usagef("no session %q in %s", arg, dir)
+		if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
+			return "", "", usagef("%s is a directory, not a capture file (and no session id in %s starts with it)", arg, dir)
+		}
+		return "", "", notFoundf("no session %q in %s", arg, dir)
 	case 1:
 		return path, id, nil
 	}
-	return "", "", usagef("session prefix %q is ambiguous: %d sessions match", arg, n)
+	return "", "", ambiguousPrefix(arg, dir, ids)
 }
 
 // indexFile lists the sessions in the capture file at path.
 func indexFile(path string) ([]capture.Session, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("opening capture: %w", err)
+		return nil, fmt.Errorf("opening capture: %w", reason(err))
 	}
 	defer f.Close()
 	return capture.Index(f)
+}
+
+// ambiguousPrefix is the usage error for a session id prefix that
+// matches the sessions ids in dir.
+func ambiguousPrefix(prefix, dir string, ids []string) error {
+	return usagef("session prefix %q is ambiguous in %s: %d sessions match (%s); give more of the id", prefix, dir, len(ids), idList(ids))
 }
 
 // sessionIDOf returns the id part of a session file name
@@ -158,6 +175,9 @@ func checkOutput(ci *captureInput, out string) error {
 	if out == "" || out == "-" {
 		return nil
 	}
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		return usagef("output %s is a directory; -o takes a file name", out)
+	}
 	if f := ci.file; f != nil {
 		if a, b := absClean(ci.name), absClean(out); a != "" && a == b {
 			return usagef("output %s is the input capture", out)
@@ -168,12 +188,12 @@ func checkOutput(ci *captureInput, out string) error {
 			return usagef("output %s is the input capture", out)
 		}
 		if err2 != nil && !errors.Is(err2, os.ErrNotExist) {
-			return fmt.Errorf("checking output %s: %w", out, err2)
+			return fmt.Errorf("checking output %s: %w", out, reason(err2))
 		}
 	}
 	isCapture, err := capture.IsCapture(out)
 	if err != nil {
-		return err
+		return fmt.Errorf("checking output %s: %w", out, reason(err))
 	}
 	if isCapture {
 		return usagef("output %s is an mcptrail capture; export never replaces one (remove it first, or pick another name)", out)

@@ -99,7 +99,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 	}
 	ln, err := net.Listen("tcp", f.listen)
 	if err != nil {
-		return fmt.Errorf("listening: %w", err)
+		return listenError(f.listen, err)
 	}
 	label := f.label
 	if label == "" {
@@ -192,7 +192,7 @@ func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler, read
 	go func() { done <- srv.Serve(ln) }()
 	select {
 	case err := <-done:
-		return fmt.Errorf("serving: %w", err)
+		return fmt.Errorf("serving on %s: %w", ln.Addr(), err)
 	case <-sigs:
 	case <-ctx.Done():
 	}

@@ -172,7 +172,7 @@ func closeCapture(io *IOStreams, file *capture.File, notStarted bool, runErr err
 		}
 	default:
 		if err := file.Close(); err != nil && runErr == nil {
-			runErr = fmt.Errorf("closing capture: %w", err)
+			runErr = fmt.Errorf("closing capture %s: %w", file.Path(), reason(err))
 		}
 	}
 	return runErr
@@ -217,11 +217,11 @@ func openCapture(io *IOStreams, f *tapFlags, start time.Time, label, id string) 
 // change it. A server that could not start exits 127 (not found) or 126.
 func proxyExit(io *IOStreams, res *stdio.Result, err error) error {
 	if res == nil {
-		printError(io.ErrOut, err)
+		printError(io.ErrOut, startError(err))
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
-			return &exitError{127}
+			return &exitError{int(ExitServerNotFound)}
 		}
-		return &exitError{126}
+		return &exitError{int(ExitCannotRun)}
 	}
 	if err != nil {
 		printError(io.ErrOut, err)

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -33,6 +35,9 @@ func newReplayServerCmd(ios *IOStreams) *cobra.Command {
 				return usagef("--scale must not be negative")
 			}
 			t, err := transcript.Load(args[0])
+			if errors.Is(err, fs.ErrNotExist) {
+				return notFoundf("no transcript file %s", args[0])
+			}
 			if err != nil {
 				return err
 			}

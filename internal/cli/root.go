@@ -55,5 +55,6 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which it sets only when it suggests itself
 	setVersion(root)
 	addCompletions(root, io)
+	strictArgs(root) // strictargs.go
 	return root
 }

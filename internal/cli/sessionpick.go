@@ -28,7 +28,7 @@ func openSession(ios *IOStreams, ci *captureInput) (*capture.Reader, error) {
 	for ci.want != "" && !strings.HasPrefix(r.Header().SessionID, ci.want) {
 		if err := r.NextSession(); err != nil {
 			if errors.Is(err, io.EOF) {
-				return nil, usagef("no session %q in %s", ci.want, ci.name)
+				return nil, notFoundf("no session %q in %s", ci.want, ci.name)
 			}
 			return nil, fmt.Errorf("reading %s: %w", ci.name, err)
 		}
@@ -73,34 +73,44 @@ func pickSession(idx []capture.Session, ci *captureInput) (*capture.Session, err
 		return &idx[len(idx)-1], nil
 	}
 	var found *capture.Session
-	n := 0
+	var ids []string
 	for i := range idx {
 		if strings.HasPrefix(idx[i].Header.SessionID, ci.want) {
 			found = &idx[i]
-			n++
+			ids = append(ids, idx[i].Header.SessionID)
 		}
 	}
-	switch n {
+	switch len(ids) {
 	case 0:
-		return nil, usagef("no session %q in %s (it holds %s)", ci.want, ci.name, sessionIDList(idx))
+		return nil, notFoundf("no session %q in %s (it holds %s)", ci.want, ci.name, sessionIDList(idx))
 	case 1:
 		return found, nil
 	}
-	return nil, usagef("session prefix %q is ambiguous in %s: %d sessions match", ci.want, ci.name, n)
+	return nil, ambiguousPrefix(ci.want, ci.name, ids)
 }
 
 // sessionIDList lists the ids of idx for a message, oldest first.
 func sessionIDList(idx []capture.Session) string {
-	const most = 10
-	var ids []string
+	ids := make([]string, len(idx))
 	for i := range idx {
+		ids[i] = idx[i].Header.SessionID
+	}
+	return idList(ids)
+}
+
+// idList lists session ids for a message: quoted, at most ten, in the
+// order given.
+func idList(ids []string) string {
+	const most = 10
+	var out []string
+	for i, id := range ids {
 		if i == most {
-			ids = append(ids, fmt.Sprintf("and %d more", len(idx)-most))
+			out = append(out, fmt.Sprintf("and %d more", len(ids)-most))
 			break
 		}
-		ids = append(ids, fmt.Sprintf("%q", idx[i].Header.SessionID))
+		out = append(out, fmt.Sprintf("%q", id))
 	}
-	return strings.Join(ids, ", ")
+	return strings.Join(out, ", ")
 }
 
 // eachSession calls fn with a reader for every session in the capture
@@ -109,7 +119,7 @@ func sessionIDList(idx []capture.Session) string {
 func eachSession(path string, fn func(*capture.Reader) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("opening capture: %w", err)
+		return fmt.Errorf("opening capture: %w", reason(err))
 	}
 	defer f.Close()
 	r, err := capture.NewReader(f)

@@ -119,12 +119,12 @@ func TestCaptureAppendExport(t *testing.T) {
 			t.Fatalf("proxy %s: exit %d, %s", label, code, errOut)
 		}
 	}
-	// Without --append, the file is refused and kept.
+	// Without --append, the file is refused (a usage error) and kept.
 	before, err := os.ReadFile(capt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, errOut, code := runProxy(t, nil, "", "--capture", capt, "--", "cat"); code != 1 || !strings.Contains(errOut, "capture file exists") {
+	if _, errOut, code := runProxy(t, nil, "", "--capture", capt, "--", "cat"); code != 2 || !strings.Contains(errOut, "capture file exists") {
 		t.Errorf("third proxy without --append: exit %d, %s", code, errOut)
 	}
 	if after, err := os.ReadFile(capt); err != nil || string(after) != string(before) {
