@@ -26,14 +26,14 @@ const (
 	// prefix, or an output path mcptrail refuses (an existing capture, a
 	// symbolic link, a directory).
 	ExitUsage ExitCode = 2
-	// ExitNotFound: what was to be read does not exist: a capture file,
-	// a session id, or any session at all.
-	ExitNotFound ExitCode = 3
-	// ExitBadInput: what was read is not usable: not an mcptrail
-	// capture, an empty one, or one in a newer format.
-	ExitBadInput ExitCode = 4
+	// ExitInput: an input could not be read: it does not exist (a
+	// capture file, a session id, any session at all) or it is not
+	// usable (not an mcptrail capture, an empty one, one in a newer
+	// format). A damaged capture is read, with a warning. `check` (issue
+	// 13) exits 3 for the same reasons.
+	ExitInput ExitCode = 3
 
-	// 5 to 9 are left for check's findings (issue 13).
+	// 4 to 9 are left for check (issue 13).
 
 	// ExitCannotRun: the wrapped server's command exists but could not
 	// be run (as a shell says).
@@ -61,11 +61,11 @@ type exitKind struct {
 // mean the same thing to a user.
 func exitKinds() []exitKind {
 	return []exitKind{
-		{errNotFound, ExitNotFound},
-		{errBadInput, ExitBadInput},
-		{capture.ErrNotCapture, ExitBadInput},
-		{capture.ErrFutureVersion, ExitBadInput},
-		{source.ErrNoSession, ExitNotFound}, // open --session
+		{errNotFound, ExitInput},
+		{errBadInput, ExitInput},
+		{capture.ErrNotCapture, ExitInput},
+		{capture.ErrFutureVersion, ExitInput},
+		{source.ErrNoSession, ExitInput}, // open --session
 		{source.ErrAmbiguous, ExitUsage},
 	}
 }
