@@ -4,13 +4,13 @@ package termtable
 type Style uint8
 
 const (
-	Plain   Style = iota // no colour
-	Good                 // green: ok, accept
-	Bad                  // red: error, decline
-	Warn                 // yellow: pending, warning, cancel
-	Note                 // cyan: info
-	Faint                // dim: a dash, an absent value
-	header               // bold: column headings
+	Plain  Style = iota // no colour
+	Good                // green: ok, accept
+	Bad                 // red: error, decline
+	Warn                // yellow: pending, warning, cancel
+	Note                // cyan: info
+	Faint               // dim: a dash, an absent value
+	header              // bold: column headings
 )
 
 // sgr is the Select Graphic Rendition parameter of s, "" for none.
