@@ -30,6 +30,7 @@ type exportOptions struct {
 	redact  redactFlags
 	events  eventsExportFlags // -T events and -T otlp (events_export.go)
 	rules   *finding.Registry // grades the findings ([rules] in .mcptrail.toml)
+	wide    bool              // --wide: -T text's tables whole (tableout.go)
 }
 
 func newExportCmd(io *IOStreams) *cobra.Command {
@@ -79,6 +80,7 @@ export; the capture file itself is only read.`,
 	cmd.Flags().StringVar(&opts.session, "session", "", "read the session `ID` (or unique id prefix) of a file that holds several")
 	opts.redact.add(cmd.Flags(), "in the export")
 	opts.events.add(cmd.Flags())
+	addWideFlag(cmd.Flags(), &opts.wide)
 	return cmd
 }
 
@@ -110,7 +112,9 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 		var safe *termtext.JSONWriter // escapes C1 and bidi controls
 		switch opts.format {
 		case "text":
-			view = textexport.New(w, hdr)
+			tw := textexport.New(w, hdr)
+			tw.SetLayout(ios.exportTextLayout(opts.output, opts.wide))
+			view = tw
 		case formatHAR:
 			safe = termtext.NewJSONWriter(w)
 			view = harexport.New(safe, hdr, Version)

@@ -36,8 +36,9 @@ type Column struct {
 	// with every cuttable column at its Min: the highest Drop goes first
 	// (the rightmost of equals first). Zero means the column never goes.
 	Drop int
-	// Min is the narrowest a cuttable column is cut to; 0 means 8 (or the
-	// column's natural width when it is narrower).
+	// Min is the width below which a cuttable column is cut only once
+	// every droppable column is gone; 0 means 8. Past that, cuttable
+	// columns are cut down to 4 (or their natural width, when narrower).
 	Min int
 	// Cut reports whether the column's cells may be cut with "…" to fit;
 	// a column that may not keeps its natural width.
@@ -47,8 +48,12 @@ type Column struct {
 	Width int
 }
 
-// defaultMin is a cuttable column's Min when it sets none.
-const defaultMin = 8
+// defaultMin is a cuttable column's Min when it sets none; hardMin is how
+// narrow the last resort cuts one.
+const (
+	defaultMin = 8
+	hardMin    = 4
+)
 
 // Cell is one cell of a row.
 type Cell struct {
@@ -171,12 +176,13 @@ func (t *Table) fit(natural []int, width int) []int {
 		return widths
 	}
 	for t.total(widths) > width {
-		if t.cut(widths, natural, width) {
+		if t.cut(widths, natural, width, false) {
 			break
 		}
 		drop := t.dropCandidate(widths)
 		if drop < 0 {
-			break // as narrow as it goes
+			t.cut(widths, natural, width, true) // else as narrow as it goes
+			break
 		}
 		widths[drop] = -1
 		for i, w := range widths {
@@ -210,14 +216,18 @@ func (t *Table) gap() int {
 	return t.Gap
 }
 
-// minWidth is how narrow column i may be cut, given its natural width.
-func (t *Table) minWidth(i, natural int) int {
+// minWidth is how narrow column i may be cut, given its natural width:
+// to its Min, or, hard, to hardMin.
+func (t *Table) minWidth(i, natural int, hard bool) int {
 	c := &t.Columns[i]
 	if !c.Cut {
 		return natural
 	}
 	m := c.Min
-	if m <= 0 {
+	switch {
+	case hard:
+		m = hardMin
+	case m <= 0:
 		m = defaultMin
 	}
 	return min(max(m, 1), natural)
@@ -225,30 +235,30 @@ func (t *Table) minWidth(i, natural int) int {
 
 // cut narrows the cuttable columns so the line fits width, the widest
 // first (a level no cuttable column passes), and reports whether it
-// fits; when it cannot, widths are left as they were.
-func (t *Table) cut(widths, natural []int, width int) bool {
+// fits. When it cannot, widths are left as they were, unless hard: then
+// every cuttable column is cut as far as it goes.
+func (t *Table) cut(widths, natural []int, width int, hard bool) bool {
 	excess := t.total(widths) - width
-	floor := 0
+	room := 0
 	for i, w := range widths {
 		if w >= 0 {
-			floor += w - t.minWidth(i, natural[i])
+			room += w - t.minWidth(i, natural[i], hard)
 		}
 	}
-	if floor < excess {
+	if room < excess && !hard {
 		return false
 	}
 	// Lower the level one column at a time until the excess is gone.
-	for excess > 0 {
+	for ; excess > 0 && room > 0; excess, room = excess-1, room-1 {
 		widest := -1
 		for i, w := range widths {
-			if w > t.minWidth(i, natural[i]) && (widest < 0 || w > widths[widest]) {
+			if w > t.minWidth(i, natural[i], hard) && (widest < 0 || w > widths[widest]) {
 				widest = i
 			}
 		}
 		widths[widest]--
-		excess--
 	}
-	return true
+	return excess <= 0
 }
 
 // dropCandidate returns the column to drop next: the highest Drop, the

@@ -36,6 +36,7 @@ type Writer struct {
 	frames int
 	buf    []byte
 	err    error
+	layout Layout // how the tables fit (layout.go)
 }
 
 // New returns a Writer for the capture whose session record is h.
@@ -104,7 +105,7 @@ func (w *Writer) Finish(s *store.Snapshot) error {
 	if w.err != nil {
 		return fmt.Errorf("writing text export: %w", w.err)
 	}
-	writeBody(w.out, s, true)
+	writeBody(w.out, s, true, w.layout)
 	if err := w.out.Flush(); err != nil {
 		return fmt.Errorf("writing text export: %w", err)
 	}
@@ -114,13 +115,7 @@ func (w *Writer) Finish(s *store.Snapshot) error {
 // Summary writes the export of s without its frames: title, session,
 // operations, calls, summary and findings.
 func Summary(w io.Writer, s *store.Snapshot) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, title(s.Session.ID, s.Session.Label))
-	writeBody(bw, s, false)
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing text summary: %w", err)
-	}
-	return nil
+	return SummaryLayout(w, s, Layout{})
 }
 
 func (w *Writer) printf(format string, args ...any) {
@@ -131,18 +126,18 @@ func (w *Writer) printf(format string, args ...any) {
 
 // writeBody writes the sections after the frames. Write errors surface at
 // the caller's Flush.
-func writeBody(w *bufio.Writer, s *store.Snapshot, callsFirst bool) {
+func writeBody(w *bufio.Writer, s *store.Snapshot, callsFirst bool, l Layout) {
 	writeSession(w, s)
 	if callsFirst {
-		writeCalls(w, s)
+		writeCalls(w, s, l)
 		writeOperations(w, s)
 	} else {
 		writeOperations(w, s)
-		writeCalls(w, s)
+		writeCalls(w, s, l)
 	}
-	writeLedger(w, s)
-	writeCatalog(w, s)
-	writeSummary(w, s)
+	writeLedger(w, s, l)
+	writeCatalog(w, s, l)
+	writeSummary(w, s, l)
 	writeFindings(w, s)
 }
 
