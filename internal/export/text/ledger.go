@@ -30,7 +30,7 @@ func writeLedger(w *bufio.Writer, s *store.Snapshot, l Layout) {
 		{Header: "ANSWER"},
 		{Header: "ELAPSED", Drop: 5},
 		{Header: "WAIT/TOOL", Drop: 6},
-		{Header: "MESSAGE", Cut: true, Min: 24, Drop: 1},
+		{Header: "MESSAGE", Cut: true, Min: 24},
 		{Header: "NOTES", Cut: true, Min: 10, Drop: 7},
 	}}
 	body := make(cells, len(rows))
@@ -59,9 +59,9 @@ type LedgerLine struct {
 // mode, the question's message, the fields asked for (form) or the host
 // (url), the answer, the time the human took, the root operation's wait
 // and tool times, and notes. A SESSION column comes first when any line
-// names a session. When the width is short the message is cut first (it
-// is the longest), and the notes, wait/tool, elapsed and key columns
-// go before it does.
+// names a session. When the width is short the longest cells are cut
+// first (the message, as a rule), the notes, wait/tool, elapsed, key and
+// fields columns go, and the message never does.
 func WriteLedger(w io.Writer, lines []LedgerLine, l Layout) error {
 	bw := bufio.NewWriter(w)
 	withSession := false
@@ -72,7 +72,7 @@ func WriteLedger(w io.Writer, lines []LedgerLine, l Layout) error {
 		{Header: "ROOT", Cut: true, Min: 32},
 		{Header: "KEY", Cut: true, Drop: 4},
 		{Header: "MODE"},
-		{Header: "MESSAGE", Cut: true, Min: 24, Drop: 1},
+		{Header: "MESSAGE", Cut: true, Min: 24},
 		{Header: "FIELDS/HOST", Cut: true, Min: 16, Drop: 2},
 		{Header: "ACTION"},
 		{Header: "ELAPSED", Drop: 5},
@@ -80,7 +80,7 @@ func WriteLedger(w io.Writer, lines []LedgerLine, l Layout) error {
 		{Header: "NOTES", Cut: true, Min: 10, Drop: 7},
 	}}
 	if withSession {
-		t.Columns = append([]termtable.Column{{Header: "SESSION", Cut: true, Min: 8}}, t.Columns...)
+		t.Columns = append([]termtable.Column{{Header: "SESSION", Cut: true, Min: 16}}, t.Columns...)
 	}
 	body := make(cells, len(lines))
 	for i, ln := range lines {
