@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/termtable"
 )
 
@@ -114,5 +115,82 @@ func compareGolden(t *testing.T, path, got string) {
 	}
 	if diff := cmp.Diff(string(want), got); diff != "" {
 		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
+
+// TestColorAndWidth: auto colours a terminal unless NO_COLOR is set and
+// not empty; always and never win; the width is unlimited with --wide,
+// else $COLUMNS, else the terminal's, else 100.
+func TestColorAndWidth(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		args      []string
+		terminal  bool
+		termWidth int
+		env       map[string]string
+		wantColor bool
+		wantWidth int
+	}{
+		{"a terminal", nil, true, 132, nil, true, 132},
+		{"a pipe", nil, false, 0, nil, false, 100},
+		{"NO_COLOR on a terminal", nil, true, 80, map[string]string{"NO_COLOR": "1"}, false, 80},
+		{"NO_COLOR empty", nil, true, 80, map[string]string{"NO_COLOR": ""}, true, 80},
+		{"always over NO_COLOR, to a pipe", []string{"--color", "always"}, false, 0, map[string]string{"NO_COLOR": "1"}, true, 100},
+		{"never on a terminal", []string{"--color=never"}, true, 80, nil, false, 80},
+		{"auto", []string{"--color", "auto"}, true, 80, nil, true, 80},
+		{"COLUMNS over the terminal", nil, true, 80, map[string]string{"COLUMNS": "200"}, true, 200},
+		{"COLUMNS to a pipe", nil, false, 0, map[string]string{"COLUMNS": " 72 "}, false, 72},
+		{"COLUMNS not a number", nil, false, 0, map[string]string{"COLUMNS": "wide"}, false, 100},
+		{"COLUMNS zero", nil, true, 90, map[string]string{"COLUMNS": "0"}, true, 90},
+		{"a terminal of unknown width", nil, true, 0, nil, true, 100},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ios, _, errOut := tableStreams(tt.termWidth, tt.env)
+			ios.OutIsTerminal = tt.terminal
+			root := newRootCmd(ios)
+			if err := root.ParseFlags(tt.args); err != nil {
+				t.Fatal(err)
+			}
+			if got := ios.colorOn(); got != tt.wantColor {
+				t.Errorf("colorOn() = %v, want %v", got, tt.wantColor)
+			}
+			if got := ios.tableWidth(false); got != tt.wantWidth {
+				t.Errorf("tableWidth(false) = %d, want %d", got, tt.wantWidth)
+			}
+			if got := ios.tableWidth(true); got != 0 {
+				t.Errorf("tableWidth(true) = %d, want 0", got)
+			}
+			if errOut.Len() > 0 {
+				t.Errorf("stderr: %s", errOut.String())
+			}
+		})
+	}
+}
+
+// TestExportTextLayout: -o FILE is 100 columns (or whole, --wide) and
+// coloured only with --color always, whatever stdout is.
+func TestExportTextLayout(t *testing.T) {
+	t.Parallel()
+	ios, _, _ := tableStreams(80, map[string]string{"COLUMNS": "60"})
+	cases := []struct {
+		output string
+		wide   bool
+		color  colorMode
+		want   textexport.Layout
+	}{
+		{"", false, "", textexport.Layout{Width: 60, Color: true}},
+		{"-", true, "", textexport.Layout{Width: 0, Color: true}},
+		{"out.txt", false, "", textexport.Layout{Width: 100}},
+		{"out.txt", true, colorNever, textexport.Layout{}},
+		{"out.txt", false, colorAlways, textexport.Layout{Width: 100, Color: true}},
+	}
+	for _, c := range cases {
+		ios.color = c.color
+		if got := ios.exportTextLayout(c.output, c.wide); got != c.want {
+			t.Errorf("exportTextLayout(%q, %v) with --color %q = %+v, want %+v", c.output, c.wide, c.color, got, c.want)
+		}
 	}
 }
