@@ -38,7 +38,9 @@ func demoSnapshot(t *testing.T) *store.Snapshot {
 		t.Fatal(err)
 	}
 	hash := strings.Repeat("0f", 32)
-	def := func(key string) store.Definition { return store.Definition{Definition: mcp.Definition{Key: key}, Hash: hash} }
+	def := func(key string) store.Definition {
+		return store.Definition{Definition: mcp.Definition{Key: key}, Hash: hash}
+	}
 	s.Catalog = &store.Catalog{
 		Lists: []store.CatalogList{{Method: "tools/list", Kind: store.KindTool, Seq: 3, Pages: 1, Complete: true,
 			Definitions: []store.Definition{def("create_account"), def("東京の天気予報を取得するツール"), def("a_tool_whose_name_goes_on_and_on_and_on_forever")}}},
