@@ -236,16 +236,28 @@ func writeStats(w *bufio.Writer, what string, stats []store.Stat, l Layout) {
 	l.render(w, t, rows)
 }
 
-func writeFindings(w *bufio.Writer, s *store.Snapshot) {
+// writeFindings writes one line per finding: severity, rule, where, and
+// the message, cut to fit. The columns are at least as wide as the
+// severities and most rule ids, so that the lines align across sessions.
+func writeFindings(w *bufio.Writer, s *store.Snapshot, l Layout) {
 	fmt.Fprintf(w, "\nfindings (%d)\n", s.Findings.Len())
+	if s.Findings.Len() == 0 {
+		return
+	}
+	t := &termtable.Table{Indent: "  ", Gap: 1, NoHeader: true, Columns: []termtable.Column{
+		{Width: 7}, {Width: 26}, {Width: 6}, {Cut: true, Min: 24},
+	}}
+	body := make(cells, 0, s.Findings.Len())
 	for f := range s.Findings.All() {
 		at := "session"
 		if f.Seq != 0 {
 			at = fmt.Sprintf("#%d", f.Seq)
 		}
 		// A message quotes wire text with %q, not always: escape it whole.
-		fmt.Fprintf(w, "  %-7s %-26s %-6s %s\n", f.Severity, f.Rule, at, termtext.Escape(f.Message))
+		body = append(body, []termtable.Cell{styled(termtext.Escape(string(f.Severity)), termtable.Severity(string(f.Severity))),
+			text(termtext.Escape(f.Rule)), text(at), text(termtext.Escape(f.Message))})
 	}
+	l.render(w, t, body)
 }
 
 // table aligns tab-separated cells like tabwriter and trims the padding

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtable"
 )
@@ -33,7 +34,7 @@ func demoSnapshot(t *testing.T) *store.Snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := store.Load(r, nil)
+	s, err := store.Load(r, &store.Options{Rules: rules.Default(), Checks: rules.Checks()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func demoSnapshot(t *testing.T) *store.Snapshot {
 }
 
 // TestTableGoldens writes the export's tables (calls, elicitations,
-// catalog, summary) of the demo's snapshot 80 and 120 columns wide, with
+// catalog, summary) and findings of the demo's snapshot 80 and 120 columns wide, with
 // colour on and off, and checks every table line fits.
 func TestTableGoldens(t *testing.T) {
 	t.Parallel()
@@ -74,6 +75,7 @@ func TestTableGoldens(t *testing.T) {
 				writeLedger(w, snap, l)
 				writeCatalog(w, snap, l)
 				writeSummary(w, snap, l)
+				writeFindings(w, snap, l)
 				if err := w.Flush(); err != nil {
 					t.Fatal(err)
 				}

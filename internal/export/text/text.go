@@ -138,7 +138,7 @@ func writeBody(w *bufio.Writer, s *store.Snapshot, callsFirst bool, l Layout) {
 	writeLedger(w, s, l)
 	writeCatalog(w, s, l)
 	writeSummary(w, s, l)
-	writeFindings(w, s)
+	writeFindings(w, s, l)
 }
 
 func msBetween(a, b time.Time) float64 {
