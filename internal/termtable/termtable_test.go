@@ -146,3 +146,62 @@ func TestRenderOptions(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestLastResort: with every droppable column gone the table still does
+// not fit, so cuttable columns are cut below their Min, down to 4.
+func TestLastResort(t *testing.T) {
+	t.Parallel()
+	tab := &Table{Columns: []Column{
+		{Header: "ROOT", Cut: true, Min: 32},
+		{Header: "ACTION"},
+		{Header: "MESSAGE", Cut: true, Min: 24},
+		{Header: "ELAPSED", Drop: 1},
+	}}
+	tab.AddText("tools/call create_account (id 1)", "accept", "Choose a username and a contact email", "920.0ms")
+	tests := []struct {
+		width int
+		want  string
+	}{
+		{80, "" + // the message is cut, the rest whole
+			"ROOT                              ACTION  MESSAGE                        ELAPSED\n" +
+			"tools/call create_account (id 1)  accept  Choose a username and a cont…  920.0ms\n"},
+		{60, "" + // ELAPSED goes, then ROOT and MESSAGE are cut below their Min
+			"ROOT                       ACTION  MESSAGE\n" +
+			"tools/call create_accoun…  accept  Choose a username and a …\n"},
+		{50, "" +
+			"ROOT                  ACTION  MESSAGE\n" +
+			"tools/call create_a…  accept  Choose a username a…\n"},
+		{20, "" +
+			"ROOT   ACTION  MESS…\n" +
+			"tool…  accept  Choo…\n"},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		if err := tab.Render(&b, tt.width); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, b.String()); diff != "" {
+			t.Errorf("width %d (-want +got):\n%s", tt.width, diff)
+		}
+	}
+}
+
+func TestStyles(t *testing.T) {
+	t.Parallel()
+	type pair struct {
+		in   string
+		want Style
+	}
+	check := func(name string, f func(string) Style, pairs []pair) {
+		for _, p := range pairs {
+			if got := f(p.in); got != p.want {
+				t.Errorf("%s(%q) = %d, want %d", name, p.in, got, p.want)
+			}
+		}
+	}
+	check("Status", Status, []pair{{"ok", Good}, {"error", Bad}, {"tool-error", Bad}, {"http-error", Bad},
+		{"pending", Warn}, {"cancelled", Warn}, {"input-required", Warn}, {"\x1b[31m", Plain}})
+	check("Severity", Severity, []pair{{"error", Bad}, {"warning", Warn}, {"info", Note}, {"", Plain}})
+	check("Action", Action, []pair{{"accept", Good}, {"decline", Bad}, {"cancel", Warn}, {"(pending)", Warn},
+		{"(required)", Warn}, {"(error)", Bad}, {"(no action)", Plain}})
+}
