@@ -48,9 +48,9 @@ newest first: id, label, start time, frames, calls (an MRTR operation once,
 however many rounds it took), calls that failed, and the file. The table fits
 the terminal (100 columns off one): long paths and labels are cut with "…"
 and, when that is not enough, the path, frames and start columns go; --wide
-prints every column whole. A file that holds several sessions (--append) has a row for each, with
-the same path. A file that is not a readable capture is reported on stderr
-and skipped.
+prints every column whole. A file that holds several sessions (--append) has
+a row for each, with the same path. A file that is not a readable capture is
+reported on stderr and skipped.
 
 With --redact-* flags, or a [redact] table in .mcptrail.toml, a label is
 scrubbed as export scrubs it: replaced when it was taken from a command-line
