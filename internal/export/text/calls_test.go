@@ -7,13 +7,11 @@ import (
 	"strings"
 	"testing"
 	"text/tabwriter"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/store"
-	"github.com/mcptrail/mcptrail/internal/termtable"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
@@ -107,10 +105,10 @@ func FuzzCallTable(f *testing.F) {
 			Operation: -1, Parent: int(index % 3), Attribution: method, Error: &store.CallError{Message: msg},
 			ResultType: resultType})
 		got, old := renderCalls(t, calls)
-		for _, line := range strings.Split(old, "\n") {
-			if termtable.Width(line) != utf8.RuneCountInString(line) {
-				t.Skip("a rune is not one column wide: tabwriter's layout is not the reference")
-			}
+		// Below U+0300 (where combining marks start) every printable
+		// rune is one column wide, as tabwriter counts it.
+		if strings.ContainsFunc(old, func(r rune) bool { return r >= 0x300 && r != '→' }) {
+			t.Skip("a rune may not be one column wide: tabwriter's layout is not the reference")
 		}
 		if got != old {
 			t.Fatalf("the whole table differs from tabwriter's:\n%s", cmp.Diff(old, got))
