@@ -38,6 +38,7 @@ const demoScale = 0.35
 
 func newDemoCmd(ios *IOStreams) *cobra.Command {
 	var scale float64
+	var wide bool
 	var red redactFlags
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -65,18 +66,20 @@ do the proxy's.`,
 			if err != nil {
 				return err
 			}
-			return runDemo(cmd.Context(), ios, scale, r, reg)
+			return runDemo(cmd.Context(), ios, scale, r, reg, wide)
 		},
 	}
 	cmd.Flags().Float64Var(&scale, "scale", demoScale, "multiply the script's delays by `X` (0 runs without delays)")
 	_ = cmd.Flags().MarkHidden("scale")
 	red.add(cmd.Flags(), "in the capture")
+	addWideFlag(cmd.Flags(), &wide)
 	return cmd
 }
 
 // runDemo plays the demo through the tap, redacting the capture with red
-// when it is not nil, and grading the summary's findings with reg.
-func runDemo(ctx context.Context, ios *IOStreams, scale float64, red *redact.Redactor, reg *finding.Registry) error {
+// when it is not nil, and grading the summary's findings with reg; wide
+// prints the summary's tables whole.
+func runDemo(ctx context.Context, ios *IOStreams, scale float64, red *redact.Redactor, reg *finding.Registry, wide bool) error {
 	script, err := transcript.Parse(strings.NewReader(demoTranscript))
 	if err != nil {
 		return fmt.Errorf("reading the demo script: %w", err)
@@ -118,7 +121,7 @@ func runDemo(ctx context.Context, ios *IOStreams, scale float64, red *redact.Red
 	if runErr != nil {
 		return fmt.Errorf("demo: %w (capture: %s)", runErr, path)
 	}
-	return printDemoSummary(ios, path, id, reg)
+	return printDemoSummary(ios, path, id, reg, wide)
 }
 
 // playThroughTap runs the tap with opts and plays the client side of
@@ -167,7 +170,7 @@ func writeTempScript() (string, error) {
 	return f.Name(), nil
 }
 
-func printDemoSummary(ios *IOStreams, path, id string, reg *finding.Registry) error {
+func printDemoSummary(ios *IOStreams, path, id string, reg *finding.Registry, wide bool) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("reading the demo capture: %w", err)
@@ -181,7 +184,7 @@ func printDemoSummary(ios *IOStreams, path, id string, reg *finding.Registry) er
 	if err != nil {
 		return fmt.Errorf("reading the demo capture: %w", err)
 	}
-	if err := textexport.Summary(ios.Out, snap); err != nil {
+	if err := textexport.SummaryLayout(ios.Out, snap, ios.textLayout(wide)); err != nil {
 		return err
 	}
 	path, id = termtext.Escape(path), termtext.Escape(id)

@@ -31,6 +31,7 @@ type exportOptions struct {
 	redact  redactFlags
 	events  eventsExportFlags // -T events and -T otlp (events_export.go)
 	rules   *finding.Registry // grades the findings ([rules] in .mcptrail.toml)
+	wide    bool              // --wide: -T text's tables whole (tableout.go)
 }
 
 func newExportCmd(io *IOStreams) *cobra.Command {
@@ -84,6 +85,7 @@ export; the capture file itself is only read.`,
 	cmd.Flags().StringVar(&opts.session, "session", "", "read the session `ID` (or unique id prefix) of a file that holds several")
 	opts.redact.add(cmd.Flags(), "in the export")
 	opts.events.add(cmd.Flags())
+	addWideFlag(cmd.Flags(), &opts.wide)
 	return cmd
 }
 
@@ -122,6 +124,7 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 		case "text":
 			tw := textexport.New(w, hdr, &textexport.Options{SpoolDir: spoolDir})
 			defer tw.Close()
+			tw.SetLayout(ios.exportTextLayout(opts.output, opts.wide))
 			view = tw
 		case formatHAR:
 			safe = termtext.NewJSONWriter(w)

@@ -4,6 +4,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/charmbracelet/x/term"
 )
 
 // IOStreams carries a command's standard streams, environment and clock.
@@ -20,6 +22,11 @@ type IOStreams struct {
 	OutIsTerminal bool
 	// InIsTerminal reports whether In is a terminal.
 	InIsTerminal bool
+	// OutWidth is the width of the terminal Out is, in columns; 0 when
+	// unknown. Tables fit it (tableout.go).
+	OutWidth int
+	// color is the --color flag's value; "" is auto.
+	color colorMode
 }
 
 // System returns the process's real streams.
@@ -28,6 +35,12 @@ func System() *IOStreams {
 		fi, err := f.Stat()
 		return err == nil && fi.Mode()&os.ModeCharDevice != 0
 	}
-	return &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, Getenv: os.Getenv, Now: time.Now,
+	ios := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, Getenv: os.Getenv, Now: time.Now,
 		OutIsTerminal: isTerm(os.Stdout), InIsTerminal: isTerm(os.Stdin)}
+	if ios.OutIsTerminal {
+		if w, _, err := term.GetSize(os.Stdout.Fd()); err == nil {
+			ios.OutWidth = w
+		}
+	}
+	return ios
 }

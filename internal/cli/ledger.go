@@ -22,6 +22,7 @@ type ledgerOptions struct {
 	input   string // "" newest session, "-" stdin, a session id or a path
 	session string // --session: a session id or prefix inside the input file
 	redact  redactFlags
+	wide    bool // --wide: every column whole (tableout.go)
 }
 
 func newLedgerCmd(io *IOStreams) *cobra.Command {
@@ -32,8 +33,11 @@ func newLedgerCmd(io *IOStreams) *cobra.Command {
 		Long: `Ledger prints a session's elicitation ledger: one row per elicitation/create,
 whether it travelled inside an MRTR input_required result (2026-07-28) or as a
 legacy server request, with the call it belongs to, its inputRequests key, its
-mode, the form's fields (name:type, * when required) or the url's host, the
-user's action, how long the user took, and the operation's wait and tool time.
+mode, the question's message, the form's fields (name:type, * when required)
+or the url's host, the user's action, how long the user took, and the
+operation's wait and tool time. The table fits the terminal (100 columns
+off one): the longest cells are cut with "…" and, when that is not enough,
+the least useful columns go; --wide prints every column whole.
 
 A row never carries a value the user submitted. SESSION, PATH, - and
 --session pick the capture as for export; --all lists the rows of every session in the state
@@ -65,6 +69,7 @@ frames before the rows are built; the capture file itself is only read.`,
 	cmd.Flags().BoolVar(&opts.all, "all", false, "list the rows of every session in the state directory")
 	cmd.Flags().StringVar(&opts.session, "session", "", "read the session `ID` (or unique id prefix) of a file that holds several")
 	opts.redact.add(cmd.Flags(), "before the rows are built")
+	addWideFlag(cmd.Flags(), &opts.wide)
 	return cmd
 }
 
@@ -110,7 +115,7 @@ func runLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) error 
 		}
 		return nil
 	}
-	return textexport.WriteLedger(ios.Out, lines)
+	return textexport.WriteLedger(ios.Out, lines, ios.textLayout(opts.wide))
 }
 
 // loadLedger reads the capture the argument names (as export does).

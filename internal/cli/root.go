@@ -54,6 +54,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 	)
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which it sets only when it suggests itself
 	setVersion(root)
+	addColorFlag(root, io)
 	addCompletions(root, io)
 	strictArgs(root) // strictargs.go
 	return root

@@ -2,12 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/go-json-experiment/json"
 	"github.com/spf13/cobra"
 
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/termtable"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -27,14 +27,15 @@ type ruleRow struct {
 }
 
 func newRulesCmd(io *IOStreams) *cobra.Command {
-	var asJSON bool
+	var asJSON, wide bool
 	var category string
 	cmd := &cobra.Command{
 		Use:   "rules [--json] [--category C] [RULE...]",
 		Short: "List the rules that raise findings, with their metadata",
 		Long: `Rules lists every rule mcptrail raises findings for, one a line: its id,
 category, the severity it has after the [rules] table of .mcptrail.toml, its
-default severity, whether it is enabled, and a summary. Given RULE ids it
+default severity, whether it is enabled, and a summary (cut with "…" to fit
+the terminal, 100 columns off one, unless --wide). Given RULE ids it
 prints each one whole: the spec section it enforces and its help paragraph
 too. --json writes every field of every listed rule as a JSON array.
 
@@ -65,10 +66,11 @@ docs/rules.md lists the same rules.`,
 			if len(args) > 0 {
 				return writeRuleDetails(io, rows)
 			}
-			return writeRuleTable(io, rows)
+			return writeRuleTable(io, rows, wide)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write a JSON array instead of a table")
+	addWideFlag(cmd.Flags(), &wide)
 	cmd.Flags().StringVar(&category, "category", "", "list only the rules of category `C` (protocol, mrtr, legacy, http, elicitation, capture, performance)")
 	return cmd
 }
@@ -120,17 +122,27 @@ func onOff(enabled bool) string {
 	return "off"
 }
 
-func writeRuleTable(io *IOStreams, rows []ruleRow) error {
-	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
+func writeRuleTable(io *IOStreams, rows []ruleRow, wide bool) error {
 	// The spec section is left to RULE's details and --json: with it the
 	// table would not fit a terminal.
-	fmt.Fprintln(tw, "ID\tCATEGORY\tSEVERITY\tDEFAULT\tENABLED\tSUMMARY")
+	t := &termtable.Table{Color: io.colorOn(), Columns: []termtable.Column{
+		{Header: "ID"},
+		{Header: "CATEGORY", Drop: 2},
+		{Header: "SEVERITY"},
+		{Header: "DEFAULT", Drop: 3},
+		{Header: "ENABLED", Drop: 1},
+		{Header: "SUMMARY", Cut: true, Min: 40},
+	}}
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", termtext.Escape(r.ID), termtext.Escape(string(r.Category)),
-			termtext.Escape(string(r.Severity)), termtext.Escape(string(r.DefaultSeverity)), onOff(r.Enabled),
-			termtext.Escape(r.Summary))
+		enabled := termtable.Cell{Text: onOff(r.Enabled)}
+		if !r.Enabled {
+			enabled.Style = termtable.Faint
+		}
+		t.Add(termtable.Cell{Text: r.ID}, termtable.Cell{Text: string(r.Category)},
+			termtable.Cell{Text: string(r.Severity), Style: termtable.Severity(string(r.Severity))},
+			termtable.Cell{Text: string(r.DefaultSeverity)}, enabled, termtable.Cell{Text: r.Summary})
 	}
-	return tw.Flush()
+	return t.Render(io.Out, io.tableWidth(wide))
 }
 
 // writeRuleDetails prints each rule as a block: its fields, then its help.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -14,8 +14,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/redact"
-	"github.com/mcptrail/mcptrail/internal/store"
-	"github.com/mcptrail/mcptrail/internal/termtext"
+	"github.com/mcptrail/mcptrail/internal/termtable"
 )
 
 // sessionRow is one line of `mcptrail sessions`; its JSON form is the
@@ -25,8 +24,11 @@ type sessionRow struct {
 	Label  string    `json:"label"`
 	Start  time.Time `json:"start"`
 	Frames int       `json:"frames"`
-	Calls  int       `json:"calls"`
-	// Errors counts calls answered with a JSON-RPC error or a tool error.
+	// Calls counts the calls both ways, an MRTR operation once however
+	// many rounds it took (the summary's CALLS).
+	Calls int `json:"calls"`
+	// Errors counts the calls (an operation once) that ended in a
+	// JSON-RPC error or a tool error.
 	Errors int `json:"errors"`
 	// Ended is false when the capture has no end record (the proxy was
 	// killed, or is still running).
@@ -35,17 +37,20 @@ type sessionRow struct {
 }
 
 func newSessionsCmd(io *IOStreams) *cobra.Command {
-	var asJSON bool
+	var asJSON, wide bool
 	var red redactFlags
 	cmd := &cobra.Command{
 		Use:   "sessions [--json]",
 		Short: "List the captured sessions, newest first",
 		Long: `Sessions lists the captures in the state directory's sessions folder
 ($MCPTRAIL_HOME, else $XDG_STATE_HOME/mcptrail, else ~/.local/state/mcptrail),
-newest first: id, label, start time, frames, calls, calls that failed, and the
-file. A file that holds several sessions (--append) has a row for each, with
-the same path. A file that is not a readable capture is reported on stderr
-and skipped.
+newest first: id, label, start time, frames, calls (an MRTR operation once,
+however many rounds it took), calls that failed, and the file. The table fits
+the terminal (100 columns off one): long paths and labels are cut with "…"
+and, when that is not enough, the path, frames and start columns go; --wide
+prints every column whole. A file that holds several sessions (--append) has
+a row for each, with the same path. A file that is not a readable capture is
+reported on stderr and skipped.
 
 With --redact-* flags, or a [redact] table in .mcptrail.toml, a label is
 scrubbed as export scrubs it: replaced when it was taken from a command-line
@@ -62,15 +67,16 @@ a scrubbed label shows it scrubbed too (open that session by its id).`,
 			if err != nil {
 				return err
 			}
-			return runSessions(io, asJSON, r)
+			return runSessions(io, asJSON, wide, r)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write a JSON array instead of a table")
 	red.add(cmd.Flags(), "in labels and paths")
+	addWideFlag(cmd.Flags(), &wide)
 	return cmd
 }
 
-func runSessions(io *IOStreams, asJSON bool, red *redact.Redactor) error {
+func runSessions(io *IOStreams, asJSON, wide bool, red *redact.Redactor) error {
 	state, err := capture.StateDir(io.Getenv)
 	if err != nil {
 		return err
@@ -103,7 +109,7 @@ func runSessions(io *IOStreams, asJSON bool, red *redact.Redactor) error {
 		}
 		return writeJSON(io.Out, append(b, '\n'))
 	}
-	return writeSessionTable(io, rows)
+	return writeSessionTable(io, rows, wide)
 }
 
 // loadSessionRow reads the session r is at, in the capture at path,
@@ -123,15 +129,15 @@ func loadSessionRow(path string, r *capture.Reader, red *redact.Redactor) (sessi
 	}
 	row := sessionRow{
 		ID: snap.Session.ID, Label: snap.Session.Label, Start: snap.Session.Start.UTC(),
-		Frames: snap.Counts.Frames, Calls: snap.Calls.Len(), Ended: snap.Session.Ended, Path: path,
+		Frames: snap.Counts.Frames, Ended: snap.Session.Ended, Path: path,
 	}
 	if row.Label != label {
 		row.Path = scrubbedPath(path, label, row.Label, row.ID, red)
 	}
-	for i := range snap.Calls.Len() {
-		if store.Failed(snap.Calls.At(i).Status) {
-			row.Errors++
-		}
+	// The per-method summary counts each operation once.
+	for _, st := range snap.Summary.Methods {
+		row.Calls += st.Count
+		row.Errors += st.Errors
 	}
 	return row, dmg, nil
 }
@@ -153,20 +159,32 @@ func scrubbedPath(path, label, scrubbed, id string, red *redact.Redactor) string
 	return path
 }
 
-func writeSessionTable(io *IOStreams, rows []sessionRow) error {
+func writeSessionTable(io *IOStreams, rows []sessionRow, wide bool) error {
 	if len(rows) == 0 {
 		fmt.Fprintln(io.ErrOut, "no sessions yet")
 		return nil
 	}
-	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tLABEL\tSTART\tFRAMES\tCALLS\tERRORS\tPATH")
+	num := func(h string, drop int) termtable.Column {
+		return termtable.Column{Header: h, Align: termtable.Right, Drop: drop}
+	}
+	t := &termtable.Table{Color: io.colorOn(), Columns: []termtable.Column{
+		{Header: "ID"},
+		{Header: "LABEL", Cut: true, Min: 12, Drop: 1},
+		{Header: "START", Drop: 3},
+		num("FRAMES", 4), num("CALLS", 2), num("ERRORS", 0),
+		{Header: "PATH", Cut: true, Min: 16, Drop: 5},
+	}}
 	for _, r := range rows {
 		label := r.Label
 		if !r.Ended {
 			label += " (no end)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\n", termtext.Escape(r.ID), termtext.Escape(label), r.Start.Format(time.RFC3339),
-			r.Frames, r.Calls, r.Errors, termtext.Escape(r.Path))
+		errs := termtable.Cell{Text: strconv.Itoa(r.Errors)}
+		if r.Errors > 0 {
+			errs.Style = termtable.Bad
+		}
+		t.Add(termtable.Cell{Text: r.ID}, termtable.Cell{Text: label}, termtable.Cell{Text: r.Start.Format(time.RFC3339)},
+			termtable.Cell{Text: strconv.Itoa(r.Frames)}, termtable.Cell{Text: strconv.Itoa(r.Calls)}, errs, termtable.Cell{Text: r.Path})
 	}
-	return tw.Flush()
+	return t.Render(io.Out, io.tableWidth(wide))
 }

@@ -80,17 +80,20 @@ func writeNormalised(t *testing.T, tr *transcript.Transcript, recs []capture.Rec
 }
 
 // export runs `mcptrail export -T format -o FILE capture` and returns what
-// it wrote; "txt" means the text format.
+// it wrote; "txt" means the text format, with --wide: the goldens hold
+// every cell whole (internal/export/text has the goldens of tables cut to
+// a width).
 func export(t *testing.T, capturePath, format, dir string) string {
 	t.Helper()
-	flagFormat := format
+	args := []string{"export", "-T", format, "-o", filepath.Join(dir, "export."+format), capturePath}
 	if format == "txt" {
-		flagFormat = "text"
+		args[2] = "text"
+		args = append(args, "--wide")
 	}
-	out := filepath.Join(dir, "export."+format)
-	cmd := exec.Command(testBinary, "export", "-T", flagFormat, "-o", out, capturePath)
+	out := args[4]
+	cmd := exec.Command(testBinary, args...)
 	if b, err := cmd.CombinedOutput(); err != nil || len(b) > 0 {
-		t.Fatalf("mcptrail export -T %s: %v\n%s", flagFormat, err, b)
+		t.Fatalf("mcptrail %v: %v\n%s", args, err, b)
 	}
 	fi, err := os.Stat(out)
 	if err != nil {

@@ -131,7 +131,8 @@ func hostileOutputs(capture, dir string) []hostileOutput {
 		{name: "export json", args: []string{"export", "-T", "json"}, stdout: "json"},
 		{name: "export events", args: []string{"export", "-T", "events"}, stdout: "jsonl"},
 		{name: "export otlp", args: []string{"export", "-T", "otlp"}, stdout: "jsonl"},
-		{name: "sessions", args: []string{"sessions"}, stdout: "text", shown: evilShown},
+		{name: "sessions", args: []string{"sessions"}, stdout: "text"}, // cut to 100 columns: the label's escape is cut
+		{name: "sessions wide", args: []string{"sessions", "--wide"}, stdout: "text", shown: evilShown},
 		{name: "sessions json", args: []string{"sessions", "--json"}, stdout: "json"},
 		{name: "ledger", args: []string{"ledger"}, stdout: "text", shown: evilShown},
 		{name: "ledger all", args: []string{"ledger", "--all"}, stdout: "text", shown: evilShown},

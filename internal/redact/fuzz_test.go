@@ -339,7 +339,7 @@ func views(t *testing.T, data []byte, red *redact.Redactor) ([]byte, []capture.R
 		out.Write(jsonexport.AppendLedgerRow(nil, "s", &rows[i]))
 	}
 	if len(lines) > 0 {
-		if err := textexport.WriteLedger(&out, lines); err != nil {
+		if err := textexport.WriteLedger(&out, lines, textexport.Layout{}); err != nil {
 			t.Fatal(err)
 		}
 	}

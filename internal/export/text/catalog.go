@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtable"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -15,7 +16,7 @@ import (
 // per definition (the current ones, then those removed since) with its
 // hash prefix and what changed it. A session that listed nothing gets no
 // section at all.
-func writeCatalog(w *bufio.Writer, s *store.Snapshot) {
+func writeCatalog(w *bufio.Writer, s *store.Snapshot, l Layout) {
 	c := s.Catalog
 	if c == nil {
 		return
@@ -43,16 +44,22 @@ func writeCatalog(w *bufio.Writer, s *store.Snapshot) {
 	if len(removed) == 0 && !slices.ContainsFunc(c.Lists, func(l store.CatalogList) bool { return len(l.Definitions) > 0 }) {
 		return
 	}
-	tw := newTable(w)
-	fmt.Fprintln(tw, "  KIND\tNAME\tHASH\tCHANGES")
+	t := &termtable.Table{Indent: "  ", Columns: []termtable.Column{
+		{Header: "KIND"},
+		{Header: "NAME", Cut: true, Min: 16},
+		{Header: "HASH", Drop: 1},
+		{Header: "CHANGES", Cut: true, Min: 16},
+	}}
+	var body cells
 	current := make(map[[2]string]bool)
 	for i := range c.Lists {
-		l := &c.Lists[i]
-		for j := range l.Definitions {
-			d := &l.Definitions[j]
-			k := [2]string{l.Kind, d.Key}
+		list := &c.Lists[i]
+		for j := range list.Definitions {
+			d := &list.Definitions[j]
+			k := [2]string{list.Kind, d.Key}
 			current[k] = true
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", cell(l.Kind), catalogName(d.Key), d.Hash[:min(12, len(d.Hash))], changesText(byKey[k]))
+			body = append(body, []termtable.Cell{text(cell(list.Kind)), text(catalogName(d.Key)), text(d.Hash[:min(12, len(d.Hash))]),
+				text(changesText(byKey[k]))})
 		}
 	}
 	for _, ch := range removed {
@@ -61,9 +68,9 @@ func writeCatalog(w *bufio.Writer, s *store.Snapshot) {
 			continue
 		}
 		current[k] = true // one row per key, however often it went
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", cell(ch.Kind), catalogName(ch.Key), "-", changesText(byKey[k]))
+		body = append(body, []termtable.Cell{text(cell(ch.Kind)), text(catalogName(ch.Key)), text("-"), text(changesText(byKey[k]))})
 	}
-	tw.flush()
+	l.render(w, t, body)
 }
 
 // catalogName escapes a definition's key for a table cell, cut short past

@@ -72,7 +72,7 @@ catalog (0 changes)
 			t.Parallel()
 			var buf bytes.Buffer
 			w := bufio.NewWriter(&buf)
-			writeCatalog(w, &store.Snapshot{Catalog: tt.cat})
+			writeCatalog(w, &store.Snapshot{Catalog: tt.cat}, Layout{})
 			if err := w.Flush(); err != nil {
 				t.Fatal(err)
 			}

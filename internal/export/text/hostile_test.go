@@ -55,7 +55,7 @@ func TestHostileFields(t *testing.T) {
 	}
 	ledgerRows := snap.Ledger.Slice()
 	rows := []LedgerLine{{Session: evil, Row: &ledgerRows[0]}, {Row: &ledgerRows[1]}}
-	if err := WriteLedger(&ledger, rows); err != nil {
+	if err := WriteLedger(&ledger, rows, Layout{}); err != nil {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"export": full.String(), "summary": short.String(), "ledger": ledger.String()} {

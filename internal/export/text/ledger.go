@@ -8,29 +8,44 @@ import (
 	"strings"
 
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtable"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 // writeLedger writes the elicitations section, one line per question; a
 // session that asked none gets no section at all.
-func writeLedger(w *bufio.Writer, s *store.Snapshot) {
+func writeLedger(w *bufio.Writer, s *store.Snapshot, l Layout) {
 	rows := s.Ledger.Slice()
 	if len(rows) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\nelicitations (%d)\n", len(rows))
-	tw := newTable(w)
-	fmt.Fprintln(tw, "  ASKED\tROOT\tROUND\tKEY\tMODE\tASKS\tANSWER\tELAPSED\tWAIT/TOOL\tMESSAGE\tNOTES")
+	t := &termtable.Table{Indent: "  ", Columns: []termtable.Column{
+		{Header: "ASKED"},
+		{Header: "ROOT", Cut: true, Min: 32},
+		{Header: "ROUND", Drop: 4},
+		{Header: "KEY", Cut: true, Drop: 3},
+		{Header: "MODE"},
+		{Header: "ASKS", Cut: true, Min: 16, Drop: 2},
+		{Header: "ANSWER"},
+		{Header: "ELAPSED", Drop: 5},
+		{Header: "WAIT/TOOL", Drop: 6},
+		{Header: "MESSAGE", Cut: true, Min: 24},
+		{Header: "NOTES", Cut: true, Min: 10, Drop: 7},
+	}}
+	body := make(cells, len(rows))
 	for i := range rows {
 		r := &rows[i]
 		round := "-"
 		if r.Round > 0 {
 			round = strconv.Itoa(r.Round)
 		}
-		fmt.Fprintf(tw, "  #%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.AskedSeq, ledgerRoot(r), round, ledgerKey(r),
-			cell(r.Mode), ledgerAsks(r), ledgerAnswer(r), ledgerElapsed(r), ledgerWaitTool(r), strconv.Quote(r.Message), ledgerNotes(r))
+		answer := ledgerAnswer(r)
+		body[i] = []termtable.Cell{text("#" + strconv.FormatUint(r.AskedSeq, 10)), text(ledgerRoot(r)), text(round), text(ledgerKey(r)),
+			text(cell(r.Mode)), text(ledgerAsks(r)), styled(answer, termtable.Action(answer)), text(ledgerElapsed(r)),
+			text(ledgerWaitTool(r)), text(strconv.Quote(r.Message)), text(ledgerNotes(r))}
 	}
-	tw.flush()
+	l.render(w, t, body)
 }
 
 // LedgerLine is one row of a ledger table; Session names the session it
@@ -40,32 +55,44 @@ type LedgerLine struct {
 	Row     *store.LedgerRow
 }
 
-// WriteLedger writes ledger rows as an aligned table: root call, key,
-// mode, the fields asked for (form) or the host (url), the answer, the
-// time the human took, and the root operation's wait and tool times. A
-// SESSION column comes first when any line names a session.
-func WriteLedger(w io.Writer, lines []LedgerLine) error {
+// WriteLedger writes ledger rows as a table laid out by l: root call, key,
+// mode, the question's message, the fields asked for (form) or the host
+// (url), the answer, the time the human took, the root operation's wait
+// and tool times, and notes. A SESSION column comes first when any line
+// names a session. When the width is short the longest cells are cut
+// first (the message, as a rule), the notes, wait/tool, elapsed, key and
+// fields columns go, and the message never does.
+func WriteLedger(w io.Writer, lines []LedgerLine, l Layout) error {
 	bw := bufio.NewWriter(w)
 	withSession := false
-	for _, l := range lines {
-		withSession = withSession || l.Session != ""
+	for _, ln := range lines {
+		withSession = withSession || ln.Session != ""
 	}
-	tw := newTable(bw)
-	head := "ROOT\tKEY\tMODE\tFIELDS/HOST\tACTION\tELAPSED\tWAIT/TOOL\tNOTES"
+	t := &termtable.Table{Columns: []termtable.Column{
+		{Header: "ROOT", Cut: true, Min: 32},
+		{Header: "KEY", Cut: true, Drop: 4},
+		{Header: "MODE"},
+		{Header: "MESSAGE", Cut: true, Min: 24},
+		{Header: "FIELDS/HOST", Cut: true, Min: 16, Drop: 2},
+		{Header: "ACTION"},
+		{Header: "ELAPSED", Drop: 5},
+		{Header: "WAIT/TOOL", Drop: 6},
+		{Header: "NOTES", Cut: true, Min: 10, Drop: 7},
+	}}
 	if withSession {
-		head = "SESSION\t" + head
+		t.Columns = append([]termtable.Column{{Header: "SESSION", Cut: true, Min: 16}}, t.Columns...)
 	}
-	fmt.Fprintln(tw, head)
-	for _, l := range lines {
-		r := l.Row
+	body := make(cells, len(lines))
+	for i, ln := range lines {
+		c := LedgerRowCells(ln.Row)
+		row := make([]termtable.Cell, 0, len(t.Columns))
 		if withSession {
-			fmt.Fprintf(tw, "%s\t", cell(l.Session))
+			row = append(row, text(cell(ln.Session)))
 		}
-		c := LedgerRowCells(r)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Root, c.Key, c.Mode, c.Asks,
-			c.Answer, c.Elapsed, c.WaitTool, c.Notes)
+		body[i] = append(row, text(c.Root), text(c.Key), text(c.Mode), text(dash(c.Message)), text(c.Asks),
+			styled(c.Answer, termtable.Action(c.Answer)), text(c.Elapsed), text(c.WaitTool), text(c.Notes))
 	}
-	tw.flush()
+	l.render(bw, t, body)
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing ledger: %w", err)
 	}
@@ -79,6 +106,7 @@ type LedgerCells struct {
 	Root     string // "tools/call create_account (id 1)", "(unattributed)"
 	Key      string // the inputRequests key, "-" for legacy rows
 	Mode     string
+	Message  string // the question's message, escaped, not quoted
 	Asks     string // "username:string*, email:string*", or the url's host
 	Answer   string // the action, or "(pending)", "(required)" ...
 	Elapsed  string // how long the user took, "-" unless answered
@@ -88,7 +116,7 @@ type LedgerCells struct {
 
 // LedgerRowCells returns r's cells as WriteLedger prints them.
 func LedgerRowCells(r *store.LedgerRow) LedgerCells {
-	return LedgerCells{Root: ledgerRoot(r), Key: ledgerKey(r), Mode: cell(r.Mode), Asks: ledgerAsks(r),
+	return LedgerCells{Root: ledgerRoot(r), Key: ledgerKey(r), Mode: cell(r.Mode), Message: cell(r.Message), Asks: ledgerAsks(r),
 		Answer: ledgerAnswer(r), Elapsed: ledgerElapsed(r), WaitTool: ledgerWaitTool(r), Notes: ledgerNotes(r)}
 }
 

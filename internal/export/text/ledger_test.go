@@ -42,14 +42,14 @@ func TestWriteLedger(t *testing.T) {
 		lines = append(lines, LedgerLine{Row: &rows[i]})
 	}
 	var buf bytes.Buffer
-	if err := WriteLedger(&buf, lines); err != nil {
+	if err := WriteLedger(&buf, lines, Layout{}); err != nil {
 		t.Fatal(err)
 	}
-	want := `ROOT                              KEY      MODE  FIELDS/HOST                            ACTION       ELAPSED  WAIT/TOOL       NOTES
-tools/call create_account (id 1)  profile  form  username:string*, tab\x09here:unknown  accept       920.0ms  920.0ms/50.0ms
-(unattributed)                    -        url   10.0.0.1                               (required)   -        -               host-ip-literal; scheme-not-https; elicitationId "el-1"; completed after 3.100s
-tools/list (id "x")               q        form  (no fields)                            (pending)    -        -
-tools/call t (id 4)               -        form  (no fields)                            (no action)  0.500ms  -
+	want := `ROOT                              KEY      MODE  MESSAGE      FIELDS/HOST                            ACTION       ELAPSED  WAIT/TOOL       NOTES
+tools/call create_account (id 1)  profile  form  Pick a name  username:string*, tab\x09here:unknown  accept       920.0ms  920.0ms/50.0ms
+(unattributed)                    -        url   Pay\x0anow   10.0.0.1                               (required)   -        -               host-ip-literal; scheme-not-https; elicitationId "el-1"; completed after 3.100s
+tools/list (id "x")               q        form  -            (no fields)                            (pending)    -        -
+tools/call t (id 4)               -        form  -            (no fields)                            (no action)  0.500ms  -
 `
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("WriteLedger (-want +got):\n%s", diff)
@@ -57,7 +57,7 @@ tools/call t (id 4)               -        form  (no fields)                    
 
 	lines[0].Session, lines[1].Session = "s-1", "s-2"
 	buf.Reset()
-	if err := WriteLedger(&buf, lines[:2]); err != nil {
+	if err := WriteLedger(&buf, lines[:2], Layout{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.SplitN(buf.String(), "\n", 3); !strings.HasPrefix(got[0], "SESSION  ROOT") || !strings.HasPrefix(got[1], "s-1      tools/call") {
@@ -69,12 +69,12 @@ func TestLedgerSection(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	w := bufio.NewWriter(&buf)
-	writeLedger(w, &store.Snapshot{})
+	writeLedger(w, &store.Snapshot{}, Layout{})
 	w.Flush()
 	if buf.Len() != 0 {
 		t.Errorf("a session without elicitation wrote %q", buf.String())
 	}
-	writeLedger(w, &store.Snapshot{Ledger: store.ListOf(ledgerRows()[:2])})
+	writeLedger(w, &store.Snapshot{Ledger: store.ListOf(ledgerRows()[:2])}, Layout{})
 	w.Flush()
 	want := `
 elicitations (2)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtable"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -116,26 +117,11 @@ func damageText(s *store.Session) string {
 	return strings.Join(parts, "; ")
 }
 
-func writeCalls(w *bufio.Writer, s *store.Snapshot) {
+func writeCalls(w *bufio.Writer, s *store.Snapshot, l Layout) {
 	fmt.Fprintf(w, "\ncalls (%d)\n", s.Calls.Len())
-	if s.Calls.Len() > 0 && !writeCallRows(w, &s.Calls) {
-		writeCallTable(w, &s.Calls)
+	if s.Calls.Len() > 0 {
+		l.render(w, callTable(), callRows{&s.Calls})
 	}
-}
-
-// writeCallTable is writeCallRows through tabwriter, for cells that hold
-// characters tabwriter interprets.
-func writeCallTable(w *bufio.Writer, calls *store.Calls) {
-	tw := newTable(w)
-	fmt.Fprintln(tw, callHeader)
-	for i := range calls.Len() {
-		cv := calls.At(i)
-		c := &cv
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Index, termtext.Escape(string(c.Dir)), idText(c.ID),
-			termtext.Escape(c.Method), termtext.Escape(dash(c.Target)), termtext.Escape(dash(c.Era)), termtext.Escape(c.Status),
-			callDuration(c), seqText(c), callNotes(c))
-	}
-	tw.flush()
 }
 
 func dash(s string) string {
@@ -215,42 +201,63 @@ func roundAsks(r *store.Round) string {
 	return s
 }
 
-func writeSummary(w *bufio.Writer, s *store.Snapshot) {
+func writeSummary(w *bufio.Writer, s *store.Snapshot, l Layout) {
 	c := &s.Counts
 	fmt.Fprintf(w, "\nsummary\n  %d records, %d frames (%d c2s, %d s2c, %d bytes), %d invalid, %d notifications, %d stderr lines, %d notes\n",
 		c.Records, c.Frames, c.C2S, c.S2C, c.Bytes, c.Invalid, c.Notifications, c.Stderr, c.Notes)
-	writeStats(w, "METHOD", s.Summary.Methods)
-	writeStats(w, "TOOL", s.Summary.Tools)
+	writeStats(w, "METHOD", s.Summary.Methods, l)
+	writeStats(w, "TOOL", s.Summary.Tools, l)
 }
 
-func writeStats(w *bufio.Writer, what string, stats []store.Stat) {
+// writeStats writes a per-method or per-tool table. CALLS counts an MRTR
+// operation once; ROUNDS counts its requests.
+func writeStats(w *bufio.Writer, what string, stats []store.Stat, l Layout) {
 	if len(stats) == 0 {
 		return
 	}
-	names := make([]string, len(stats))
-	width := len(what)
-	for i, st := range stats {
-		names[i] = termtext.Escape(st.Name)
-		width = max(width, len(names[i]))
+	right := func(h string, width int) termtable.Column {
+		return termtable.Column{Header: h, Align: termtable.Right, Width: width}
 	}
-	// CALLS counts an MRTR operation once; ROUNDS counts its requests.
-	fmt.Fprintf(w, "\n  %-*s %6s %6s %6s %10s %10s %10s\n", width, what, "CALLS", "ROUNDS", "ERRORS", "P50", "P95", "P99")
+	t := &termtable.Table{Indent: "  ", Gap: 1, Columns: []termtable.Column{
+		{Header: what, Cut: true, Min: 12},
+		right("CALLS", 6), right("ROUNDS", 6), right("ERRORS", 6), right("P50", 10), right("P95", 10), right("P99", 10),
+	}}
+	t.Columns[5].Drop, t.Columns[6].Drop = 1, 2 // P95 and P99 go first
+	rows := make(cells, len(stats))
 	for i, st := range stats {
-		fmt.Fprintf(w, "  %-*s %6d %6d %6d %10s %10s %10s\n", width, names[i], st.Count, st.Rounds, st.Errors,
-			formatMS(st.P50MS), formatMS(st.P95MS), formatMS(st.P99MS))
+		errs := text(strconv.Itoa(st.Errors))
+		if st.Errors > 0 {
+			errs.Style = termtable.Bad
+		}
+		rows[i] = []termtable.Cell{text(termtext.Escape(st.Name)), text(strconv.Itoa(st.Count)), text(strconv.Itoa(st.Rounds)), errs,
+			text(formatMS(st.P50MS)), text(formatMS(st.P95MS)), text(formatMS(st.P99MS))}
 	}
+	w.WriteByte('\n')
+	l.render(w, t, rows)
 }
 
-func writeFindings(w *bufio.Writer, s *store.Snapshot) {
+// writeFindings writes one line per finding: severity, rule, where, and
+// the message, cut to fit. The columns are at least as wide as the
+// severities and most rule ids, so that the lines align across sessions.
+func writeFindings(w *bufio.Writer, s *store.Snapshot, l Layout) {
 	fmt.Fprintf(w, "\nfindings (%d)\n", s.Findings.Len())
+	if s.Findings.Len() == 0 {
+		return
+	}
+	t := &termtable.Table{Indent: "  ", Gap: 1, NoHeader: true, Columns: []termtable.Column{
+		{Width: 7}, {Width: 26}, {Width: 6}, {Cut: true, Min: 24},
+	}}
+	body := make(cells, 0, s.Findings.Len())
 	for f := range s.Findings.All() {
 		at := "session"
 		if f.Seq != 0 {
 			at = fmt.Sprintf("#%d", f.Seq)
 		}
 		// A message quotes wire text with %q, not always: escape it whole.
-		fmt.Fprintf(w, "  %-7s %-26s %-6s %s\n", f.Severity, f.Rule, at, termtext.Escape(f.Message))
+		body = append(body, []termtable.Cell{styled(termtext.Escape(string(f.Severity)), termtable.Severity(string(f.Severity))),
+			text(termtext.Escape(f.Rule)), text(at), text(termtext.Escape(f.Message))})
 	}
+	l.render(w, t, body)
 }
 
 // table aligns tab-separated cells like tabwriter and trims the padding

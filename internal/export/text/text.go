@@ -55,6 +55,7 @@ type Writer struct {
 	stderr lines // the server's stderr lines (stderr.go)
 	buf    []byte
 	err    error
+	layout Layout // how the tables fit (layout.go)
 }
 
 // New returns a Writer for the capture whose session record is h.
@@ -120,7 +121,7 @@ func (w *Writer) Finish(s *store.Snapshot) error {
 		return fmt.Errorf("writing text export: %w", w.err)
 	}
 	fmt.Fprintln(w.out, w.title)
-	writeReport(w.out, s)
+	writeReport(w.out, s, w.layout)
 	if err := w.writeStderr(); err != nil {
 		return fmt.Errorf("writing text export: %w", err)
 	}
@@ -151,38 +152,32 @@ func (w *Writer) Close() error {
 // Summary writes the export of s without its frames: title, session,
 // operations, calls, summary and findings.
 func Summary(w io.Writer, s *store.Snapshot) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, title(s.Session.ID, s.Session.Label))
-	writeBody(bw, s)
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing text summary: %w", err)
-	}
-	return nil
+	return SummaryLayout(w, s, Layout{})
 }
 
 // writeReport writes the export's sections in the order a reader wants
 // them: what happened and what is wrong first, the long tables after.
 // Write errors surface at the caller's Flush.
-func writeReport(w *bufio.Writer, s *store.Snapshot) {
+func writeReport(w *bufio.Writer, s *store.Snapshot, l Layout) {
 	writeSession(w, s)
-	writeSummary(w, s)
+	writeSummary(w, s, l)
 	writeOperations(w, s)
-	writeLedger(w, s)
-	writeFindings(w, s)
-	writeCalls(w, s)
-	writeCatalog(w, s)
+	writeLedger(w, s, l)
+	writeFindings(w, s, l)
+	writeCalls(w, s, l)
+	writeCatalog(w, s, l)
 }
 
 // writeBody writes the sections of Summary. Write errors surface at the
 // caller's Flush.
-func writeBody(w *bufio.Writer, s *store.Snapshot) {
+func writeBody(w *bufio.Writer, s *store.Snapshot, l Layout) {
 	writeSession(w, s)
 	writeOperations(w, s)
-	writeCalls(w, s)
-	writeLedger(w, s)
-	writeCatalog(w, s)
-	writeSummary(w, s)
-	writeFindings(w, s)
+	writeCalls(w, s, l)
+	writeLedger(w, s, l)
+	writeCatalog(w, s, l)
+	writeSummary(w, s, l)
+	writeFindings(w, s, l)
 }
 
 func msBetween(a, b time.Time) float64 {
