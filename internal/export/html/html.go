@@ -132,7 +132,8 @@ func (hw *Writer) line(seq uint64) int {
 	return slices.Index(hw.seqs, seq)
 }
 
-// Finish writes the page of snap.
+// Finish writes the page of snap: the markup, the report-data block, the
+// script, then the frames-data block.
 func (hw *Writer) Finish(snap *store.Snapshot) error {
 	if hw.err == nil {
 		hw.err = hw.fw.Flush()
@@ -155,16 +156,21 @@ func (hw *Writer) Finish(snap *store.Snapshot) error {
 	if err := sw.Flush(); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}
-	if _, err := io.WriteString(bw, "</script>\n<script type=\"application/json\" id=\"frames-data\">[\n"); err != nil {
+	// The script comes before the frames, the bulk of a big page, so that
+	// the browser runs it (and shows the calls) before parsing them.
+	if _, err := io.WriteString(bw, "</script>\n"); err != nil {
+		return fmt.Errorf("writing HTML: %w", err)
+	}
+	if err := pageTemplate.ExecuteTemplate(bw, "script", p); err != nil {
+		return fmt.Errorf("writing HTML: %w", err)
+	}
+	if _, err := io.WriteString(bw, "<script type=\"application/json\" id=\"frames-data\">[\n"); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}
 	if _, err := hw.frames.WriteTo(bw); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}
-	if _, err := io.WriteString(bw, "\n]</script>\n"); err != nil {
-		return fmt.Errorf("writing HTML: %w", err)
-	}
-	if err := pageTemplate.ExecuteTemplate(bw, "tail", p); err != nil {
+	if _, err := io.WriteString(bw, "\n]</script>\n</body>\n</html>\n"); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}
 	if err := bw.Flush(); err != nil {

@@ -18,7 +18,7 @@ import (
 var assets embed.FS
 
 // pageTemplate is the page's skeleton: "head" (everything up to the data
-// blocks) and "tail" (the script). It is parsed once and only read.
+// blocks) and "script". It is parsed once and only read.
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"dict": dict}).ParseFS(assets, "assets/page.html.tmpl"))
 
 // dict makes a map of its key, value arguments (for a sub-template).

@@ -249,7 +249,10 @@
   // ---- the calls table ----
   let matching = rows.slice(), rendered = 0, sortDir = "";
   const open = new Set();
+  // frames-data follows this script: until the page is parsed it is not
+  // there, and an opened call says so and fills in once it is.
   let frameLines = null;
+  const framesReady = () => document.readyState !== "loading";
   function frame(n) {
     if (!frameLines) frameLines = document.getElementById("frames-data").textContent.split("\n");
     let l = frameLines[n + 1];
@@ -304,6 +307,14 @@
     tr.dataset.call = String(i);
     const td = el("td");
     td.colSpan = 11;
+    if (!framesReady()) {
+      td.appendChild(el("div", "note", "Loading the frames…"));
+      tr.appendChild(td);
+      document.addEventListener("DOMContentLoaded", () => {
+        if (tr.isConnected) tr.replaceWith(detailRow(i));
+      }, { once: true });
+      return tr;
+    }
     const ids = isOpRoot(i) ? ops[calls[i][C_OP]][O_ROUNDS] : [i];
     ids.forEach((ci, r) => {
       const c = calls[ci];
