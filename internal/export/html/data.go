@@ -18,13 +18,42 @@ import (
 // (-1 while unanswered), start ms from the session's start, raw id, era,
 // late (0 or 1), parent call, error message, operation, round, request
 // frame, response frame (frame indexes into frames-data, -1 for none)];
-// report.js reads them by position (its C_* constants).
+// report.js reads them by position (its C_* constants). dir, method,
+// target, status and era are numbers into "names" (or, past maxNames
+// distinct ones, strings).
 
 // dataWriter appends JSON to a buffer and writes it out in chunks.
 type dataWriter struct {
 	w   io.Writer
 	b   []byte
 	err error
+	// names numbers the strings written with name, up to maxNames of them
+	// (the "names" member); list holds them in order.
+	names map[string]int
+	list  []string
+}
+
+// maxNames bounds the names table; past it, names are written as strings.
+const maxNames = 1 << 16
+
+// name writes s as its number in the names table, or as a string once the
+// table is full: calls repeat a few methods, tools and statuses, and a
+// number is shorter to write and to read.
+func (d *dataWriter) name(s string) {
+	n, ok := d.names[s]
+	if !ok && len(d.list) < maxNames {
+		if d.names == nil {
+			d.names = make(map[string]int)
+		}
+		n, ok = len(d.list), true
+		d.names[s] = n
+		d.list = append(d.list, s)
+	}
+	if !ok {
+		d.str(s)
+		return
+	}
+	d.int(int64(n))
 }
 
 // flush writes the buffer out when it is large, or always when force.
@@ -87,7 +116,9 @@ func (hw *Writer) writeData(w io.Writer, snap *store.Snapshot) error {
 	writeElicit(d, snap)
 	d.raw("],\n\"rules\":[")
 	writeRules(d, snap)
-	d.raw("]}")
+	d.raw("],\n\"names\":")
+	d.strs(d.list)
+	d.raw("}")
 	d.flush(true)
 	return d.err
 }
@@ -101,13 +132,13 @@ func (hw *Writer) writeCalls(d *dataWriter, snap *store.Snapshot) {
 			d.raw(",\n")
 		}
 		d.raw("[")
-		d.str(string(c.Dir))
+		d.name(string(c.Dir))
 		d.raw(",")
-		d.str(c.Method)
+		d.name(c.Method)
 		d.raw(",")
-		d.str(c.Target)
+		d.name(c.Target)
 		d.raw(",")
-		d.str(c.Status)
+		d.name(c.Status)
 		d.raw(",")
 		if c.ResponseSeq == 0 {
 			d.raw("-1")
@@ -123,7 +154,7 @@ func (hw *Writer) writeCalls(d *dataWriter, snap *store.Snapshot) {
 		d.raw(",")
 		d.str(c.ID.Raw())
 		d.raw(",")
-		d.str(c.Era)
+		d.name(c.Era)
 		d.raw(",")
 		d.raw(map[bool]string{true: "1", false: "0"}[c.Late])
 		d.raw(",")

@@ -74,16 +74,17 @@ func TestHostileCapture(t *testing.T) {
 	// ...and as data, whose blocks decode to the values as sent.
 	blocks := dataBlocks(t, page)
 	var data struct {
-		Calls  [][]jsontext.Value `json:"calls"`
-		Elicit [][]jsontext.Value `json:"elicit"`
+		Calls [][]jsontext.Value `json:"calls"`
+		Names []string           `json:"names"`
 	}
 	if err := json.Unmarshal([]byte(blocks["report-data"]), &data); err != nil {
 		t.Fatalf("report-data does not decode: %v", err)
 	}
-	var tool string
-	if err := json.Unmarshal(data.Calls[0][2], &tool); err != nil {
+	var n int
+	if err := json.Unmarshal(data.Calls[0][2], &n); err != nil {
 		t.Fatal(err)
 	}
+	tool := data.Names[n]
 	if want := "</script><img src=x onerror=\"window.__xss=1\">\u202egnp.exe\u2028\u2029"; tool != want {
 		t.Errorf("the first call's target decodes to %q, want %q", tool, want)
 	}

@@ -9,7 +9,10 @@
   const PAGE = 200, TIMELINE_MAX = 300, PRETTY_MAX = 256 * 1024;
 
   const D = JSON.parse(document.getElementById("report-data").textContent);
-  const calls = D.calls, ops = D.ops;
+  const calls = D.calls, ops = D.ops, names = D.names;
+  for (const c of calls) {
+    for (const k of [C_DIR, C_METHOD, C_TARGET, C_STATUS, C_ERA]) if (typeof c[k] === "number") c[k] = names[c[k]];
+  }
   const table = document.getElementById("calls");
   const tbody = table.tBodies[0];
   const more = document.getElementById("calls-more");
@@ -213,7 +216,13 @@
     for (const t of terms) if (termMatch(t, it) === t.neg) return false;
     return true;
   }
+  // items caches what each call offers the filter (made on first use).
+  const items = [];
   function callItem(i, rootID) {
+    if (!rootID) return items[i] || (items[i] = makeItem(i, ""));
+    return makeItem(i, rootID);
+  }
+  function makeItem(i, rootID) {
     const c = calls[i];
     const ids = [c[C_ID]];
     if (rootID && rootID !== c[C_ID]) ids.push(rootID);
@@ -224,7 +233,7 @@
     if (terms.length === 0) return true;
     if (isOpRoot(i)) {
       const op = ops[calls[i][C_OP]];
-      const it = callItem(i, "");
+      const it = Object.assign({}, callItem(i, ""));
       it.status = op[O_STATUS];
       it.late = false;
       it.dur = op[O_ENDED] ? op[O_DUR] : -1;
@@ -239,7 +248,7 @@
   function ledgerMatches(terms, r) {
     if (terms.length === 0) return true;
     const base = r[0] >= 0 ? r[0] : r[1];
-    const it = base >= 0 && base < calls.length ? callItem(base, "") :
+    const it = base >= 0 && base < calls.length ? Object.assign({}, callItem(base, "")) :
       { target: "", method: "", ids: [], dir: "", status: "", late: false, era: "", rules: [], dur: -1 };
     it.elicit = r[3] ? [r[2], r[3]] : [r[2]];
     it.message = r[4];
