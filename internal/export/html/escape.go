@@ -26,6 +26,12 @@ func newScriptWriter(w io.Writer) *scriptWriter { return &scriptWriter{w: w} }
 // Write writes p, escaped. It reports len(p) when the underlying write
 // succeeds.
 func (s *scriptWriter) Write(p []byte) (int, error) {
+	if len(s.tail) == 0 && scriptClean(p) {
+		if _, err := s.w.Write(p); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
 	in := p
 	if len(s.tail) > 0 {
 		in = append(s.tail, p...)
@@ -74,6 +80,17 @@ func (s *scriptWriter) Flush() error {
 	s.tail = nil
 	_, err := io.WriteString(s.w, `\ufffd`)
 	return err
+}
+
+// scriptClean reports whether p is ASCII with nothing to escape, so that
+// scriptWriter passes it as is.
+func scriptClean(p []byte) bool {
+	for _, c := range p {
+		if c >= 0x7f || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // unsafeRune reports whether r is written escaped: a C1 control, a line or
