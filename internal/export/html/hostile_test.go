@@ -111,13 +111,22 @@ func stripBlocks(page string) string {
 // string into markup or code: no innerHTML, no document.write, no eval.
 func TestScriptBuildsNoMarkup(t *testing.T) {
 	t.Parallel()
-	js, err := os.ReadFile("assets/report.js")
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"assets/filter.js", "assets/report.js"} {
+		js, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		noMarkup(t, name, string(js))
 	}
+}
+
+// noMarkup fails t when the script js of file name uses an API that
+// turns a string into markup, code or a link.
+func noMarkup(t *testing.T, name, js string) {
+	t.Helper()
 	for _, bad := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "Function(", "setAttribute(\"href", ".href", "srcdoc"} {
-		if strings.Contains(string(js), bad) {
-			t.Errorf("report.js uses %s", bad)
+		if strings.Contains(js, bad) {
+			t.Errorf("%s uses %s", name, bad)
 		}
 	}
 }

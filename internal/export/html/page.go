@@ -14,7 +14,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
-//go:embed assets/page.html.tmpl assets/report.css assets/report.js
+//go:embed assets/page.html.tmpl assets/report.css assets/filter.js assets/report.js
 var assets embed.FS
 
 // pageTemplate is the page's skeleton: "head" (everything up to the data
@@ -107,8 +107,9 @@ func newPage(snap *store.Snapshot, opts *Options) *page {
 	p.Catalog = catalogViews(snap.Catalog)
 	p.Methods, p.Tools = statViews(snap.Summary.Methods), statViews(snap.Summary.Tools)
 	css, _ := assets.ReadFile("assets/report.css")
+	filter, _ := assets.ReadFile("assets/filter.js")
 	js, _ := assets.ReadFile("assets/report.js")
-	p.CSS, p.JS = template.CSS(css), template.JS(js)
+	p.CSS, p.JS = template.CSS(css), template.JS(string(filter)+"\n"+string(js))
 	return p
 }
 
