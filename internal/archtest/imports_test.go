@@ -64,6 +64,7 @@ func layers() map[string][]string {
 		"internal/export/json":     view,
 		"internal/export/text":     view,
 		"internal/export/har":      view,
+		"internal/export/html":     append(slices.Clone(view), "internal/tui/filter"), // the filter language, one source
 		"internal/check":           view,
 		"internal/tui/filter":      nil, // the filter bar's language: pure, knows nothing of the store
 		// The TUI: ui is what its screens share; each screen reads Data

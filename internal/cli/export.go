@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	harexport "github.com/mcptrail/mcptrail/internal/export/har"
+	htmlexport "github.com/mcptrail/mcptrail/internal/export/html"
 	jsonexport "github.com/mcptrail/mcptrail/internal/export/json"
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/finding"
@@ -37,15 +38,16 @@ type exportOptions struct {
 func newExportCmd(io *IOStreams) *cobra.Command {
 	opts := exportOptions{}
 	cmd := &cobra.Command{
-		Use:   "export [-T json|text|har] [-o FILE] [SESSION|PATH|-]",
-		Short: "Write a captured session as JSON, text or HAR",
+		Use:   "export [-T json|text|html|har] [-o FILE] [SESSION|PATH|-]",
+		Short: "Write a captured session as JSON, text, HTML or HAR",
 		Long: `Export reads a capture and writes the correlated session: its frames, calls,
 MRTR operations, per-method and per-tool summary and findings.
 
 With no argument it exports the newest session in the state directory. SESSION
 is a session id (or a unique prefix of one) found there, PATH a capture file,
 and - reads the capture from standard input. The JSON shape is documented in
-docs/export-json.md; -T har writes an HTTP Archive (HAR 1.2, docs/export-har.md).
+docs/export-json.md; -T html writes one self-contained HTML report
+(docs/export-html.md); -T har writes an HTTP Archive (HAR 1.2, docs/export-har.md).
 
 -T text is a report to read: session, summary, operations, elicitation ledger
 and findings first, then calls and catalog, the server's stderr lines, and the
@@ -80,7 +82,7 @@ export; the capture file itself is only read.`,
 			return runExport(cmd.Context(), io, &opts, red)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.format, "format", "T", "json", "output format: "+formatList(exportFormats())+" (har: HTTP Archive 1.2; events: analytics events, JSONL; otlp: the events as OTLP/JSON)")
+	cmd.Flags().StringVarP(&opts.format, "format", "T", "json", "output format: "+formatList(exportFormats())+" (html: one self-contained page; har: HTTP Archive 1.2; events: analytics events, JSONL; otlp: the events as OTLP/JSON)")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the export to `FILE` (default standard output)")
 	cmd.Flags().StringVar(&opts.session, "session", "", "read the session `ID` (or unique id prefix) of a file that holds several")
 	opts.redact.add(cmd.Flags(), "in the export")
@@ -108,7 +110,7 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 	if opts.format == formatEvents || opts.format == formatOTLP {
 		return runEventsExport(ios, opts, red)
 	}
-	if opts.format != "json" && opts.format != "text" && opts.format != formatHAR {
+	if opts.format != "json" && opts.format != "text" && opts.format != formatHAR && opts.format != formatHTML {
 		return usagef("unknown export format %q (want %s)", opts.format, formatList(exportFormats()))
 	}
 	r, in, name, err := openExportReader(ios, opts)
@@ -129,6 +131,10 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 		case formatHAR:
 			safe = termtext.NewJSONWriter(w)
 			view = harexport.New(safe, hdr, Version)
+		case formatHTML:
+			hw := htmlexport.New(w, hdr, &htmlexport.Options{SpoolDir: spoolDir, Version: Version, Rules: opts.rules})
+			defer hw.Close()
+			view = hw
 		default:
 			safe = termtext.NewJSONWriter(w)
 			jw := jsonexport.New(safe, &jsonexport.Options{SpoolDir: spoolDir})
