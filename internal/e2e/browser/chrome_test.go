@@ -190,7 +190,7 @@ func (p *page) run(t testing.TB, what string, actions ...chromedp.Action[chromed
 func (p *page) filter(t testing.TB, q string) {
 	t.Helper()
 	p.run(t, "typing "+q+" in the filter",
-		chromedp.SetValue(chromedp.CSS("#filter"), ""),
+		chromedp.Evaluate[chromedp.Void](`(f => { f.value = ""; f.dispatchEvent(new Event("input", {bubbles: true})) })(document.querySelector("#filter"))`),
 		chromedp.SendKeys(chromedp.CSS("#filter"), q),
 	)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,7 +67,7 @@ func checkLedger(t testing.TB, what string, shown, want []ledgerRow) {
 		t.Fatalf("%s: the report shows %d ledger rows, the export has %d: %q", what, len(shown), len(want), shown)
 	}
 	for i := range want {
-		if shown[i].Action != want[i].Action || !strings.Contains(shown[i].Message, want[i].Message) {
+		if shown[i].Action != want[i].Action || !showsText(shown[i].Message, want[i].Message) {
 			t.Errorf("%s: ledger row %d shows action %q text %q, want action %q and the question %q",
 				what, i, shown[i].Action, shown[i].Message, want[i].Action, want[i].Message)
 		}
@@ -145,4 +146,23 @@ func expandFirstCall(t testing.TB, p *page) {
 	if p.count(t, "#calls tr.detail pre.json span") == 0 {
 		t.Error("the expanded JSON is not syntax coloured (no spans)")
 	}
+}
+
+// showsText reports whether the text of an element shows s: verbatim, or
+// with its line and paragraph separators and bidi controls written as
+// visible \uXXXX escapes (how the report shows them inert).
+func showsText(text, s string) bool {
+	if strings.Contains(text, s) {
+		return true
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r == '\u2028' || r == '\u2029' || r == '\u061c' || r == '\u200e' || r == '\u200f' ||
+			(r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return strings.Contains(text, b.String())
 }
