@@ -201,7 +201,7 @@ func (p *page) screenshot(t *testing.T, name string) {
 	t.Helper()
 	ctx, cancel := p.timed()
 	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("taking a screenshot: %v", err)
 	}
