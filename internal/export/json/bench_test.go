@@ -11,38 +11,8 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
-
-// benchCapture returns a capture of n pipelined tools/call requests
-// followed by their n results (2n frames), as the tap writes it.
-func benchCapture(tb testing.TB, n int) []byte {
-	tb.Helper()
-	var buf bytes.Buffer
-	w := capture.NewWriter(&buf)
-	start := time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)
-	must := func(err error) {
-		if err != nil {
-			tb.Fatal(err)
-		}
-	}
-	must(w.Write(&capture.Record{Type: capture.TypeSession, Time: start, Format: capture.FormatVersion,
-		SessionID: "bench", Transport: "stdio", Label: "bench", Command: []string{"bench-server"}}))
-	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}}`
-	var seq uint64
-	for i := 1; i <= n; i++ {
-		seq++
-		line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello %d"},%s}}`, i, i, meta)
-		must(w.WriteLine(capture.TypeFrame, seq, start.Add(time.Duration(seq)*time.Microsecond), capture.C2S, []byte(line), false, "", nil))
-	}
-	for i := 1; i <= n; i++ {
-		seq++
-		line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"resultType":"complete","content":[{"type":"text","text":"hello %d"}]}}`, i, i)
-		must(w.WriteLine(capture.TypeFrame, seq, start.Add(time.Duration(seq)*time.Microsecond), capture.S2C, []byte(line), false, "", nil))
-	}
-	must(w.Write(&capture.Record{Type: capture.TypeEnd, Time: start.Add(time.Second)}))
-	must(w.Flush())
-	return buf.Bytes()
-}
 
 // exportJSON streams one capture through the store into a Writer.
 func exportJSON(data []byte, out io.Writer, spoolDir string) error {
@@ -75,7 +45,7 @@ func exportJSON(data []byte, out io.Writer, spoolDir string) error {
 // (sizedCapture). The issue's target for the binary is ≤ 1 s and ≤ 100 MB
 // peak RSS (TestExportJSONFigures in internal/e2e measures the binary).
 func BenchmarkExport200k(b *testing.B) {
-	b.Run("mixed", func(b *testing.B) { benchExport(b, benchCapture(b, 100_000)) })
+	b.Run("mixed", func(b *testing.B) { benchExport(b, testbin.PipelinedCapture(b, 100_000)) })
 	for _, size := range []int{100, 256, 1024} {
 		b.Run(fmt.Sprintf("frame=%dB", size), func(b *testing.B) { benchExport(b, sizedCapture(b, 100_000, size)) })
 	}
@@ -132,7 +102,7 @@ func sizedCapture(tb testing.TB, n, size int) []byte {
 // BenchmarkEncodeFrames measures only this package's share: encoding and
 // spooling frames that the store has already correlated.
 func BenchmarkEncodeFrames(b *testing.B) {
-	data := benchCapture(b, 10_000)
+	data := testbin.PipelinedCapture(b, 10_000)
 	var frames []store.Frame
 	var recs []capture.Record
 	r, err := capture.NewReader(bytes.NewReader(data))
