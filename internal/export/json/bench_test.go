@@ -40,7 +40,7 @@ func exportJSON(data []byte, out io.Writer, spoolDir string) error {
 }
 
 // BenchmarkExport200k measures the whole json export path (read, correlate,
-// encode) over a 200,000-frame capture: the mixed capture of benchCapture,
+// encode) over a 200,000-frame capture: the mixed capture of testbin.PipelinedCapture,
 // then 100k pipelined calls whose frames are each 100, 256 and 1024 bytes
 // (sizedCapture). The target for the binary is ≤ 1 s and ≤ 100 MB
 // peak RSS (TestExportJSONFigures in internal/e2e measures the binary).
