@@ -4,17 +4,15 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/termtable"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/tables")
@@ -57,7 +55,7 @@ func TestTableGoldens(t *testing.T) {
 						t.Fatalf("mcptrail %v: status %d, stderr:\n%s", args, code, errOut.String())
 					}
 					checkTableLines(t, out.String(), width, color == "always")
-					compareGolden(t, name, out.String())
+					testbin.Golden(t, name, out.String(), *update)
 				})
 			}
 		}
@@ -96,25 +94,6 @@ func stripSGR(s string) string {
 			return b.String() + s[i:]
 		}
 		s = s[i+j+1:]
-	}
-}
-
-// compareGolden compares got with the golden file at path, rewriting it
-// under -update.
-func compareGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
 	}
 }
 

@@ -71,7 +71,7 @@ func TestCorpus(t *testing.T) {
 				if format == "json" {
 					checkExpectation(t, expect, []byte(got))
 				}
-				compareGolden(t, filepath.Join(transcriptDir, name+"."+format+".golden"), got)
+				testbin.Golden(t, filepath.Join(transcriptDir, name+"."+format+".golden"), got, *update)
 			}
 			checkStderr(t, tr, outs["json"], outs["txt"])
 		})

@@ -10,13 +10,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtable"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -90,7 +89,7 @@ func TestTableGoldens(t *testing.T) {
 						t.Errorf("an SGR sequence with colour off: %q", line)
 					}
 				}
-				compareGolden(t, filepath.Join("testdata", name+".golden"), got)
+				testbin.Golden(t, filepath.Join("testdata", name+".golden"), got, *update)
 			})
 		}
 	}
@@ -107,24 +106,5 @@ func stripSGR(s string) string {
 		}
 		b.WriteString(s[:i])
 		s = s[i+j+1:]
-	}
-}
-
-// compareGolden compares got with the golden file at path, rewriting it
-// under -update.
-func compareGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
 	}
 }

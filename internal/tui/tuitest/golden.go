@@ -1,13 +1,11 @@
 package tuitest
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/mcptrail/mcptrail/internal/testbin"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
@@ -16,23 +14,7 @@ import (
 // package's -update flag).
 func Golden(t testing.TB, name, got string, update bool) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden (run go test -update): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, diff)
-	}
+	testbin.Golden(t, filepath.Join("testdata", name+".golden"), got, update)
 }
 
 // CheckSize fails t unless view is exactly h lines ("\n"-joined) of at
