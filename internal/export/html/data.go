@@ -68,6 +68,15 @@ func (d *dataWriter) flush(force bool) {
 func (d *dataWriter) raw(s string) { d.b = append(d.b, s...) }
 func (d *dataWriter) str(s string) { d.b = appendQuote(d.b, s) }
 func (d *dataWriter) int(n int64)  { d.b = strconv.AppendInt(d.b, n, 10) }
+
+// bit writes b as 1 or 0.
+func (d *dataWriter) bit(b bool) {
+	if b {
+		d.b = append(d.b, '1')
+	} else {
+		d.b = append(d.b, '0')
+	}
+}
 func (d *dataWriter) comma(i int) {
 	if i > 0 {
 		d.b = append(d.b, ',')
@@ -156,7 +165,7 @@ func (hw *Writer) writeCalls(d *dataWriter, snap *store.Snapshot) {
 		d.raw(",")
 		d.name(c.Era)
 		d.raw(",")
-		d.raw(map[bool]string{true: "1", false: "0"}[c.Late])
+		d.bit(c.Late)
 		d.raw(",")
 		d.int(int64(c.Parent))
 		d.raw(",")
@@ -194,7 +203,7 @@ func writeOps(d *dataWriter, snap *store.Snapshot) {
 		d.raw(",")
 		d.num(op.ToolMS)
 		d.raw(",")
-		d.raw(map[bool]string{true: "0", false: "1"}[op.End.IsZero()])
+		d.bit(!op.End.IsZero())
 		d.raw(",[")
 		for j, r := range op.Rounds {
 			d.comma(j)
