@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -135,13 +134,7 @@ func TestTargetDownVisible(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	tp := startTap(t, "http://"+addr+"/mcp")
+	tp := startTap(t, "http://"+deadAddr(t)+"/mcp")
 	client := mcp.NewClient(&mcp.Implementation{Name: clientName, Version: clientVersion}, nil)
 	for range 2 {
 		if cs, err := client.Connect(ctx, sdkClient(tp.url("/mcp"), false), nil); err == nil {

@@ -194,13 +194,7 @@ func TestStatusFrames(t *testing.T) {
 // and the call ends with that status.
 func TestTargetDown(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	tp := startTap(t, "http://"+addr+"/mcp")
+	tp := startTap(t, "http://"+deadAddr(t)+"/mcp")
 	resp := post(t, tp.url("/mcp"), toolCallBody, modernHeaders())
 	if resp.StatusCode != http.StatusBadGateway {
 		t.Fatalf("status %d, want 502", resp.StatusCode)
@@ -286,3 +280,15 @@ func TestModernGET405(t *testing.T) {
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// deadAddr returns a loopback address nothing listens on: a port the
+// system handed out, then closed.
+func deadAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
