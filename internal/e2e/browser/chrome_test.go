@@ -3,7 +3,6 @@ package browser_test
 import (
 	"context"
 	"fmt"
-	"github.com/chromedp/cdproto/cdp"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/cdp"
 
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
