@@ -1,6 +1,9 @@
 package check
 
 import (
+	"errors"
+	"io"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -78,5 +81,21 @@ func TestRuleTableAddsUnknownRules(t *testing.T) {
 	}
 	if len(r.Rules) != 4 {
 		t.Errorf("ruleTable changed the report's rules: %d", len(r.Rules))
+	}
+}
+
+// failingWriter fails every write.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestWritersReportWriteErrors(t *testing.T) {
+	t.Parallel()
+	for name, write := range map[string]func(io.Writer, *Report) error{
+		"sarif": WriteSARIF, "junit": WriteJUnit, "github": WriteGitHub,
+	} {
+		if err := write(failingWriter{}, testReport(t)); err == nil || !strings.Contains(err.Error(), "disk full") {
+			t.Errorf("%s: error %v; want the write's", name, err)
+		}
 	}
 }

@@ -42,71 +42,85 @@ type junitCaseRow struct {
 	FailLines, OutLines                   int
 }
 
+// junitWant is what the JUnit report of testReport must hold at one
+// --fail-on: the totals, each suite's failures, and the testcases of the
+// first session (the second raised nothing: all its testcases pass).
+type junitWant struct {
+	failOn          finding.Severity
+	tests, failures int
+	suiteFailures   []int
+	cases           []junitCaseRow
+}
+
+const junitOne, junitTwo = "captures/run one.jsonl s-one", "captures/clean.jsonl s-two"
+
+func junitPass(suite, name, class string) junitCaseRow {
+	return junitCaseRow{Suite: suite, Name: name, Class: class}
+}
+
 func TestJUnit(t *testing.T) {
 	t.Parallel()
-	const one, two = "captures/run one.jsonl s-one", "captures/clean.jsonl s-two"
-	passing := func(suite, name, class string) junitCaseRow {
-		return junitCaseRow{Suite: suite, Name: name, Class: class}
-	}
-	for _, tc := range []struct {
-		failOn          finding.Severity
-		tests, failures int
-		suiteFailures   []int
-		cases           []junitCaseRow
-	}{
+	const one = junitOne
+	const invalid = "2 findings: a frame is not a JSON-RPC message (bad JSON, bad UTF-8, wrong shape)"
+	for _, tc := range []junitWant{
 		{failOn: finding.Warning, tests: 8, failures: 2, suiteFailures: []int{2, 0}, cases: []junitCaseRow{
-			{one, "invalid-frame", "protocol", "error", "2 findings: a frame is not a JSON-RPC message (bad JSON, bad UTF-8, wrong shape)", 2, 0},
+			{one, "invalid-frame", "protocol", "error", invalid, 2, 0},
 			{one, "late-result", "protocol", "warning", "id 7 answered late", 1, 0},
 			{one, "cancel-unknown-request", "protocol", "", "", 0, 1},
-			passing(one, "capture-gap", "capture"),
+			junitPass(one, "capture-gap", "capture"),
 		}},
 		{failOn: finding.Error, tests: 8, failures: 1, suiteFailures: []int{1, 0}, cases: []junitCaseRow{
-			{one, "invalid-frame", "protocol", "error", "2 findings: a frame is not a JSON-RPC message (bad JSON, bad UTF-8, wrong shape)", 2, 0},
+			{one, "invalid-frame", "protocol", "error", invalid, 2, 0},
 			{one, "late-result", "protocol", "", "", 0, 1},
 			{one, "cancel-unknown-request", "protocol", "", "", 0, 1},
-			passing(one, "capture-gap", "capture"),
+			junitPass(one, "capture-gap", "capture"),
 		}},
 		{failOn: finding.Info, tests: 8, failures: 3, suiteFailures: []int{3, 0}, cases: []junitCaseRow{
-			{one, "invalid-frame", "protocol", "error", "2 findings: a frame is not a JSON-RPC message (bad JSON, bad UTF-8, wrong shape)", 2, 0},
+			{one, "invalid-frame", "protocol", "error", invalid, 2, 0},
 			{one, "late-result", "protocol", "warning", "id 7 answered late", 1, 0},
 			{one, "cancel-unknown-request", "protocol", "info", "cancelled an unknown request", 1, 0},
-			passing(one, "capture-gap", "capture"),
+			junitPass(one, "capture-gap", "capture"),
 		}},
 	} {
-		r := testReport(t)
-		r.FailOn = tc.failOn
-		var buf bytes.Buffer
-		if err := WriteJUnit(&buf, r); err != nil {
-			t.Fatal(err)
+		checkJUnit(t, tc)
+	}
+}
+
+// checkJUnit checks the JUnit report of testReport at tc.failOn.
+func checkJUnit(t *testing.T, tc junitWant) {
+	t.Helper()
+	r := testReport(t)
+	r.FailOn = tc.failOn
+	var buf bytes.Buffer
+	if err := WriteJUnit(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	var doc junitRead
+	if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatalf("fail-on %s: JUnit does not parse: %v\n%s", tc.failOn, err, buf.Bytes())
+	}
+	if doc.Tests != tc.tests || doc.Failures != tc.failures || len(doc.Suites) != 2 {
+		t.Fatalf("fail-on %s: %d tests, %d failures, %d suites; want %d, %d, 2", tc.failOn, doc.Tests, doc.Failures, len(doc.Suites), tc.tests, tc.failures)
+	}
+	var got []junitCaseRow
+	for i, s := range doc.Suites {
+		if s.Tests != len(r.Rules) || s.Failures != tc.suiteFailures[i] || len(s.Cases) != s.Tests {
+			t.Errorf("fail-on %s: suite %q has %d tests, %d failures, %d testcases; want %d, %d", tc.failOn, s.Name, s.Tests, s.Failures, len(s.Cases), len(r.Rules), tc.suiteFailures[i])
 		}
-		var doc junitRead
-		if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
-			t.Fatalf("fail-on %s: JUnit does not parse: %v\n%s", tc.failOn, err, buf.Bytes())
-		}
-		if doc.Tests != tc.tests || doc.Failures != tc.failures || len(doc.Suites) != 2 {
-			t.Errorf("fail-on %s: %d tests, %d failures, %d suites; want %d, %d, 2", tc.failOn, doc.Tests, doc.Failures, len(doc.Suites), tc.tests, tc.failures)
-			continue
-		}
-		var got []junitCaseRow
-		for i, s := range doc.Suites {
-			if s.Tests != len(r.Rules) || s.Failures != tc.suiteFailures[i] || len(s.Cases) != s.Tests {
-				t.Errorf("fail-on %s: suite %q has %d tests, %d failures, %d testcases; want %d, %d", tc.failOn, s.Name, s.Tests, s.Failures, len(s.Cases), len(r.Rules), tc.suiteFailures[i])
+		for _, c := range s.Cases {
+			row := junitCaseRow{Suite: s.Name, Name: c.Name, Class: c.Classname, OutLines: strings.Count(c.SystemOut, "\n")}
+			if f := c.Failure; f != nil {
+				row.FailType, row.FailMsg, row.FailLines = f.Type, f.Message, strings.Count(f.Text, "\n")
 			}
-			for _, c := range s.Cases {
-				row := junitCaseRow{Suite: s.Name, Name: c.Name, Class: c.Classname, OutLines: strings.Count(c.SystemOut, "\n")}
-				if f := c.Failure; f != nil {
-					row.FailType, row.FailMsg, row.FailLines = f.Type, f.Message, strings.Count(f.Text, "\n")
-				}
-				if i == 0 {
-					got = append(got, row)
-				} else if row != passing(two, c.Name, c.Classname) {
-					t.Errorf("fail-on %s: the clean session's testcase %+v is not a pass", tc.failOn, row)
-				}
+			if i == 0 {
+				got = append(got, row)
+			} else if row != junitPass(junitTwo, c.Name, c.Classname) {
+				t.Errorf("fail-on %s: the clean session's testcase %+v is not a pass", tc.failOn, row)
 			}
 		}
-		if diff := cmp.Diff(tc.cases, got); diff != "" {
-			t.Errorf("fail-on %s: testcases of %s (-want +got):\n%s", tc.failOn, one, diff)
-		}
+	}
+	if diff := cmp.Diff(tc.cases, got); diff != "" {
+		t.Errorf("fail-on %s: testcases of %s (-want +got):\n%s", tc.failOn, junitOne, diff)
 	}
 }
 

@@ -99,6 +99,17 @@ func TestSARIFContent(t *testing.T) {
 	if d.Name != "mcptrail" || d.Version != "0.1.0-test" {
 		t.Errorf("driver %q %q", d.Name, d.Version)
 	}
+	checkSARIFRules(t, r, &log)
+	checkSARIFResults(t, &log)
+	if p := run.Properties; p.Suppressed != 3 || p.FailOn != "warning" {
+		t.Errorf("run properties %+v; want 3 suppressed, failOn warning", p)
+	}
+}
+
+// checkSARIFRules checks the log's reportingDescriptors describe r's rules.
+func checkSARIFRules(t *testing.T, r *Report, log *sarifRead) {
+	t.Helper()
+	d := log.Runs[0].Tool.Driver
 	type rule struct{ ID, Level, Category, Summary string }
 	var gotRules, wantRules []rule
 	for i, ru := range r.Rules {
@@ -113,6 +124,13 @@ func TestSARIFContent(t *testing.T) {
 	if diff := cmp.Diff(wantRules, gotRules); diff != "" {
 		t.Errorf("rules (-want +got):\n%s", diff)
 	}
+}
+
+// checkSARIFResults checks the log's results are testReport's items.
+func checkSARIFResults(t *testing.T, log *sarifRead) {
+	t.Helper()
+	run := log.Runs[0]
+	d := run.Tool.Driver
 
 	type result struct {
 		Rule, Level, Msg, URI string
@@ -142,9 +160,6 @@ func TestSARIFContent(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
-	}
-	if p := run.Properties; p.Suppressed != 3 || p.FailOn != "warning" {
-		t.Errorf("run properties %+v; want 3 suppressed, failOn warning", p)
 	}
 }
 
