@@ -3,7 +3,7 @@
 # `mcptrail check --format sarif` over captures and writes the SARIF report.
 # It exits with check's status (0 clean, 1 findings at or above --fail-on,
 # 2 usage, 3 an input could not be read) so the action can fail the job after
-# uploading the report.
+# uploading the report; a report it cannot write exits 1 too, with no report.
 #
 # Environment (the action's inputs):
 #   MCPTRAIL_CAPTURES  what to check, one a line: capture files, directories of
@@ -64,13 +64,13 @@ fi
 read -r -a extra <<<"${MCPTRAIL_ARGS:-}"
 args+=(${extra[@]+"${extra[@]}"} -- "${captures[@]}")
 
-mkdir -p "$(dirname -- "$sarif")" || finish 3
+mkdir -p "$(dirname -- "$sarif")" || finish 1
 tmp="$sarif.partial"
 "$bin" "${args[@]}" >"$tmp"
 code=$?
 case "$code" in
 0 | 1)
-  mv -f -- "$tmp" "$sarif" || finish 3
+  mv -f -- "$tmp" "$sarif" || finish 1
   output sarif "$sarif"
   echo "action-check: mcptrail check exited $code; SARIF report in $sarif" >&2
   ;;

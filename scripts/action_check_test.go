@@ -125,6 +125,8 @@ func TestActionCheck(t *testing.T) {
 		{"usage", "2", []string{captures, "MCPTRAIL_ARGS=--bogus"}, run{2,
 			[]string{"check", "--format", "sarif", "--bogus", "--", "captures/run one.jsonl", "more"},
 			"", "exit-code=2\n"}},
+		{"report not writable", "0", []string{captures, "MCPTRAIL_SARIF=/dev/null/report.sarif"}, run{1, nil,
+			"", "exit-code=1\n"}},
 		{"no captures", "0", []string{"MCPTRAIL_CAPTURES= \n \n"}, run{2, nil, "", "exit-code=2\n"}},
 		{"sarif path of two lines", "0", []string{captures, "MCPTRAIL_SARIF=a\nsarif=/etc/passwd"}, run{2, nil, "", "exit-code=2\n"}},
 	} {

@@ -8,11 +8,11 @@ import (
 	"github.com/mcptrail/mcptrail/internal/finding"
 )
 
-// Home is mcptrail's home page, SARIF's tool.driver.informationUri.
-const Home = "https://github.com/mcptrail/mcptrail"
+// home is mcptrail's home page, SARIF's tool.driver.informationUri.
+const home = "https://github.com/mcptrail/mcptrail"
 
 // rulesDoc is the page that documents every rule, one anchor per id.
-const rulesDoc = Home + "/blob/main/docs/rules.md"
+const rulesDoc = home + "/blob/main/docs/rules.md"
 
 // ruleTable indexes r.Rules by id and appends, in order of first
 // appearance, a bare rule for every item whose rule is not among them, so

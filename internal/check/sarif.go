@@ -13,9 +13,9 @@ import (
 const (
 	sarifVersion = "2.1.0"
 	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
-	// FingerprintKey is the partialFingerprints key of Item.Fingerprint;
+	// fingerprintKey is the partialFingerprints key of Item.Fingerprint;
 	// its version changes if the fingerprint's recipe ever does.
-	FingerprintKey = "mcptrail/v1"
+	fingerprintKey = "mcptrail/v1"
 )
 
 type sarifLog struct {
@@ -127,7 +127,7 @@ func WriteSARIF(w io.Writer, r *Report) error {
 	rules, index := ruleTable(r)
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
-			Name: "mcptrail", Version: r.Tool, InformationURI: Home,
+			Name: "mcptrail", Version: r.Tool, InformationURI: home,
 			Rules: make([]sarifDescriptor, 0, len(rules)),
 		}},
 		Results:    []sarifResult{},
@@ -197,7 +197,7 @@ func sarifResultOf(res *Result, it *Item, uri string, ruleIndex int, rules []fin
 		Properties: sarifResultProps{SessionID: res.SessionID, Label: res.Label, Seq: it.Seq, Call: it.Call},
 	}
 	if it.Fingerprint != "" {
-		out.PartialFingerprints = map[string]string{FingerprintKey: it.Fingerprint}
+		out.PartialFingerprints = map[string]string{fingerprintKey: it.Fingerprint}
 	}
 	return out
 }
