@@ -50,7 +50,7 @@ func writeTextResult(w io.Writer, r *Report, res *Result) {
 		}
 		fmt.Fprintf(w, "  %s %s (%s)\n", marker(items[0], r.FailOn), rule.ID, items[0].Severity)
 		for _, it := range items {
-			fmt.Fprintf(w, "    %s  %s\n", where(it), termtext.Escape(it.Message))
+			fmt.Fprintf(w, "    %s %s\n", where(it), termtext.Escape(it.Message))
 		}
 	}
 }
@@ -93,8 +93,8 @@ func summary(r *Report) string {
 			}
 		}
 	}
-	s := fmt.Sprintf("%s in %s (%d errors, %d warnings, %d info)", plural(total, "finding"), plural(len(r.Results), "session"),
-		counts[finding.Error], counts[finding.Warning], counts[finding.Info])
+	s := fmt.Sprintf("%s in %s (%s, %s, %d info)", plural(total, "finding"), plural(len(r.Results), "session"),
+		plural(counts[finding.Error], "error"), plural(counts[finding.Warning], "warning"), counts[finding.Info])
 	if suppressed > 0 {
 		s += fmt.Sprintf(", %d suppressed by the baseline", suppressed)
 	}
