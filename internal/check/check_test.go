@@ -235,3 +235,35 @@ func TestBaseline(t *testing.T) {
 		t.Error("a baseline of version 9 was read")
 	}
 }
+
+// TestOperationAssertions: an MRTR operation's tool time leaves out the
+// human's wait between the interim result and the retry, and its round
+// trips count the original and the retry.
+func TestOperationAssertions(t *testing.T) {
+	t.Parallel()
+	interim := frame{capture.S2C, 10, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":` +
+		`{"a":{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}},"requestState":"s"}}`}
+	retry := frame{capture.C2S, 60_000, fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"book","arguments":{},`+
+		`"inputResponses":{"a":{"action":"accept","content":{}}},"requestState":"s",%s}}`, meta)}
+	chain := captureOf(t, "s1", t0, true, call(0, "1", "book"), interim, retry, ok(62_000, "2"))
+	tests := []struct {
+		name   string
+		assert Assertions
+		want   []string
+	}{
+		{name: "tool time under the limit though the operation took a minute", assert: Assertions{MaxToolDuration: 3 * time.Second}},
+		{name: "tool time over", assert: Assertions{MaxToolDuration: time.Second}, want: []string{"check-max-tool-duration@2"}},
+		{name: "two round trips allowed", assert: Assertions{MaxRoundTrips: 2}},
+		{name: "one round trip allowed", assert: Assertions{MaxRoundTrips: 1}, want: []string{"check-max-round-trips@2"}},
+		{name: "each round is a call of its own", assert: Assertions{MaxDuration: 3 * time.Second}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, rep := run(t, &Options{Assert: tt.assert}, chain)
+			if diff := cmp.Diff(tt.want, rulesOf(rep)); diff != "" {
+				t.Errorf("items (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
