@@ -43,16 +43,16 @@ type Result struct {
 
 // Item is one finding in a report.
 type Item struct {
-	finding.Finding
+	finding.Finding `json:",inline"`
 	// Call describes the call the finding concerns ("tools/call
 	// create_account", "initialize"), empty when none.
-	Call string
+	Call string `json:"call"`
 	// Fingerprint identifies the problem across runs: the same problem
 	// in another capture of the same scenario gets the same fingerprint
 	// (it does not depend on seqs, times, ids or file lines), different
 	// problems get different ones. SARIF's partialFingerprints and the
 	// baseline use it.
-	Fingerprint string
+	Fingerprint string `json:"fingerprint"`
 }
 
 // Failing reports whether it fails a run whose threshold is failOn.

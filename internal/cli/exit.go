@@ -33,6 +33,11 @@ const (
 	// 13) exits 3 for the same reasons.
 	ExitInput ExitCode = 3
 
+	// ExitFindings: check found a problem at or above --fail-on. It is
+	// 1, as ExitError, for check only (an operation that fails in check
+	// exits 1 too): CI reads 1 as "failed".
+	ExitFindings ExitCode = 1
+
 	// 4 to 9 are left for check (issue 13).
 
 	// ExitCannotRun: the wrapped server's command exists but could not

@@ -51,6 +51,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newRulesCmd(io),
 		newOpenCmd(io),
 		newVersionCmd(io),
+		newCheckCmd(io), // check.go
 	)
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which it sets only when it suggests itself
 	setVersion(root)

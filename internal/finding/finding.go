@@ -43,11 +43,12 @@ const (
 	Elicitation Category = "elicitation" // elicitation requests and answers
 	Capture     Category = "capture"     // the recording and the proxied process
 	Performance Category = "performance" // latency and load
+	Assertion   Category = "assertion"   // the limits and expectations given to check
 )
 
 // Categories returns every category, in a fixed order.
 func Categories() []Category {
-	return []Category{Protocol, MRTR, Legacy, HTTP, Elicitation, Capture, Performance}
+	return []Category{Protocol, MRTR, Legacy, HTTP, Elicitation, Capture, Performance, Assertion}
 }
 
 // Rule describes one kind of finding.

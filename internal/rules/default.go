@@ -28,6 +28,7 @@ func definitions() []finding.Rule {
 	for _, group := range [][]finding.Rule{protocolRules(), mrtrRules(), captureRules(), httpRules(), elicitationRules()} {
 		out = append(out, group...)
 	}
+	out = append(out, assertionRules()...) // assertion.go
 	return out
 }
 

@@ -161,6 +161,7 @@ func runExport(t *testing.T, capture string) *export {
 			t.Logf("export of %s:\n%s", capture, head(stdout.Bytes(), 64<<10))
 		}
 	})
+	checkClean(t, capture) // check_test.go
 	var x export
 	if err := json.Unmarshal(stdout.Bytes(), &x); err != nil {
 		t.Fatalf("decoding export JSON: %v\n%s", err, head(stdout.Bytes(), 4000))

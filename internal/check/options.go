@@ -1,0 +1,74 @@
+package check
+
+import (
+	"time"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/rules"
+	"github.com/mcptrail/mcptrail/internal/store"
+)
+
+// Options say how a Checker checks. The zero value checks every rule of
+// rules.Default at its default severity, asserts nothing, fails on errors
+// and knows no baseline.
+type Options struct {
+	// Tool is the version written into the report (Report.Tool).
+	Tool string
+	// FailOn is the least severity that fails the run; "" means error.
+	FailOn finding.Severity
+	// Rules are the rules to check, with their effective severity; nil
+	// means rules.Default(). The Checker works on a clone, so the caller
+	// may keep using it. The assertion rules whose limit Assert does not
+	// set are disabled.
+	Rules *finding.Registry
+	// Assert holds the limits and expectations that become findings of
+	// the assertion rules.
+	Assert Assertions
+	// Baseline, when not nil, suppresses the items whose fingerprint it
+	// holds (ReadBaseline).
+	Baseline *Baseline
+	// Ingest, when not nil, streams the records of r (after its header)
+	// through a store made with opts and returns the final snapshot; the
+	// CLI passes its pipelined reader. Nil reads r on the calling
+	// goroutine.
+	Ingest func(r *capture.Reader, opts *store.Options) (*store.Snapshot, error)
+}
+
+// Assertions are the limits and expectations given to check on its
+// command line. The zero value asserts nothing.
+type Assertions struct {
+	// MaxDuration flags every answered call that took longer (any
+	// direction); 0 means no limit.
+	MaxDuration time.Duration
+	// MaxToolDuration flags every tools/call operation whose tool time
+	// (Operation.ToolMS: the human's wait between MRTR rounds excluded)
+	// is longer; 0 means no limit.
+	MaxToolDuration time.Duration
+	// MaxRoundTrips flags every operation of more requests (the original
+	// and its retries); 0 means no limit.
+	MaxRoundTrips int
+	// MaxErrors, when not nil, flags a session with more failed calls (a
+	// JSON-RPC error or a tool result with isError: true).
+	MaxErrors *int
+	// ExpectTools are tools that each session must have called with a
+	// successful result.
+	ExpectTools []string
+	// ForbidTools are tools no session may call.
+	ForbidTools []string
+	// ExpectNoPending flags every call left without an answer.
+	ExpectNoPending bool
+}
+
+// ids returns the ids of the assertion rules a sets a limit for.
+func (a *Assertions) ids() map[string]bool {
+	return map[string]bool{
+		rules.AssertMaxDuration:     a.MaxDuration > 0,
+		rules.AssertMaxToolDuration: a.MaxToolDuration > 0,
+		rules.AssertMaxRoundTrips:   a.MaxRoundTrips > 0,
+		rules.AssertMaxErrors:       a.MaxErrors != nil,
+		rules.AssertExpectTool:      len(a.ExpectTools) > 0,
+		rules.AssertForbidTool:      len(a.ForbidTools) > 0,
+		rules.AssertNoPending:       a.ExpectNoPending,
+	}
+}

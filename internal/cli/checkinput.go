@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/check"
+)
+
+// checkInput checks what arg names: "-" every session on standard input,
+// a directory every capture in it, a file every session in it, else a
+// session id or prefix in the state directory ("" the newest session).
+// A read error is of kind errBadInput unless it says otherwise.
+func checkInput(ios *IOStreams, c *check.Checker, arg string) error {
+	if arg == "-" {
+		return checkInputErr(checkAll(c, ios.In, "-"))
+	}
+	if fi, err := os.Stat(arg); err == nil && arg != "" {
+		if fi.IsDir() {
+			return checkDir(c, arg)
+		}
+		return checkFile(c, arg)
+	}
+	ci, err := openExportInput(ios, arg, "")
+	if err != nil {
+		return err
+	}
+	defer ci.in.Close()
+	r, err := openSession(ios, ci)
+	if err != nil {
+		return checkInputErr(err)
+	}
+	return checkInputErr(c.Check(r, ci.name))
+}
+
+// checkInputErr marks a read error as an input that could not be read,
+// keeping the kinds (usage, not found) it has.
+func checkInputErr(err error) error {
+	var ue *usageError
+	if err == nil || errors.As(err, &ue) || exitCodeFor(err) != ExitError {
+		return err
+	}
+	return badInput(err)
+}
+
+// checkDir checks every capture file in dir, in name order.
+func checkDir(c *check.Checker, dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return badInput(fmt.Errorf("reading directory %s: %w", dir, reason(err)))
+	}
+	var paths []string
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if !e.Type().IsRegular() {
+			continue
+		}
+		if ok, err := capture.IsCapture(p); err == nil && ok {
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) == 0 {
+		return notFoundf("no capture in directory %s", dir)
+	}
+	sort.Strings(paths)
+	var errs []error
+	for _, p := range paths {
+		if err := checkFile(c, p); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkFile checks every session in the capture file at path.
+func checkFile(c *check.Checker, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return openCaptureError(path, err)
+	}
+	defer f.Close()
+	return checkInputErr(checkAll(c, f, path))
+}
+
+// checkAll checks every session of the capture read from in.
+func checkAll(c *check.Checker, in io.Reader, name string) error {
+	r, err := capture.NewReader(in)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", name, err)
+	}
+	for {
+		if err := c.Check(r, name); err != nil {
+			return err
+		}
+		if err := r.NextSession(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return fmt.Errorf("reading %s: %w", name, err)
+		}
+	}
+}
+
+// readBaseline reads the --baseline file; a missing or unreadable one is
+// an input that could not be read.
+func readBaseline(path string) (*check.Baseline, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, notFoundf("no baseline file %s", path)
+	}
+	if err != nil {
+		return nil, badInput(fmt.Errorf("opening baseline %s: %w", path, reason(err)))
+	}
+	defer f.Close()
+	b, err := check.ReadBaseline(f)
+	if err != nil {
+		return nil, badInput(fmt.Errorf("reading %s: %w", path, err))
+	}
+	return b, nil
+}
+
+// checkBaselinePath refuses a --write-baseline path that is a capture,
+// a directory, or inside the state directory: check writes nothing there.
+func checkBaselinePath(ios *IOStreams, path string) error {
+	if path == "" {
+		return nil
+	}
+	if path == "-" {
+		return usagef("--write-baseline takes a file name, not -")
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return usagef("--write-baseline %s is a directory", path)
+	}
+	if ok, err := capture.IsCapture(path); err == nil && ok {
+		return usagef("--write-baseline %s is an mcptrail capture; check never replaces one", path)
+	}
+	state, err := capture.StateDir(ios.Getenv)
+	if err != nil {
+		return nil //nolint:nilerr // no state directory: nothing to protect
+	}
+	if a, s := absClean(path), absClean(state); a != "" && s != "" && strings.HasPrefix(a, s+string(filepath.Separator)) {
+		return usagef("--write-baseline %s is inside the state directory %s; check never writes there", path, state)
+	}
+	return nil
+}
