@@ -28,8 +28,8 @@ func WriteGitHub(w io.Writer, r *Report) error {
 			bw.WriteString(githubCommand(res, it))
 		}
 	}
-	fmt.Fprintf(bw, "mcptrail check: %d findings in %d sessions, %d at or above %s, %d suppressed by the baseline\n",
-		items, len(r.Results), failing, r.FailOn, suppressed(r))
+	fmt.Fprintf(bw, "mcptrail check: %s in %s, %d at or above %s, %d suppressed by the baseline\n",
+		plural(items, "finding"), plural(len(r.Results), "session"), failing, r.FailOn, suppressed(r))
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing workflow commands: %w", err)
 	}
