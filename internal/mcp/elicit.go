@@ -59,6 +59,9 @@ type ElicitField struct {
 	// Type is the subschema's type member, or FieldUnknown.
 	Type     string
 	Required bool
+	// Description is the subschema's description member, or "" (the
+	// server's words, read by the sensitive-field lint).
+	Description string
 }
 
 // ParseElicitRequest reads an elicitation/create's params (spec 3.2-3.4).
@@ -116,11 +119,13 @@ func parseFields(schema []byte) []ElicitField {
 	eachMember(props, func(name, val []byte) bool {
 		f := ElicitField{Name: string(name), Type: FieldUnknown}
 		eachMember(val, func(n, v []byte) bool {
-			if string(n) == "type" {
+			switch string(n) {
+			case "type":
 				if s, ok := jsonraw.String(v); ok {
 					f.Type = s
 				}
-				return false
+			case "description":
+				f.Description, _ = jsonraw.String(v)
 			}
 			return true
 		})

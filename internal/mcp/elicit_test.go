@@ -16,12 +16,12 @@ func TestParseElicitRequest(t *testing.T) {
 	}{{
 		name:   "no mode is form; names, types and required only",
 		params: `{"message":"Who?","requestedSchema":{"type":"object","properties":{"a":{"type":"string","default":"x","enum":["x"]},"b":{"type":"integer","examples":[1]}},"required":["b","zz"]}}`,
-		want:   ElicitRequest{Mode: ModeForm, Message: "Who?", Fields: []ElicitField{{"a", "string", false}, {"b", "integer", true}}},
+		want:   ElicitRequest{Mode: ModeForm, Message: "Who?", Fields: []ElicitField{{"a", "string", false, ""}, {"b", "integer", true, ""}}},
 	}, {
 		name:   "placeholder, typeless and non-string-typed subschemas are unknown",
 		params: `{"mode":"form","message":"m","requestedSchema":{"properties":{"p":"[REDACTED]","q":{"title":"t"},"r":{"type":["string","null"]},"s":null}}}`,
 		want: ElicitRequest{Mode: ModeForm, Message: "m", Fields: []ElicitField{
-			{"p", FieldUnknown, false}, {"q", FieldUnknown, false}, {"r", FieldUnknown, false}, {"s", FieldUnknown, false}}},
+			{"p", FieldUnknown, false, ""}, {"q", FieldUnknown, false, ""}, {"r", FieldUnknown, false, ""}, {"s", FieldUnknown, false, ""}}},
 	}, {
 		name:   "form without a schema has no fields but a field list",
 		params: `{"message":"m"}`,

@@ -34,12 +34,12 @@ func TestElicitationRules(t *testing.T) {
 		}, []string{"elicitation-action-unknown@2"}},
 		{"form asks for a password", []step{
 			c2s(tool("1", "t", "{}", "")), s2c(inputRequired("1", form(`{"user":{"type":"string"},"Password":{"type":"string"}}`), "")),
-		}, []string{"elicitation-sensitive-form@2"}},
+		}, []string{"elicitation-sensitive-form-field@2"}},
 		{"form asks for a name and an email", []step{
 			c2s(tool("1", "t", "{}", "")), s2c(inputRequired("1", form(`{"username":{"type":"string"},"email":{"type":"string"}}`), "")),
 		}, nil},
 		{"url mode may carry the secret page", []step{c2s(tool("1", "t", "{}", "")), s2c(inputRequired("1", urlMode, ""))}, nil},
-		{"legacy form asks for an api key", []step{s2c(legacyAsk(`{"api_key":{"type":"string"}}`))}, []string{"elicitation-sensitive-form@1"}},
+		{"legacy form asks for an api key", []step{s2c(legacyAsk(`{"api_key":{"type":"string"}}`))}, []string{"elicitation-sensitive-form-field@1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

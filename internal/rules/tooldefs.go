@@ -1,0 +1,103 @@
+package rules
+
+import (
+	"bytes"
+	"errors"
+	"regexp"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/store"
+)
+
+// toolName is the tool name the tools page allows (2025-11-25 on): 1 to
+// 128 ASCII letters, digits, underscores, hyphens and dots.
+const toolName = `^[A-Za-z0-9_.-]{1,128}$`
+
+// Tools checks the tool definitions of the session's catalog: their names,
+// their inputSchemas, and changes no list_changed announced. It reads
+// only snapshots (Finish); its state is a cache of schema verdicts by
+// definition hash, and it belongs to one store.
+type Tools struct {
+	name    *regexp.Regexp // toolName
+	verdict map[string]string
+}
+
+// NewTools returns the tool-definition rules.
+func NewTools() *Tools {
+	return &Tools{name: regexp.MustCompile(toolName), verdict: map[string]string{}}
+}
+
+// Check implements store.Check; the tool rules read only the catalog.
+func (*Tools) Check(*store.Frame, func(finding.Finding)) {}
+
+// Finish runs the tool rules on the snapshot's catalog.
+func (t *Tools) Finish(s *store.Snapshot, raise func(finding.Finding)) {
+	if s.Catalog == nil {
+		return
+	}
+	for _, l := range s.Catalog.Lists {
+		if l.Kind != store.KindTool {
+			continue
+		}
+		for i := range l.Definitions {
+			t.definition(&l.Definitions[i], raise)
+		}
+	}
+	for _, c := range s.Catalog.Changes {
+		if c.Kind == store.KindTool && c.Change == store.ChangeChanged && c.Notified == 0 {
+			raise(finding.New(finding.ToolDefinitionChanged, c.Seq,
+				"tool %q changed without notifications/tools/list_changed since the listing before", c.Key))
+		}
+	}
+}
+
+// definition checks one tool's name and inputSchema.
+func (t *Tools) definition(d *store.Definition, raise func(finding.Finding)) {
+	if !t.name.MatchString(d.Key) {
+		raise(finding.New(finding.ToolNameInvalid, d.Seq,
+			"tool name %q (%d bytes) is not 1-128 of A-Z a-z 0-9 _ - .", d.Key, len(d.Key)))
+	}
+	why, ok := t.verdict[d.Hash]
+	if !ok {
+		why = schemaProblem(d.InputSchema)
+		t.verdict[d.Hash] = why
+	}
+	if why != "" {
+		raise(finding.New(finding.ToolSchemaInvalid, d.Seq, "tool %q inputSchema %s", d.Key, why))
+	}
+}
+
+// schemaProblem says why a tool's inputSchema is not a valid JSON Schema
+// object, or "". A schema that refers to a document mcptrail cannot load
+// (a remote $ref, an unknown $schema) is not judged.
+func schemaProblem(raw []byte) string {
+	if len(raw) == 0 {
+		return "is missing"
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return "is not JSON"
+	}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return "is not an object"
+	}
+	if obj["type"] != "object" {
+		return `does not have type "object" at the root`
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("mcptrail:input", doc); err != nil {
+		return "does not compile: " + err.Error()
+	}
+	if _, err := c.Compile("mcptrail:input"); err != nil {
+		var load *jsonschema.LoadURLError
+		var scheme *jsonschema.UnsupportedURLSchemeError
+		if errors.As(err, &load) || errors.As(err, &scheme) {
+			return ""
+		}
+		return "does not compile: " + err.Error()
+	}
+	return ""
+}
