@@ -64,8 +64,14 @@ func newRuleSessions() map[string][]step {
 			s2c(res("1", `{"resultType":"complete","content":[]}`))),
 		"tool-name-invalid":       stdioList("9", `{"name":"rm -rf","inputSchema":{"type":"object"}}`),
 		"tool-schema-invalid":     stdioList("9", `{"name":"rm","inputSchema":{"type":"object","properties":{"p":{"type":"nope"}}}}`),
-		"tool-definition-changed": append(stdioList("8", okTool), stdioList("9", `{"name":"rm","description":"now different","inputSchema":{"type":"object"}}`)...),
+		"tool-definition-changed": append(append(listening(), stdioList("8", okTool)...), stdioList("9", `{"name":"rm","description":"now different","inputSchema":{"type":"object"}}`)...),
 	}
+}
+
+// listening opens a subscriptions/listen stream, on which a 2026-07-28
+// server can announce list changes.
+func listening() []step {
+	return []step{c2s(`{"jsonrpc":"2.0","id":"sub","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` + meta + `}}`)}
 }
 
 func quietSessions() map[string][]step {
@@ -81,9 +87,10 @@ func quietSessions() map[string][]step {
 		"elicitation-sensitive-form-field": asked(form(`{"username":{"type":"string","description":"Your login name"},"email":{"type":"string"}}`, `[]`)),
 		"approval-missing": append(stdioList("9", destroyer), answeredWith(`{"a":{"method":"elicitation/create","params":{"message":"delete?","requestedSchema":{"type":"object","properties":{}}}}}`,
 			`{"action":"accept","content":{}}`)...),
-		"tool-name-invalid":       stdioList("9", `{"name":"files.rm_all-2","inputSchema":{"type":"object"}}`),
-		"tool-schema-invalid":     stdioList("9", okTool),
-		"tool-definition-changed": append(append(stdioList("8", okTool), s2c(notif("notifications/tools/list_changed", "{}"))), stdioList("9", `{"name":"rm","description":"now different","inputSchema":{"type":"object"}}`)...),
+		"tool-name-invalid":   stdioList("9", `{"name":"files.rm_all-2","inputSchema":{"type":"object"}}`),
+		"tool-schema-invalid": stdioList("9", okTool),
+		"tool-definition-changed": append(append(append(listening(), stdioList("8", okTool)...), s2c(notif("notifications/tools/list_changed", "{}"))),
+			stdioList("9", `{"name":"rm","description":"now different","inputSchema":{"type":"object"}}`)...),
 	}
 }
 

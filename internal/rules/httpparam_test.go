@@ -97,7 +97,7 @@ func TestHTTPParamHeaders(t *testing.T) {
 			post("l2", `{"jsonrpc":"2.0","id":"l2","method":"tools/list","params":{`+meta+`}}`,
 				map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"}),
 			answer("l2", 200, toolsList("l2", toolDef("deploy", `{"env":{"type":"string"}}`)), jsonCT),
-			paramCall("deploy", `{"env":"x"}`)), []string{"tool-definition-changed@4"}},
+			paramCall("deploy", `{"env":"x"}`)), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

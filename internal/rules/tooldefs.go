@@ -16,7 +16,8 @@ import (
 const toolName = `^[A-Za-z0-9_.-]{1,128}$`
 
 // Tools checks the tool definitions of the session's catalog: their names,
-// their inputSchemas, and changes no list_changed announced. It reads
+// their inputSchemas, and changes no list_changed announced although the
+// server could have. It reads
 // only snapshots (Finish); its state is a cache of schema verdicts by
 // definition hash, and it belongs to one store.
 type Tools struct {
@@ -45,12 +46,38 @@ func (t *Tools) Finish(s *store.Snapshot, raise func(finding.Finding)) {
 			t.definition(&l.Definitions[i], raise)
 		}
 	}
+	could := -1 // whether the server could notify: unknown until needed
 	for _, c := range s.Catalog.Changes {
-		if c.Kind == store.KindTool && c.Change == store.ChangeChanged && c.Notified == 0 {
+		if c.Kind != store.KindTool || c.Change != store.ChangeChanged || c.Notified != 0 {
+			continue
+		}
+		if could < 0 {
+			could = btoi(canNotify(&s.Calls))
+		}
+		if could == 1 {
 			raise(finding.New(finding.ToolDefinitionChanged, c.Seq,
 				"tool %q changed without notifications/tools/list_changed since the listing before", c.Key))
 		}
 	}
+}
+
+// canNotify reports whether the server had a way to send list_changed: a
+// legacy session (initialize) may notify at any time, a 2026-07-28 server
+// only on a subscriptions/listen stream the client opened (spec 1.6).
+func canNotify(calls *store.Calls) bool {
+	for i := range calls.Len() {
+		if m := calls.At(i).Method; m == "initialize" || m == "subscriptions/listen" {
+			return true
+		}
+	}
+	return false
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // definition checks one tool's name and inputSchema.
