@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -124,7 +126,34 @@ func schemaProblem(raw []byte) string {
 		if errors.As(err, &load) || errors.As(err, &scheme) {
 			return ""
 		}
-		return "does not compile: " + err.Error()
+		return "does not compile: " + compileProblem(err)
 	}
 	return ""
+}
+
+// compileProblem describes a compile error in one line: for a schema the
+// metaschema rejects, the locations in the schema that fail.
+func compileProblem(err error) string {
+	var meta *jsonschema.SchemaValidationError
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &meta) || !errors.As(meta.Err, &ve) {
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		return msg
+	}
+	var at []string
+	leafLocations(ve, &at)
+	slices.Sort(at)
+	return "not valid JSON Schema at " + strings.Join(slices.Compact(at), ", ")
+}
+
+// leafLocations appends the schema location ("/properties/id/type") of
+// each leaf of ve.
+func leafLocations(ve *jsonschema.ValidationError, at *[]string) {
+	if len(ve.Causes) == 0 {
+		*at = append(*at, "/"+strings.Join(ve.InstanceLocation, "/"))
+		return
+	}
+	for _, c := range ve.Causes {
+		leafLocations(c, at)
+	}
 }
