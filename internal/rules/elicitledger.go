@@ -27,6 +27,7 @@ func (el *Elicitation) Finish(s *store.Snapshot, raise func(finding.Finding)) {
 // ledgerRow raises the findings of one ledger row.
 func ledgerRow(row *store.LedgerRow, ended bool, raise func(finding.Finding)) {
 	add := func(f finding.Finding) {
+		f.Line = row.AskedLine
 		if row.Call >= 0 {
 			f = f.OfCall(row.Call)
 		}

@@ -57,8 +57,10 @@ func (t *Tools) Finish(s *store.Snapshot, raise func(finding.Finding)) {
 			could = btoi(canNotify(&s.Calls))
 		}
 		if could == 1 {
-			raise(finding.New(finding.ToolDefinitionChanged, c.Seq,
-				"tool %q changed without notifications/tools/list_changed since the listing before", c.Key))
+			f := finding.New(finding.ToolDefinitionChanged, c.Seq,
+				"tool %q changed without notifications/tools/list_changed since the listing before", c.Key)
+			f.Line = c.Line
+			raise(f)
 		}
 	}
 }
@@ -84,9 +86,13 @@ func btoi(b bool) int {
 
 // definition checks one tool's name and inputSchema.
 func (t *Tools) definition(d *store.Definition, raise func(finding.Finding)) {
+	at := func(f finding.Finding) finding.Finding {
+		f.Line = d.Line
+		return f
+	}
 	if !t.name.MatchString(d.Key) {
-		raise(finding.New(finding.ToolNameInvalid, d.Seq,
-			"tool name %q (%d bytes) is not 1-128 of A-Z a-z 0-9 _ - .", d.Key, len(d.Key)))
+		raise(at(finding.New(finding.ToolNameInvalid, d.Seq,
+			"tool name %q (%d bytes) is not 1-128 of A-Z a-z 0-9 _ - .", d.Key, len(d.Key))))
 	}
 	why, ok := t.verdict[d.Hash]
 	if !ok {
@@ -94,7 +100,7 @@ func (t *Tools) definition(d *store.Definition, raise func(finding.Finding)) {
 		t.verdict[d.Hash] = why
 	}
 	if why != "" {
-		raise(finding.New(finding.ToolSchemaInvalid, d.Seq, "tool %q inputSchema %s", d.Key, why))
+		raise(at(finding.New(finding.ToolSchemaInvalid, d.Seq, "tool %q inputSchema %s", d.Key, why)))
 	}
 }
 

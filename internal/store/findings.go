@@ -142,6 +142,15 @@ func (s *Store) allFindings(calls *Calls, finished []finding.Finding) Findings {
 // appendGraded appends f to fs when Options.Rules keeps it, graded. The
 // findings only a snapshot decides (the capture's damage) are made here,
 // not raised, so that each snapshot makes them afresh.
+// lineOf returns the capture line of the record being ingested when its
+// seq is seq, else 0.
+func (s *Store) lineOf(seq uint64) int {
+	if r := s.feed.rec; r != nil && r.Seq == seq {
+		return r.Line
+	}
+	return 0
+}
+
 func (s *Store) appendGraded(fs []finding.Finding, f finding.Finding) []finding.Finding {
 	if f, ok := s.opts.Rules.Grade(f); ok {
 		return append(fs, f)

@@ -80,6 +80,9 @@ type LedgerRow struct {
 	ElapsedMS   float64
 	AskedSeq    uint64
 	AnsweredSeq uint64
+	// AskedLine is the capture file line of the frame at AskedSeq; zero
+	// when unknown (a live or in-memory record).
+	AskedLine int
 	// Observations lists the Obs* values that apply, in declaration order.
 	Observations []string
 	// Call is the index of the call that carried the question; Operation
