@@ -20,6 +20,11 @@ import (
 // rule 30 says.
 const sensitiveNames = `(?i)(password|passwd|passphrase|secret|api[_ -]?key|access[_ -]?key|token|credit[_ -]?card|card[_ -]?number|cvv|cvc|(^|[^a-z])ssn([^a-z]|$)|social[_ -]?security)`
 
+// sensitiveWords is sensitiveNames for a field's description, which is
+// prose: a token there must be a credential ("access token"), not the
+// tokens a model counts.
+const sensitiveWords = `(?i)(password|passphrase|secret|api[_ -]?key|access[_ -]?key|(access|api|auth|bearer|refresh|personal)[_ -]?token|credit[_ -]?card|card[_ -]?number|\bcvv\b|\bcvc\b|\bssn\b|social[_ -]?security)`
+
 // The members an MRTR retry's params and an interim result hold; a
 // message without them is not read further (a cheap test on every call).
 const inputResponses, inputRequests = `"inputResponses"`, `"inputRequests"`
@@ -30,6 +35,7 @@ const inputResponses, inputRequests = `"inputResponses"`, `"inputRequests"`
 // each form question not yet answered; it belongs to one store.
 type Elicitation struct {
 	sensitive *regexp.Regexp // sensitiveNames
+	described *regexp.Regexp // sensitiveWords
 	// schemas holds the requestedSchema of each question asked and not yet
 	// answered, by askedKey (MRTR) or legacyKey; nil until one is asked.
 	schemas map[string]jsontext.Value
@@ -40,7 +46,7 @@ func legacyKey(id string) string { return "legacy\x00" + id }
 
 // NewElicitation returns the elicitation rules.
 func NewElicitation() *Elicitation {
-	return &Elicitation{sensitive: regexp.MustCompile(sensitiveNames)}
+	return &Elicitation{sensitive: regexp.MustCompile(sensitiveNames), described: regexp.MustCompile(sensitiveWords)}
 }
 
 // Check runs the elicitation rules on one correlated frame.
@@ -102,7 +108,7 @@ func (el *Elicitation) sensitiveFields(seq uint64, where string, e *mcp.ElicitRe
 		case el.sensitive.MatchString(field.Name):
 			add(finding.New(finding.ElicitSensitiveField, seq,
 				"%s asks for %q in form mode; sensitive data must be asked for in URL mode", where, field.Name))
-		case el.sensitive.MatchString(field.Description):
+		case el.described.MatchString(field.Description):
 			add(finding.New(finding.ElicitSensitiveField, seq,
 				"%s asks for %q in form mode, described as a secret; sensitive data must be asked for in URL mode", where, field.Name))
 		}
