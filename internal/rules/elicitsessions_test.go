@@ -3,7 +3,10 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/store"
@@ -139,5 +142,39 @@ func TestQuietSessions(t *testing.T) {
 		if slices.ContainsFunc(got, func(s string) bool { return len(s) > len(id) && s[:len(id)+1] == id+"@" }) {
 			t.Errorf("%s: the near miss raised %v", id, got)
 		}
+	}
+}
+
+// TestContentInvalidNamesNoValue: a content-invalid finding names the
+// field and the keyword it fails, never the value the user typed, even
+// for keywords whose validator message quotes it (pattern, enum, const).
+func TestContentInvalidNamesNoValue(t *testing.T) {
+	t.Parallel()
+	const secret = "hunter2-TOPSECRET"
+	props := `{"code":{"type":"string","pattern":"^[0-9]+$","maxLength":4},"pick":{"type":"string","enum":["a","b"]},"n":{"type":"integer"}}`
+	steps := answeredWith(form(props, `["code","pick","n","gone"]`),
+		`{"action":"accept","content":{"code":"`+secret+`","pick":"`+secret+`","n":"`+secret+`"}}`)
+	st := store.New(&store.Options{Rules: allOn(t), Checks: Checks()})
+	for _, r := range records(steps) {
+		st.Ingest(&r)
+	}
+	var got []string
+	for _, f := range st.Final().Findings.Slice() {
+		if strings.Contains(f.Message, "hunter2") {
+			t.Errorf("finding %s quotes the value: %s", f.Rule, f.Message)
+		}
+		if f.Rule == "elicitation-content-invalid" {
+			got = append(got, f.Message)
+		}
+	}
+	want := []string{
+		`inputResponses["a"] content: field "code" fails maxLength`,
+		`inputResponses["a"] content: field "code" fails pattern`,
+		`inputResponses["a"] content: field "gone" fails required (missing)`,
+		`inputResponses["a"] content: field "n" fails type`,
+		`inputResponses["a"] content: field "pick" fails enum`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("content-invalid messages (-want +got):\n%s", diff)
 	}
 }
