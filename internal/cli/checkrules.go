@@ -29,6 +29,11 @@ func narrowRules(reg *finding.Registry, only, skip, categories []string) error {
 			_ = reg.Disable(r.ID) // r is in reg
 		}
 	}
+	for _, id := range only {
+		if !contains(skip, id) {
+			_ = reg.Enable(id) // named: on even when off by default (approval-missing)
+		}
+	}
 	return nil
 }
 

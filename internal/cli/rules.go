@@ -21,9 +21,12 @@ type ruleRow struct {
 	// else the default.
 	Severity finding.Severity `json:"severity"`
 	Enabled  bool             `json:"enabled"`
-	Summary  string           `json:"summary"`
-	Help     string           `json:"help"`
-	Spec     string           `json:"spec"`
+	// OnByDefault is false for an opt-in rule, which a [rules] enable
+	// (or check --rule) turns on.
+	OnByDefault bool   `json:"on_by_default"`
+	Summary     string `json:"summary"`
+	Help        string `json:"help"`
+	Spec        string `json:"spec"`
 }
 
 func newRulesCmd(io *IOStreams) *cobra.Command {
@@ -34,8 +37,10 @@ func newRulesCmd(io *IOStreams) *cobra.Command {
 		Short: "List the rules that raise findings, with their metadata",
 		Long: `Rules lists every rule mcptrail raises findings for, one a line: its id,
 category, the severity it has after the [rules] table of .mcptrail.toml, its
-default severity, whether it is enabled, and a summary (cut with "…" to fit
-the terminal, 100 columns off one, unless --wide). Given RULE ids it
+default severity, whether it is enabled, whether it is on by default (an
+opt-in rule is off until [rules] enables it), a summary and the spec section
+it enforces (cut with "…" or left out to fit the terminal, 100 columns off
+one, unless --wide). Given RULE ids it
 prints each one whole: the spec section it enforces and its help paragraph
 too. --json writes every field of every listed rule as a JSON array.
 
@@ -99,7 +104,7 @@ func ruleRows(reg *finding.Registry, category finding.Category, ids []string) ([
 		}
 		rows = append(rows, ruleRow{
 			ID: r.ID, Category: r.Category, DefaultSeverity: r.Severity, Severity: reg.Severity(r.ID),
-			Enabled: reg.Enabled(r.ID), Summary: r.Summary, Help: r.Help, Spec: r.Spec,
+			Enabled: reg.Enabled(r.ID), OnByDefault: reg.OnByDefault(r.ID), Summary: r.Summary, Help: r.Help, Spec: r.Spec,
 		})
 	}
 	return rows, nil
@@ -123,15 +128,17 @@ func onOff(enabled bool) string {
 }
 
 func writeRuleTable(io *IOStreams, rows []ruleRow, wide bool) error {
-	// The spec section is left to RULE's details and --json: with it the
-	// table would not fit a terminal.
+	// The spec section goes first when the terminal is narrow (RULE's
+	// details and --json always have it).
 	t := &termtable.Table{Color: io.colorOn(), Columns: []termtable.Column{
 		{Header: "ID"},
 		{Header: "CATEGORY", Drop: 2},
 		{Header: "SEVERITY"},
 		{Header: "DEFAULT", Drop: 3},
 		{Header: "ENABLED", Drop: 1},
+		{Header: "BY DEFAULT", Drop: 4},
 		{Header: "SUMMARY", Cut: true, Min: 40},
+		{Header: "SPEC", Cut: true, Min: 20, Drop: 5},
 	}}
 	for _, r := range rows {
 		enabled := termtable.Cell{Text: onOff(r.Enabled)}
@@ -140,7 +147,8 @@ func writeRuleTable(io *IOStreams, rows []ruleRow, wide bool) error {
 		}
 		t.Add(termtable.Cell{Text: r.ID}, termtable.Cell{Text: string(r.Category)},
 			termtable.Cell{Text: string(r.Severity), Style: termtable.Severity(string(r.Severity))},
-			termtable.Cell{Text: string(r.DefaultSeverity)}, enabled, termtable.Cell{Text: r.Summary})
+			termtable.Cell{Text: string(r.DefaultSeverity)}, enabled, termtable.Cell{Text: onOff(r.OnByDefault)},
+			termtable.Cell{Text: r.Summary}, termtable.Cell{Text: r.Spec})
 	}
 	return t.Render(io.Out, io.tableWidth(wide))
 }
@@ -151,9 +159,9 @@ func writeRuleDetails(io *IOStreams, rows []ruleRow) error {
 		if i > 0 {
 			fmt.Fprintln(io.Out)
 		}
-		fmt.Fprintf(io.Out, "%s\n  category: %s\n  severity: %s (default %s)\n  enabled:  %s\n  spec:     %s\n  summary:  %s\n\n  %s\n",
+		fmt.Fprintf(io.Out, "%s\n  category: %s\n  severity: %s (default %s)\n  enabled:  %s (%s by default)\n  spec:     %s\n  summary:  %s\n\n  %s\n",
 			termtext.Escape(r.ID), termtext.Escape(string(r.Category)), termtext.Escape(string(r.Severity)),
-			termtext.Escape(string(r.DefaultSeverity)), onOff(r.Enabled), termtext.Escape(r.Spec),
+			termtext.Escape(string(r.DefaultSeverity)), onOff(r.Enabled), onOff(r.OnByDefault), termtext.Escape(r.Spec),
 			termtext.Escape(r.Summary), termtext.Escape(r.Help))
 	}
 	return nil

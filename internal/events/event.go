@@ -112,8 +112,11 @@ type Field struct {
 	MaxLength *int64   `json:"max_length,omitempty"`
 	Minimum   *float64 `json:"minimum,omitempty"`
 	Maximum   *float64 `json:"maximum,omitempty"`
-	// Choices counts the enum choices; the choices are never listed.
+	// Choices counts a select field's options; zero for other fields.
 	Choices int `json:"choices,omitzero"`
+	// Options lists a select field's options (the server's words, as
+	// mcp.FieldType reads them); absent for other fields.
+	Options []string `json:"options,omitempty"`
 }
 
 // Root is the client call a question belongs to.

@@ -174,8 +174,9 @@ func unquoted(raw []byte) string {
 
 // fieldRules reads a requested schema's properties with the validation
 // rules each subschema declares, in wire order; nil when the schema has
-// none. Choices counts enum (or oneOf/anyOf) choices, never lists them,
-// and defaults and examples are never kept.
+// none. A select field's options (the server's words) are listed and
+// counted in Choices; a union such as anyOf [string, null] is a type
+// ("string|null"), not choices. Defaults and examples are never kept.
 func fieldRules(schema []byte) []Field {
 	var required []string
 	jsonraw.EachElement(jsonraw.Member(schema, "required"), func(v []byte) {
@@ -189,31 +190,15 @@ func fieldRules(schema []byte) []Field {
 		for _, r := range required {
 			f.Required = f.Required || r == f.Name
 		}
-		if t := stringMember(sub, "type"); t != "" {
-			f.Type = t
-		}
+		f.Type, f.Options = mcp.FieldType(sub)
 		f.Format = stringMember(sub, "format")
 		f.MinLength, f.MaxLength = intMember(sub, "minLength"), intMember(sub, "maxLength")
 		f.Minimum, f.Maximum = numberMember(sub, "minimum"), numberMember(sub, "maximum")
-		f.Choices = choices(sub)
-		if f.Choices == 0 {
-			f.Choices = choices(jsonraw.Member(sub, "items"))
-		}
+		f.Choices = len(f.Options)
 		out = append(out, f)
 		return true
 	})
 	return out
-}
-
-// choices counts the enum, oneOf or anyOf entries of a subschema.
-func choices(sub []byte) int {
-	for _, k := range []string{"enum", "oneOf", "anyOf"} {
-		n := 0
-		if jsonraw.EachElement(jsonraw.Member(sub, k), func([]byte) { n++ }) {
-			return n
-		}
-	}
-	return 0
 }
 
 func intMember(v []byte, name string) *int64 {

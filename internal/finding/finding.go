@@ -64,6 +64,9 @@ type Rule struct {
 	// Spec names what the rule enforces: a section and rule number of
 	// the protocol brief, or another document.
 	Spec string `json:"spec"`
+	// Off makes the rule opt-in: a new Registry starts with it disabled,
+	// and Enable turns it on. False (the zero value) means on by default.
+	Off bool `json:"off,omitempty"`
 }
 
 // Finding is one occurrence of a rule in a session.
@@ -140,9 +143,25 @@ const (
 	HTTPErrorStatus = "http-error-status"
 )
 
-// Rule ids raised for elicitation requests and answers (spec section 6,
-// rules 29 and 30).
+// Rule ids raised for elicitation requests and answers (spec section 3
+// and section 6, rules 29 and 30).
 const (
-	ElicitActionUnknown = "elicitation-action-unknown"
-	ElicitSensitiveForm = "elicitation-sensitive-form"
+	ElicitActionUnknown     = "elicitation-action-unknown"
+	ElicitSensitiveField    = "elicitation-sensitive-form-field"
+	ElicitModeUndeclared    = "elicitation-mode-undeclared"
+	ElicitContentOnDecline  = "elicitation-content-on-decline"
+	ElicitContentInvalid    = "elicitation-content-invalid"
+	ElicitURLInsecure       = "elicitation-url-insecure"
+	ElicitUnanswered        = "elicitation-unanswered"
+	ElicitSchemaUnsupported = "elicitation-schema-unsupported"
+	// ApprovalMissing is opt-in (Rule.Off): a destructive tool call
+	// completed without an accepted elicitation.
+	ApprovalMissing = "approval-missing"
+)
+
+// Rule ids raised for the server's tool definitions (the catalog).
+const (
+	ToolSchemaInvalid     = "tool-schema-invalid"
+	ToolNameInvalid       = "tool-name-invalid"
+	ToolDefinitionChanged = "tool-definition-changed"
 )

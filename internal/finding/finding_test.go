@@ -107,3 +107,30 @@ func TestFilterAndClone(t *testing.T) {
 		t.Error("a filtered-out rule is enabled")
 	}
 }
+
+// TestOffRule: a rule marked Off starts disabled, drops its findings
+// until enabled, and stays off by default in a clone.
+func TestOffRule(t *testing.T) {
+	t.Parallel()
+	r, err := NewRegistry(Rule{ID: "opt", Category: Elicitation, Severity: Warning, Summary: "s", Off: true},
+		Rule{ID: "on", Category: Elicitation, Severity: Info, Summary: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Enabled("opt") || r.OnByDefault("opt") || !r.Enabled("on") || !r.OnByDefault("on") {
+		t.Fatalf("Enabled(opt)=%v OnByDefault(opt)=%v Enabled(on)=%v", r.Enabled("opt"), r.OnByDefault("opt"), r.Enabled("on"))
+	}
+	if _, kept := r.Grade(New("opt", 1, "x")); kept {
+		t.Error("an Off rule's finding was kept")
+	}
+	c := r.Clone()
+	if err := c.Enable("opt"); err != nil {
+		t.Fatal(err)
+	}
+	if f, kept := c.Grade(New("opt", 1, "x")); !kept || f.Severity != Warning {
+		t.Errorf("enabled Off rule: kept=%v severity=%q", kept, f.Severity)
+	}
+	if r.Enabled("opt") || !c.OnByDefault("on") || c.OnByDefault("opt") {
+		t.Error("enabling the clone changed the original or OnByDefault")
+	}
+}

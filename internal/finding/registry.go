@@ -18,7 +18,8 @@ type Registry struct {
 	severity map[string]Severity
 }
 
-// NewRegistry returns a registry of rules. A rule without an id, a
+// NewRegistry returns a registry of rules, with the rules marked Off
+// disabled. A rule without an id, a
 // category or a summary, with an unknown severity, or whose id repeats
 // another's is an error.
 func NewRegistry(rules ...Rule) (*Registry, error) {
@@ -34,6 +35,9 @@ func NewRegistry(rules ...Rule) (*Registry, error) {
 			return nil, fmt.Errorf("registering rule %q: registered twice", rule.ID)
 		}
 		r.rules[rule.ID] = rule
+		if rule.Off {
+			r.disabled[rule.ID] = true
+		}
 	}
 	return r, nil
 }
@@ -54,6 +58,13 @@ func (r *Registry) Rules() []Rule {
 	out := slices.Collect(maps.Values(r.rules))
 	slices.SortFunc(out, func(a, b Rule) int { return strings.Compare(a.ID, b.ID) })
 	return out
+}
+
+// OnByDefault reports whether rule id is known and enabled in a new
+// registry (it is not marked Off).
+func (r *Registry) OnByDefault(id string) bool {
+	rule, ok := r.rules[id]
+	return ok && !rule.Off
 }
 
 // Filter returns a registry holding only the rules keep accepts, with

@@ -38,7 +38,8 @@ const (
 const FieldUnknown = "unknown"
 
 // ElicitRequest is the shape of one elicitation/create's params: what was
-// asked and how, never a default, enum value or example. Its strings are
+// asked and how (with a select field's options, the server's words),
+// never a default or example. Its strings are
 // copies; it does not alias the params.
 type ElicitRequest struct {
 	// Mode is params.mode, or ModeForm when absent or not a string.
@@ -56,9 +57,15 @@ type ElicitRequest struct {
 // ElicitField is one property a form asks for.
 type ElicitField struct {
 	Name string
-	// Type is the subschema's type member, or FieldUnknown.
+	// Type is what FieldType makes of the subschema: its type member, an
+	// enum, a union such as "string|null", or FieldUnknown.
 	Type     string
 	Required bool
+	// Options lists a select field's options (FieldType); nil otherwise.
+	Options []string
+	// Description is the subschema's description member, or "" (the
+	// server's words, read by the sensitive-field lint).
+	Description string
 }
 
 // ParseElicitRequest reads an elicitation/create's params (spec 3.2-3.4).
@@ -114,16 +121,9 @@ func parseFields(schema []byte) []ElicitField {
 	})
 	fields := []ElicitField{}
 	eachMember(props, func(name, val []byte) bool {
-		f := ElicitField{Name: string(name), Type: FieldUnknown}
-		eachMember(val, func(n, v []byte) bool {
-			if string(n) == "type" {
-				if s, ok := jsonraw.String(v); ok {
-					f.Type = s
-				}
-				return false
-			}
-			return true
-		})
+		f := ElicitField{Name: string(name)}
+		f.Type, f.Options = FieldType(val)
+		f.Description, _ = jsonraw.String(jsonraw.Member(val, "description"))
 		for _, r := range req {
 			f.Required = f.Required || r == f.Name
 		}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -14,14 +15,14 @@ func TestParseElicitRequest(t *testing.T) {
 		name, params string
 		want         ElicitRequest
 	}{{
-		name:   "no mode is form; names, types and required only",
+		name:   "no mode is form; names, types, required and enum options only",
 		params: `{"message":"Who?","requestedSchema":{"type":"object","properties":{"a":{"type":"string","default":"x","enum":["x"]},"b":{"type":"integer","examples":[1]}},"required":["b","zz"]}}`,
-		want:   ElicitRequest{Mode: ModeForm, Message: "Who?", Fields: []ElicitField{{"a", "string", false}, {"b", "integer", true}}},
+		want:   ElicitRequest{Mode: ModeForm, Message: "Who?", Fields: []ElicitField{{Name: "a", Type: FieldEnum, Options: []string{"x"}}, {Name: "b", Type: "integer", Required: true}}},
 	}, {
-		name:   "placeholder, typeless and non-string-typed subschemas are unknown",
+		name:   "placeholder and typeless subschemas are unknown; a type array is a union",
 		params: `{"mode":"form","message":"m","requestedSchema":{"properties":{"p":"[REDACTED]","q":{"title":"t"},"r":{"type":["string","null"]},"s":null}}}`,
 		want: ElicitRequest{Mode: ModeForm, Message: "m", Fields: []ElicitField{
-			{"p", FieldUnknown, false}, {"q", FieldUnknown, false}, {"r", FieldUnknown, false}, {"s", FieldUnknown, false}}},
+			{Name: "p", Type: FieldUnknown, Required: false}, {Name: "q", Type: FieldUnknown, Required: false}, {Name: "r", Type: "string|null", Required: false}, {Name: "s", Type: FieldUnknown, Required: false}}},
 	}, {
 		name:   "form without a schema has no fields but a field list",
 		params: `{"message":"m"}`,
@@ -147,4 +148,30 @@ func FuzzParseElicitRequest(f *testing.F) {
 		InputActions(in)
 		RequiredElicitations(in)
 	})
+}
+
+// TestFieldType: what the ledger and events call a property's type.
+func TestFieldType(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		sub, typ string
+		opts     []string
+	}{
+		{`{"type":"string","format":"email"}`, "string", nil},
+		{`{"type":"string","enum":["now","tonight"]}`, FieldEnum, []string{"now", "tonight"}},
+		{`{"type":"string","oneOf":[{"const":"s1","title":"Critical"},{"const":"s2","title":"High"}]}`, FieldEnum, []string{"s1", "s2"}},
+		{`{"type":"array","items":{"type":"string","enum":["slack","sms"]}}`, FieldEnumList, []string{"slack", "sms"}},
+		{`{"type":"array","items":{"anyOf":[{"const":"a","title":"A"}]}}`, FieldEnumList, []string{"a"}},
+		{`{"anyOf":[{"type":"string"},{"type":"null"}],"default":null}`, "string|null", nil},
+		{`{"type":["integer","null"]}`, "integer|null", nil},
+		{`{"anyOf":[{"type":"string"},{"title":"x"}]}`, FieldUnknown, nil},
+		{`"[REDACTED]"`, FieldUnknown, nil},
+		{`{"type":"integer","enum":[1,2]}`, "integer", nil},
+	}
+	for _, tt := range tests {
+		typ, opts := FieldType([]byte(tt.sub))
+		if typ != tt.typ || !slices.Equal(opts, tt.opts) {
+			t.Errorf("FieldType(%s) = %q %q; want %q %q", tt.sub, typ, opts, tt.typ, tt.opts)
+		}
+	}
 }

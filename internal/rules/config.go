@@ -10,11 +10,14 @@ import (
 // Config is the [rules] table of .mcptrail.toml:
 //
 //	[rules]
+//	enable = ["approval-missing"]
 //	disable = ["cancel-unknown-request"]
 //	severity = { late-result = "error" }
 //
 // The zero value changes nothing.
 type Config struct {
+	// Enable lists the ids of opt-in rules (off by default) to turn on.
+	Enable []string `toml:"enable"`
 	// Disable lists the ids of rules whose findings are not reported.
 	Disable []string `toml:"disable"`
 	// Severity re-grades rules: rule id to error, warning or info.
@@ -22,9 +25,14 @@ type Config struct {
 }
 
 // Apply disables and re-grades the rules of r as c says. An unknown rule
-// id or severity is an error naming the key (rules.disable,
+// id or severity is an error naming the key (rules.enable, rules.disable,
 // rules.severity.ID).
 func (c *Config) Apply(r *finding.Registry) error {
+	for _, id := range c.Enable {
+		if err := r.Enable(id); err != nil {
+			return fmt.Errorf("rules.enable: unknown rule %q%s", id, listHint)
+		}
+	}
 	for _, id := range c.Disable {
 		if _, ok := r.Rule(id); !ok {
 			return fmt.Errorf("rules.disable: unknown rule %q%s", id, listHint)

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -65,7 +66,7 @@ func raising() map[string]struct {
 			answer("l", 200, res(`"l"`, `{"resultType":"complete","tools":[`+tools+`]}`), jsonCT),
 		}
 	}
-	return map[string]session{
+	out := map[string]session{
 		"invalid-frame":                 one(c2s("not json")),
 		"non-conforming-frame":          one(c2s(`{"jsonrpc":"1.0","id":1,"method":"ping"}`)),
 		"null-id":                       one(c2s(`{"jsonrpc":"2.0","id":null,"method":"ping"}`)),
@@ -100,16 +101,18 @@ func raising() map[string]struct {
 		"http-param-header":             one(append(listed(paramTool), post("c", tool("1", "deploy", `{"env":"prod"}`, ""), modernHeaders("deploy")))...),
 		"tool-header-annotation":        one(listed(badTool)...),
 		"elicitation-action-unknown":    one(c2s(tool("1", "t", "{}", `,"inputResponses":{"a":{"action":"postpone"}}`))),
-		"elicitation-sensitive-form": one(c2s(tool("1", "t", "{}", "")), s2c(inputRequired("1",
-			`{"k":{"method":"elicitation/create","params":{"message":"log in","requestedSchema":{"type":"object","properties":{"password":{"type":"string"}}}}}}`, ""))),
 	}
+	for id, steps := range newRuleSessions() {
+		out[id] = one(steps...)
+	}
+	return out
 }
 
 // TestEveryRuleIsRaised fails for a registered rule that no session of
 // the table raises, and for a table entry that is not a rule.
 func TestEveryRuleIsRaised(t *testing.T) {
 	t.Parallel()
-	reg := Default()
+	reg := allOn(t)
 	table := raising()
 	for _, rule := range reg.Rules() {
 		if rule.Category == "assertion" {
@@ -156,7 +159,7 @@ func TestRaisedRulesAreRegistered(t *testing.T) {
 			switch {
 			case !ok:
 				t.Errorf("%s: finding.New's rule %s is not a constant of package finding", call.pos, call.arg)
-			case !reg.Enabled(id):
+			case !registered(reg, id):
 				t.Errorf("%s: rule %q (finding.%s) is raised but not registered in Default", call.pos, id, call.arg)
 			}
 		}
@@ -184,6 +187,11 @@ func TestCorpusRulesAreRegistered(t *testing.T) {
 			}
 		}
 	}
+}
+
+func registered(reg *finding.Registry, id string) bool {
+	_, ok := reg.Rule(id)
+	return ok
 }
 
 // findingConstants returns the string constants of package finding, by

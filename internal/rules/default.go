@@ -12,7 +12,7 @@ import (
 const spec = "MCP 2026-07-28 "
 
 // Default returns a new registry of every rule mcptrail raises, with its
-// default severity and nothing disabled.
+// default severity and only the opt-in (Off) rules disabled.
 func Default() *finding.Registry {
 	r, err := finding.NewRegistry(definitions()...)
 	if err != nil {
@@ -25,7 +25,7 @@ func Default() *finding.Registry {
 // definitions returns every rule's metadata.
 func definitions() []finding.Rule {
 	var out []finding.Rule
-	for _, group := range [][]finding.Rule{protocolRules(), mrtrRules(), captureRules(), httpRules(), elicitationRules()} {
+	for _, group := range [][]finding.Rule{protocolRules(), mrtrRules(), captureRules(), httpRules(), elicitationRules(), toolRules()} {
 		out = append(out, group...)
 	}
 	out = append(out, assertionRules()...) // assertion.go
@@ -165,11 +165,68 @@ func elicitationRules() []finding.Rule {
 			Help: "An ElicitResult's action must be accept (submitted or confirmed), decline (an explicit no) or cancel " +
 				"(dismissed). Any other action, such as postpone, is invalid: the server cannot know what the user did.",
 			Spec: spec + "§6 rule 29; §3.5"},
-		{ID: finding.ElicitSensitiveForm, Category: c, Severity: finding.Warning,
-			Summary: "a form-mode elicitation asks for what looks like a password, key, token or card number",
+		{ID: finding.ElicitSensitiveField, Category: c, Severity: finding.Warning,
+			Summary: "a form-mode field whose name or description asks for a password, key, token, card number or SSN",
 			Help: "A server must not use form mode for sensitive data (passwords, API keys, access tokens, payment credentials); " +
-				"it must use URL mode, so the secret never passes through the client. Field names are matched heuristically " +
-				"(password, secret, api_key, token, card number, cvv, ...), so this is a lint.",
+				"it must use URL mode, so the secret never passes through the client. Field names and descriptions are matched " +
+				"heuristically (password, secret, api key, token, card number, cvv, ssn, ...), so this is a lint.",
 			Spec: spec + "§6 rule 30; §3.7"},
+		{ID: finding.ElicitModeUndeclared, Category: c, Severity: finding.Warning,
+			Summary: "the server asked in an elicitation mode the client did not declare",
+			Help: "A server must not send an elicitation mode the client did not declare: in 2026-07-28 in the clientCapabilities " +
+				"of the request the question answers, in legacy sessions in initialize. \"elicitation\": {} means form only.",
+			Spec: spec + "§6 rule 20; §3.1"},
+		{ID: finding.ElicitContentOnDecline, Category: c, Severity: finding.Warning,
+			Summary: "an elicitation answer carries content with decline or cancel",
+			Help: "content is present only on a form-mode accept. A decline or cancel that carries content sends the user's " +
+				"input although the user said no; the server must treat the answer as declined.",
+			Spec: spec + "§6 rule 29; §3.5"},
+		{ID: finding.ElicitContentInvalid, Category: c, Severity: finding.Warning,
+			Summary: "accepted content does not validate against the question's requestedSchema",
+			Help: "Accepted form content should validate against the requestedSchema it answers; clients and servers each " +
+				"should validate. The finding names the field and the constraint it breaks, never the value.",
+			Spec: spec + "§6 rule 29; §3.5"},
+		{ID: finding.ElicitURLInsecure, Category: c, Severity: finding.Warning,
+			Summary: "a url-mode elicitation's URL is not https, names an IP or punycode host, or carries credentials",
+			Help: "A url-mode URL should be https, must not carry credentials (userinfo) and is shown to the user for consent: " +
+				"an IP-literal or punycode / non-ASCII host hides who asks.",
+			Spec: spec + "§6 rule 31; §3.7"},
+		{ID: finding.ElicitUnanswered, Category: c, Severity: finding.Info,
+			Summary: "an elicitation was still unanswered when the session ended",
+			Help: "Raised only for a capture that ended cleanly, for a question no answer (no retry carrying its key, no " +
+				"legacy response) reached. Clients need not answer, so this is information.",
+			Spec: spec + "§2.4 rule 6; §3.5"},
+		{ID: finding.ElicitSchemaUnsupported, Category: c, Severity: finding.Warning,
+			Summary: "a requestedSchema is outside the restricted subset (a flat object of primitive fields)",
+			Help: "Form mode's requestedSchema is a flat object whose properties are string, number, integer, boolean or " +
+				"enum schemas. Nested objects, unions such as anyOf [string, null] (Pydantic's optional field) and integer " +
+				"enums are outside it, and clients such as the TypeScript SDK reject them with -32603.",
+			Spec: spec + "§6 rule 27; §3.3"},
+		{ID: finding.ApprovalMissing, Category: c, Severity: finding.Warning, Off: true,
+			Summary: "a destructive tool call completed without an accepted elicitation (opt-in)",
+			Help: "A tool annotated destructiveHint: true completed without an elicitation the user accepted in its " +
+				"operation. Annotations are hints and approval may happen elsewhere, so this rule is off until enabled.",
+			Spec: spec + "§3.7 (servers MUST handle decline; human in the loop)"},
+	}
+}
+
+func toolRules() []finding.Rule {
+	const c = finding.Protocol
+	return []finding.Rule{
+		{ID: finding.ToolSchemaInvalid, Category: c, Severity: finding.Warning,
+			Summary: "a tool's inputSchema is not a valid JSON Schema object",
+			Help: "Tool.inputSchema is a JSON Schema with type object at the root. One that does not compile (a bad keyword " +
+				"value, an unresolvable $ref) or is not an object schema cannot validate the tool's arguments.",
+			Spec: spec + "§6 rule 48"},
+		{ID: finding.ToolNameInvalid, Category: c, Severity: finding.Warning,
+			Summary: "a tool name is outside 1-128 characters of A-Z a-z 0-9 _ - .",
+			Help: "Tool names should be 1 to 128 characters, using only ASCII letters, digits, underscore, hyphen and dot " +
+				"(the tools page since 2025-11-25). Spaces and other characters break clients that route or display by name.",
+			Spec: "MCP 2025-11-25 server/tools (Tool names)"},
+		{ID: finding.ToolDefinitionChanged, Category: c, Severity: finding.Warning,
+			Summary: "a tool's definition changed during the session without notifications/tools/list_changed",
+			Help: "A server whose tool list changes should announce it with notifications/tools/list_changed. A definition " +
+				"that changed between two listings with no notification in between may surprise a client that cached it.",
+			Spec: spec + "§6 rule 36; §1.14"},
 	}
 }

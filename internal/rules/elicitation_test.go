@@ -34,12 +34,18 @@ func TestElicitationRules(t *testing.T) {
 		}, []string{"elicitation-action-unknown@2"}},
 		{"form asks for a password", []step{
 			c2s(tool("1", "t", "{}", "")), s2c(inputRequired("1", form(`{"user":{"type":"string"},"Password":{"type":"string"}}`), "")),
-		}, []string{"elicitation-sensitive-form@2"}},
+		}, []string{"elicitation-sensitive-form-field@2"}},
 		{"form asks for a name and an email", []step{
 			c2s(tool("1", "t", "{}", "")), s2c(inputRequired("1", form(`{"username":{"type":"string"},"email":{"type":"string"}}`), "")),
 		}, nil},
 		{"url mode may carry the secret page", []step{c2s(tool("1", "t", "{}", "")), s2c(inputRequired("1", urlMode, ""))}, nil},
-		{"legacy form asks for an api key", []step{s2c(legacyAsk(`{"api_key":{"type":"string"}}`))}, []string{"elicitation-sensitive-form@1"}},
+		{"form asks for an ssn by name, and a key by description", []step{
+			c2s(tool("1", "t", "{}", "")), s2c(inputRequired("1", form(`{"SSN":{"type":"string"},"k":{"type":"string","description":"Your personal access token"}}`), "")),
+		}, []string{"elicitation-sensitive-form-field@2", "elicitation-sensitive-form-field@2"}},
+		{"descriptions about tokens a model counts, lessons and tokens of thanks", []step{
+			c2s(tool("1", "t", "{}", "")), s2c(inputRequired("1", form(`{"max":{"type":"integer","description":"Max tokens to generate"},"lesson":{"type":"string","description":"Which lesson?"}}`), "")),
+		}, nil},
+		{"legacy form asks for an api key", []step{s2c(legacyAsk(`{"api_key":{"type":"string"}}`))}, []string{"elicitation-sensitive-form-field@1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

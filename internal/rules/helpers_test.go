@@ -89,8 +89,9 @@ func findingLines(fs []finding.Finding) []string {
 	return out
 }
 
-// meta is the _meta of a modern request.
-const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+// meta is the _meta of a modern request; the client declares both
+// elicitation modes.
+const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{},"url":{}}}}`
 
 // res is a result response.
 func res(id, result string) string {

@@ -23,6 +23,7 @@ with the severity they have after the ` + "`[rules]`" + ` table of ` + "`.mcptra
 
 ` + "```toml" + `
 [rules]
+enable = ["approval-missing"]             # an opt-in rule (off by default) turned on
 disable = ["cancel-unknown-request"]      # its findings are not reported
 severity = { late-result = "error" }      # error, warning or info
 ` + "```" + `
@@ -41,7 +42,7 @@ alone") of the protocol brief for MCP 2026-07-28; other section numbers are that
 		}
 		fmt.Fprintf(&b, "## %s\n\n| id | severity | summary | spec |\n|---|---|---|---|\n", c)
 		for _, rule := range rules {
-			fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s |\n", rule.ID, rule.ID, rule.Severity, cell(rule.Summary), cell(rule.Spec))
+			fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s | %s |\n", rule.ID, rule.ID, rule.Severity, onByDefault(rule), cell(rule.Summary), cell(rule.Spec))
 		}
 		b.WriteString("\n")
 		for _, rule := range rules {
@@ -53,6 +54,14 @@ alone") of the protocol brief for MCP 2026-07-28; other section numbers are that
 		return fmt.Errorf("writing rules page: %w", err)
 	}
 	return nil
+}
+
+// onByDefault says whether rule is on in a new registry.
+func onByDefault(rule finding.Rule) string {
+	if rule.Off {
+		return "off (opt-in)"
+	}
+	return "on"
 }
 
 // cell escapes a table cell's pipes.

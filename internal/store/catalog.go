@@ -79,6 +79,9 @@ type Definition struct {
 	// Seq is the seq of the response that first listed this version of
 	// the definition (this Hash).
 	Seq uint64
+	// Line is the capture file line of the response at Seq; zero when
+	// unknown (a live or in-memory record).
+	Line int
 	// Size is the length in bytes of the definition's JSON as that
 	// response listed it.
 	Size int
@@ -88,7 +91,10 @@ type Definition struct {
 type CatalogChange struct {
 	// Seq is the seq of the response whose page showed the change; for a
 	// removal, the page that completed the listing without it.
-	Seq  uint64
+	Seq uint64
+	// Line is the capture file line of the response at Seq; zero when
+	// unknown.
+	Line int
 	Kind string
 	Key  string
 	// Change is ChangeAdded, ChangeRemoved or ChangeChanged.

@@ -30,7 +30,7 @@ func (s *Store) applyPage(i int, seq uint64, first bool, page mcp.ListPage) {
 	next.Seq = seq
 	next.Pages++
 	a := pageApply{
-		ls: ls, kind: mcp.ListKinds()[i], name: kindNames()[i], seq: seq,
+		ls: ls, kind: mcp.ListKinds()[i], name: kindNames()[i], seq: seq, line: s.lineOf(seq),
 		defs: next.Definitions, baseline: ls.listings == 1, scratch: &s.cat.scratch,
 	}
 	for _, item := range page.Items {
@@ -106,6 +106,7 @@ type pageApply struct {
 	kind     mcp.ListKind
 	name     string
 	seq      uint64
+	line     int // the capture line of the page's response; 0 unknown
 	defs     []Definition
 	owned    bool
 	baseline bool
@@ -135,6 +136,7 @@ func (a *pageApply) item(item jsontext.Value) {
 	}
 	a.own()
 	def := newDefinition(&d, hash, a.seq, len(item))
+	def.Line = a.line
 	if ok {
 		a.change(ChangeChanged, d.Key, hash, a.defs[pos].Hash)
 		a.defs[pos] = def
@@ -186,7 +188,7 @@ func (a *pageApply) change(what, key, hash, prev string) {
 		return
 	}
 	a.changes = append(a.changes, CatalogChange{
-		Seq: a.seq, Kind: a.name, Key: key, Change: what,
+		Seq: a.seq, Line: a.line, Kind: a.name, Key: key, Change: what,
 		Hash: hash, PrevHash: prev, Notified: a.ls.notified,
 	})
 }

@@ -219,9 +219,9 @@ func TestCatalogDefinition(t *testing.T) {
 		Definition: mcp.Definition{Key: "b", Name: "b", Title: "Bee",
 			InputSchema: []byte(`{"type":"object"}`), OutputSchema: []byte(`{"type":"object"}`),
 			Annotations: []byte(`{"readOnlyHint":true}`)},
-		Hash: DefinitionHash([]byte(toolB)), Seq: 2, Size: len(toolB),
+		Hash: DefinitionHash([]byte(toolB)), Seq: 2, Line: 3, Size: len(toolB),
 	}, {
-		Definition: mcp.Definition{Key: "", Title: "no name"}, Hash: DefinitionHash([]byte(`{"title":"no name"}`)), Seq: 2,
+		Definition: mcp.Definition{Key: "", Title: "no name"}, Hash: DefinitionHash([]byte(`{"title":"no name"}`)), Seq: 2, Line: 3,
 		Size: len(`{"title":"no name"}`),
 	}}
 	if diff := cmp.Diff(want, snap.Catalog.Lists[0].Definitions); diff != "" {

@@ -103,12 +103,13 @@ func (s *Store) raise(f finding.Finding) {
 // still be running. Cancelled calls are not flagged. They are made as the
 // findings are read when their seqs never go down and are not zero (so
 // that merging them yields the stable order); otherwise they are held.
-func (s *Store) allFindings(calls *Calls) Findings {
-	if s.findingsInOrder() && !s.sess.Ended && !s.sess.Damage.Torn && s.sess.Damage.Corrupt == 0 {
+// finished are the findings of the Finishers (finishChecks).
+func (s *Store) allFindings(calls *Calls, finished []finding.Finding) Findings {
+	if len(finished) == 0 && s.findingsInOrder() && !s.sess.Ended && !s.sess.Damage.Torn && s.sess.Damage.Corrupt == 0 {
 		// Nothing to add or sort: share the list, which is only appended to.
 		return FindingsOf(s.findings[:len(s.findings):len(s.findings)])
 	}
-	out := slices.Clone(s.findings)
+	out := append(slices.Clone(s.findings), finished...)
 	var lazy bool
 	var n int
 	if s.sess.Ended && s.opts.Rules.Enabled(finding.UnansweredRequest) {
@@ -141,6 +142,15 @@ func (s *Store) allFindings(calls *Calls) Findings {
 // appendGraded appends f to fs when Options.Rules keeps it, graded. The
 // findings only a snapshot decides (the capture's damage) are made here,
 // not raised, so that each snapshot makes them afresh.
+// lineOf returns the capture line of the record being ingested when its
+// seq is seq, else 0.
+func (s *Store) lineOf(seq uint64) int {
+	if r := s.feed.rec; r != nil && r.Seq == seq {
+		return r.Line
+	}
+	return 0
+}
+
 func (s *Store) appendGraded(fs []finding.Finding, f finding.Finding) []finding.Finding {
 	if f, ok := s.opts.Rules.Grade(f); ok {
 		return append(fs, f)

@@ -2,6 +2,8 @@ package store
 
 import (
 	"math"
+
+	"github.com/mcptrail/mcptrail/internal/finding"
 	"slices"
 	"time"
 )
@@ -41,17 +43,30 @@ func (s *Store) freeze(copyState bool) *Snapshot {
 		ops = ListOf(s.ops)
 		ledger = ListOf(s.ledgerRows(s.ops, false))
 	}
-	return &Snapshot{
+	snap := &Snapshot{
 		Session:    s.session(&calls),
 		Calls:      calls,
 		Operations: ops,
-		Findings:   s.allFindings(&calls),
 		Ledger:     ledger,
 		Catalog:    s.cat.published,
 		Summary:    s.calls.roll.summary(),
 		Counts:     s.counts,
 		frames:     s.frames.share(&s.opts),
 	}
+	snap.Findings = s.allFindings(&snap.Calls, s.finishChecks(snap))
+	return snap
+}
+
+// finishChecks runs the Finishers among the checks on snap and returns
+// the findings they raised, graded (those of disabled rules dropped).
+func (s *Store) finishChecks(snap *Snapshot) []finding.Finding {
+	var out []finding.Finding
+	for _, c := range s.opts.Checks {
+		if f, ok := c.(Finisher); ok {
+			f.Finish(snap, func(fd finding.Finding) { out = s.appendGraded(out, fd) })
+		}
+	}
+	return out
 }
 
 // finishOperations derives the status and times of each operation one of

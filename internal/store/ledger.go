@@ -80,6 +80,9 @@ type LedgerRow struct {
 	ElapsedMS   float64
 	AskedSeq    uint64
 	AnsweredSeq uint64
+	// AskedLine is the capture file line of the frame at AskedSeq; zero
+	// when unknown (a live or in-memory record).
+	AskedLine int
 	// Observations lists the Obs* values that apply, in declaration order.
 	Observations []string
 	// Call is the index of the call that carried the question; Operation
@@ -102,12 +105,16 @@ type LedgerRoot struct {
 }
 
 // LedgerField is one property a form asked for: its name, declared type
-// (mcp.FieldUnknown when the subschema is not an object) and whether it is
-// required. Defaults, enum values and examples are never kept.
+// (mcp.FieldType: an enum, a union such as "string|null", mcp.FieldUnknown
+// when the subschema is not an object) and whether it is required. A
+// select field's options are the server's words and are kept; defaults
+// and examples are never kept.
 type LedgerField struct {
 	Name     string
 	Type     string
 	Required bool
+	// Options lists a select field's options in wire order; nil otherwise.
+	Options []string
 }
 
 // LedgerCounts counts rows by mode, action and status, each sorted by name.
@@ -156,7 +163,7 @@ func newRow(era string, q *mcp.ElicitRequest, askedAt time.Time, askedSeq uint64
 	if q.Fields != nil {
 		row.Fields = make([]LedgerField, len(q.Fields))
 		for i, f := range q.Fields {
-			row.Fields[i] = LedgerField{Name: f.Name, Type: f.Type, Required: f.Required}
+			row.Fields[i] = LedgerField{Name: f.Name, Type: f.Type, Required: f.Required, Options: f.Options}
 		}
 	}
 	if q.Mode == mcp.ModeURL {

@@ -131,6 +131,7 @@ func (s *Store) ledgerAsked(c *Call, r *capture.Record, result jsontext.Value) {
 	}
 	for _, q := range mcp.InputElicitations(result) {
 		row := newRow(LedgerMRTR, &q.Request, r.Time, r.Seq, declared)
+		row.AskedLine = r.Line
 		row.Key, row.Round, row.RequestID, row.Call = q.Key, round, c.ID, c.Index
 		s.addRow(row, root, true)
 	}
@@ -166,6 +167,7 @@ func (s *Store) ledgerServerAsked(c *Call, r *capture.Record, params jsontext.Va
 	}
 	q := mcp.ParseElicitRequest(params)
 	row := newRow(LedgerLegacy, &q, r.Time, r.Seq, declared)
+	row.AskedLine = r.Line
 	row.RequestID, row.Call = c.ID, c.Index
 	var root *Call
 	if c.Parent >= 0 {
@@ -208,6 +210,7 @@ func (s *Store) ledgerRequired(c *Call, r *capture.Record, data jsontext.Value) 
 	}
 	for _, q := range mcp.RequiredElicitations(data) {
 		row := newRow(LedgerLegacy, &q, r.Time, r.Seq, declared)
+		row.AskedLine = r.Line
 		row.RequestID, row.Call, row.Status = c.ID, c.Index, LedgerRequired
 		s.addRow(row, root, false)
 	}

@@ -34,7 +34,11 @@ func ledgerLines(rows []LedgerRow) []string {
 				if f.Required {
 					star = "*"
 				}
-				fs = append(fs, f.Name+":"+f.Type+star)
+				opts := ""
+				if f.Options != nil {
+					opts = "(" + strings.Join(f.Options, "|") + ")"
+				}
+				fs = append(fs, f.Name+":"+f.Type+opts+star)
 			}
 			s += " fields=" + strings.Join(fs, ",")
 		}
@@ -95,14 +99,14 @@ func TestLedgerMRTR(t *testing.T) {
 		steps []step
 		want  []string
 	}{{
-		name: "no mode is form mode; placeholder and typeless subschemas are unknown",
+		name: "no mode is form mode; placeholder and typeless subschemas are unknown, an enum keeps its options, a type array is a union",
 		steps: []step{
 			c2s(0, call("1", "t", bothModes, "")),
 			s2c(10, inputRequired("1", `{`+ask("k", `{"message":"Say","requestedSchema":{"type":"object","properties":{"pw":"[REDACTED]","n":{"title":"no type"},"e":{"type":"string","enum":["x","y"]},"m":{"type":["string","null"]}},"required":["pw","zz"]}}`)+`}`, "s1")),
 			c2s(920, call("2", "t", bothModes, answers("s1", `"k":{"action":"accept","content":{"pw":"hunter2"}}`))),
 			s2c(5, done("2")),
 		},
-		want: []string{`root=0:tools/call[t]#1 r1 req=1 key=k mrtr form "Say" fields=pw:unknown*,n:unknown,e:string,m:unknown answered action=accept 2→3 920ms`},
+		want: []string{`root=0:tools/call[t]#1 r1 req=1 key=k mrtr form "Say" fields=pw:unknown*,n:unknown,e:enum(x|y),m:string|null answered action=accept 2→3 920ms`},
 	}, {
 		name: "url mode: url and host, never fields; suspicious urls observed",
 		steps: []step{
@@ -326,20 +330,20 @@ func TestLedgerFixtures(t *testing.T) {
 	want := []LedgerRow{{
 		Root: LedgerRoot{Call: 0, ID: id(1), Method: "tools/call", Target: "create_account"}, Round: 1, RequestID: id(1),
 		Key: "profile", Era: LedgerMRTR, Mode: "form", Message: "Choose a username and give a contact email",
-		Fields: []LedgerField{{"username", "string", true}, {"email", "string", true}, {"newsletter", "boolean", false}},
-		Action: "accept", Status: LedgerAnswered, ElapsedMS: 920, AskedSeq: 2, AnsweredSeq: 3,
+		Fields: []LedgerField{{Name: "username", Type: "string", Required: true}, {Name: "email", Type: "string", Required: true}, {Name: "newsletter", Type: "boolean", Required: false}},
+		Action: "accept", Status: LedgerAnswered, ElapsedMS: 920, AskedSeq: 2, AnsweredSeq: 3, AskedLine: 3,
 		Call: 0, Operation: 0, WaitMS: 920, ToolMS: 50,
 	}, {
 		Root: LedgerRoot{Call: 2, ID: id(3), Method: "tools/call", Target: "sync_calendar"}, Round: 1, RequestID: id(3),
 		Key: "auth", Era: LedgerMRTR, Mode: "url", Message: "Please provide your API key to continue.",
 		URL: "https://mcp.example.com/ui/set_api_key?flow=abc123", Host: "mcp.example.com",
-		Action: "accept", Status: LedgerAnswered, ElapsedMS: 2840, AskedSeq: 6, AnsweredSeq: 7,
+		Action: "accept", Status: LedgerAnswered, ElapsedMS: 2840, AskedSeq: 6, AnsweredSeq: 7, AskedLine: 7,
 		Call: 2, Operation: 1, WaitMS: 2840, ToolMS: 50,
 	}, {
 		Root: LedgerRoot{Call: 4, ID: id(5), Method: "tools/call", Target: "login_legacy"}, Round: 1, RequestID: id(5),
 		Key: "creds", Era: LedgerMRTR, Mode: "form", Message: "Enter your admin password to continue",
-		Fields: []LedgerField{{"password", "string", true}},
-		Action: "decline", Status: LedgerAnswered, ElapsedMS: 270, AskedSeq: 10, AnsweredSeq: 11,
+		Fields: []LedgerField{{Name: "password", Type: "string", Required: true}},
+		Action: "decline", Status: LedgerAnswered, ElapsedMS: 270, AskedSeq: 10, AnsweredSeq: 11, AskedLine: 11,
 		Call: 4, Operation: 2, WaitMS: 270, ToolMS: 40,
 	}}
 	ignoreTimes := cmpopts.IgnoreFields(LedgerRow{}, "AskedAt", "AnsweredAt", "CompletedAt")
@@ -356,7 +360,7 @@ func TestLedgerFixtures(t *testing.T) {
 	legacy := load(t, transcript(t, "testdata/legacy-2025-11-25.transcript.jsonl"))
 	checkLedgerConsistent(t, legacy)
 	wantLegacy := []string{
-		`root=1:tools/call[book_table]#1 r0 req=0 legacy form "How many guests, and at what time?" fields=guests:integer*,time:string answered action=accept 5→6 1400ms`,
+		`root=1:tools/call[book_table]#1 r0 req=0 legacy form "How many guests, and at what time?" fields=guests:integer*,time:enum(18:00|19:30|21:00) answered action=accept 5→6 1400ms`,
 		`root=1:tools/call[book_table]#1 r0 req=1 legacy url "A deposit is required to hold the table" url=https://pay.example.org/deposit?e=el-42 host=pay.example.org eid=el-42 answered action=accept 7→8 900ms completed+3.1s`,
 	}
 	if diff := cmp.Diff(wantLegacy, ledgerLines(legacy.Ledger.Slice())); diff != "" {

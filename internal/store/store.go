@@ -107,6 +107,15 @@ type Check interface {
 	Check(f *Frame, raise func(finding.Finding))
 }
 
+// Finisher is a Check that also judges the session as a whole: Finish is
+// called each time a snapshot is built, with that snapshot (its Findings
+// not yet set), and raises the findings only the ledger, the catalog or
+// the end of the session decide. It must not keep s, and it must raise
+// the same findings for the same snapshot (Finish runs once per snapshot).
+type Finisher interface {
+	Finish(s *Snapshot, raise func(finding.Finding))
+}
+
 // Store correlates the records of one session.
 type Store struct {
 	opts     Options

@@ -144,6 +144,9 @@ func ledgerViews(snap *store.Snapshot) []ledgerView {
 			names := make([]string, 0, len(r.Fields))
 			for _, f := range r.Fields {
 				n := f.Name + ": " + f.Type
+				if f.Options != nil {
+					n += " (" + strings.Join(f.Options, ", ") + ")"
+				}
 				if f.Required {
 					n += " (required)"
 				}

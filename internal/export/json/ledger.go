@@ -116,5 +116,8 @@ func appendField(b []byte, field *store.LedgerField) []byte {
 	f.str("name", field.Name)
 	f.str("type", field.Type)
 	f.bool("required", field.Required)
+	if field.Options != nil {
+		f.strings("options", field.Options)
+	}
 	return f.close()
 }

@@ -150,7 +150,7 @@ func ledgerAsks(r *store.LedgerRow) string {
 		}
 		parts := make([]string, len(r.Fields))
 		for i, f := range r.Fields {
-			parts[i] = cell(f.Name) + ":" + cell(f.Type)
+			parts[i] = cell(f.Name) + ":" + cell(fieldType(f))
 			if f.Required {
 				parts[i] += "*"
 			}
@@ -207,4 +207,13 @@ func ledgerNotes(r *store.LedgerRow) string {
 // controls: see termtext.Escape.
 func cell(s string) string {
 	return termtext.Escape(s)
+}
+
+// fieldType is a field's type, with a select field's options:
+// "enum(now|tonight)".
+func fieldType(f store.LedgerField) string {
+	if f.Options == nil {
+		return f.Type
+	}
+	return f.Type + "(" + strings.Join(f.Options, "|") + ")"
 }

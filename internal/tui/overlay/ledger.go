@@ -3,6 +3,7 @@ package overlay
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -267,7 +268,11 @@ func bounded(r store.LedgerRow, w int) store.LedgerRow {
 	if len(r.Fields) > 0 {
 		fs := make([]store.LedgerField, 0, min(len(r.Fields), n/2))
 		for _, f := range r.Fields[:min(len(r.Fields), n/2)] {
-			fs = append(fs, store.LedgerField{Name: clip(f.Name, n), Type: clip(f.Type, n), Required: f.Required})
+			typ := f.Type
+			if f.Options != nil { // a select field shows its options: enum(now|tonight)
+				typ += "(" + strings.Join(f.Options[:min(len(f.Options), n/2)], "|") + ")"
+			}
+			fs = append(fs, store.LedgerField{Name: clip(f.Name, n), Type: clip(typ, n), Required: f.Required})
 		}
 		r.Fields = fs
 	}

@@ -1,0 +1,172 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/mcp"
+)
+
+// The questions and answers the content rules read: an interim result's
+// inputRequests, a retry's inputResponses, a legacy request's params and
+// its answer. Members that do not fit are left zero.
+type (
+	interim struct {
+		InputRequests map[string]jsontext.Value `json:"inputRequests"`
+		RequestState  string                    `json:"requestState"`
+	}
+	retry struct {
+		InputResponses map[string]jsontext.Value `json:"inputResponses"`
+		RequestState   string                    `json:"requestState"`
+	}
+	inputRequest struct {
+		Method string       `json:"method"`
+		Params elicitParams `json:"params"`
+	}
+	elicitParams struct {
+		Mode            string         `json:"mode"`
+		RequestedSchema jsontext.Value `json:"requestedSchema"`
+	}
+	elicitAnswer struct {
+		Action  string         `json:"action"`
+		Content jsontext.Value `json:"content"`
+	}
+)
+
+// decode unmarshals raw into v, leaving v as far as it got on an error
+// (the rules judge shapes that decode; the others are other rules').
+func decode(raw []byte, v any) bool { return json.Unmarshal(raw, v) == nil }
+
+// askedKey files a question's requestedSchema until its answer arrives:
+// an MRTR question by its interim result's requestState and key, a legacy
+// one by the server's request id.
+func askedKey(state, key string) string { return "mrtr\x00" + state + "\x00" + key }
+
+// interimAsked reads an interim result's form questions: it raises
+// schema-unsupported and files each schema for the answer.
+func (el *Elicitation) interimAsked(seq uint64, result []byte, add func(finding.Finding)) {
+	var r interim
+	decode(result, &r)
+	for _, key := range sortedKeys(r.InputRequests) {
+		var q inputRequest
+		if !decode(r.InputRequests[key], &q) || q.Method != mcp.MethodElicit {
+			continue
+		}
+		el.asked(seq, fmt.Sprintf("inputRequests[%q]", key), askedKey(r.RequestState, key), &q.Params, add)
+	}
+}
+
+// asked checks one form question's schema and files it under k.
+func (el *Elicitation) asked(seq uint64, where, k string, p *elicitParams, add func(finding.Finding)) {
+	if p.Mode != "" && p.Mode != mcp.ModeForm || len(p.RequestedSchema) == 0 {
+		return
+	}
+	if why := unsupportedSchema(p.RequestedSchema); why != "" {
+		add(finding.New(finding.ElicitSchemaUnsupported, seq, "%s requestedSchema is outside the form subset: %s", where, why))
+	}
+	if el.schemas == nil {
+		el.schemas = map[string]jsontext.Value{}
+	}
+	el.schemas[k] = bytes.Clone(p.RequestedSchema)
+}
+
+// retryAnswered reads a retry's answers: content with decline or cancel,
+// and accepted content that fails its question's schema.
+func (el *Elicitation) retryAnswered(seq uint64, params []byte, add func(finding.Finding)) {
+	var r retry
+	decode(params, &r)
+	for _, key := range sortedKeys(r.InputResponses) {
+		var a elicitAnswer
+		if !decode(r.InputResponses[key], &a) || a.Action == "" {
+			continue
+		}
+		k := askedKey(r.RequestState, key)
+		el.answered(seq, fmt.Sprintf("inputResponses[%q]", key), el.schemas[k], &a, add)
+		delete(el.schemas, k)
+	}
+}
+
+// answered judges one answer against the schema it answers (nil: the
+// question was not seen or not a form).
+func (el *Elicitation) answered(seq uint64, where string, schema jsontext.Value, a *elicitAnswer, add func(finding.Finding)) {
+	hasContent := len(a.Content) > 0 && string(a.Content) != "null"
+	switch {
+	case hasContent && (a.Action == mcp.ActionDecline || a.Action == mcp.ActionCancel):
+		add(finding.New(finding.ElicitContentOnDecline, seq, "%s answers %s with content; content belongs to accept only", where, a.Action))
+	case hasContent && a.Action == mcp.ActionAccept && schema != nil:
+		for _, v := range contentViolations(schema, a.Content) {
+			add(finding.New(finding.ElicitContentInvalid, seq, "%s content: %s", where, v))
+		}
+	}
+}
+
+// contentViolations validates content against schema and describes each
+// failure by field and constraint, never by value. A schema that does not
+// compile or content that is not JSON gives none (other rules say so).
+func contentViolations(schema, content jsontext.Value) []string {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(content))
+	if err != nil {
+		return nil
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("mcptrail:requested", doc); err != nil {
+		return nil
+	}
+	sch, err := c.Compile("mcptrail:requested")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	if ve, ok := sch.Validate(inst).(*jsonschema.ValidationError); ok {
+		collectViolations(ve, &out)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// collectViolations appends a "field: constraint" line for each leaf of
+// ve. Only locations and keyword names are read: error messages of some
+// keywords quote the value.
+func collectViolations(ve *jsonschema.ValidationError, out *[]string) {
+	if len(ve.Causes) > 0 {
+		for _, c := range ve.Causes {
+			collectViolations(c, out)
+		}
+		return
+	}
+	keyword := strings.Join(ve.ErrorKind.KeywordPath(), "/")
+	field := "(the content)"
+	if len(ve.InstanceLocation) > 0 {
+		field = fmt.Sprintf("field %q", strings.Join(ve.InstanceLocation, "/"))
+	}
+	if k, ok := ve.ErrorKind.(*kind.Required); ok {
+		for _, m := range k.Missing {
+			*out = append(*out, fmt.Sprintf("field %q fails required (missing)", m))
+		}
+		return
+	}
+	*out = append(*out, fmt.Sprintf("%s fails %s", field, keyword))
+}
+
+// sortedKeys returns m's keys in order, so findings come out alike on
+// every run.
+func sortedKeys(m map[string]jsontext.Value) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
