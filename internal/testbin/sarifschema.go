@@ -3,9 +3,7 @@ package testbin
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -23,7 +21,7 @@ const sarifSchemaFile = "sarif-2.1.0-rtm.5.json"
 // set, when it fails.
 func SARIFSchema(t testing.TB) *jsonschema.Schema {
 	t.Helper()
-	file := filepath.Join(sarifSchemaDir(t), sarifSchemaFile)
+	file := filepath.Join(npmSchemaDir(t, "SARIF", "MCPTRAIL_SARIF_SCHEMA", "@microsoft/jest-sarif", "lib/schemas"), sarifSchemaFile)
 	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatalf("reading the SARIF schema: %v", err)
@@ -49,36 +47,5 @@ func SARIFSchema(t testing.TB) *jsonschema.Schema {
 // ValidateSARIF fails t unless doc is a SARIF log that s accepts.
 func ValidateSARIF(t testing.TB, s *jsonschema.Schema, doc []byte) {
 	t.Helper()
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
-	if err != nil {
-		t.Fatalf("SARIF is not JSON: %v\n%s", err, doc)
-	}
-	if err := s.Validate(v); err != nil {
-		t.Errorf("SARIF is not valid SARIF 2.1.0: %v", err)
-	}
-}
-
-// sarifSchemaDir is the @microsoft/jest-sarif package's lib/schemas
-// directory.
-func sarifSchemaDir(t testing.TB) string {
-	t.Helper()
-	if dir := os.Getenv("MCPTRAIL_SARIF_SCHEMA"); dir != "" {
-		return dir
-	}
-	skip := t.Skipf
-	if os.Getenv("CI") != "" {
-		skip = t.Fatalf
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		skip("no SARIF schema: MCPTRAIL_SARIF_SCHEMA is unset and npm is not installed (.ci/run installs @microsoft/jest-sarif)")
-		return ""
-	}
-	prefix := t.TempDir()
-	out, err := exec.Command(npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix", prefix, "@microsoft/jest-sarif").CombinedOutput()
-	if err != nil {
-		skip("no SARIF schema: MCPTRAIL_SARIF_SCHEMA is unset and `npm install @microsoft/jest-sarif` failed: %v\n%s", err, strings.TrimSpace(string(out)))
-		return ""
-	}
-	return filepath.Join(prefix, "node_modules", "@microsoft", "jest-sarif", "lib", "schemas")
+	validateDoc(t, s, doc, "SARIF 2.1.0")
 }
