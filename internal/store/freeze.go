@@ -3,9 +3,10 @@ package store
 import (
 	"math"
 
-	"github.com/mcptrail/mcptrail/internal/finding"
 	"slices"
 	"time"
+
+	"github.com/mcptrail/mcptrail/internal/finding"
 )
 
 // Snapshot returns an immutable copy of the session's correlated state.
