@@ -35,6 +35,7 @@ func New(opts *Options) *Checker {
 	}
 	if c.opts.Rules == nil {
 		c.reg = rules.Default()
+		c.opts.Assert.EnableIn(c.reg)
 	} else {
 		c.reg = c.opts.Rules.Clone()
 	}

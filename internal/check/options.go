@@ -61,6 +61,18 @@ type Assertions struct {
 }
 
 // ids returns the ids of the assertion rules a sets a limit for.
+// EnableIn turns on, in reg, the assertion rules whose limit or
+// expectation a sets (they are off by default). Options.Rules given to
+// New must have had it called, before the rules the user skips are
+// disabled, so that a skipped rule stays off.
+func (a *Assertions) EnableIn(reg *finding.Registry) {
+	for id, set := range a.ids() {
+		if set {
+			_ = reg.Enable(id) // every assertion rule is in rules.Default
+		}
+	}
+}
+
 func (a *Assertions) ids() map[string]bool {
 	return map[string]bool{
 		rules.AssertMaxDuration:     a.MaxDuration > 0,

@@ -127,6 +127,7 @@ func (o *checkOptions) checkerOptions(fl *pflag.FlagSet) (*check.Options, error)
 	if err != nil {
 		return nil, err
 	}
+	o.assert.EnableIn(reg)
 	if err := narrowRules(reg, o.only, o.skip, o.categories); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/go-json-experiment/json"
 	"github.com/spf13/cobra"
@@ -76,7 +77,7 @@ docs/rules.md lists the same rules.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write a JSON array instead of a table")
 	addWideFlag(cmd.Flags(), &wide)
-	cmd.Flags().StringVar(&category, "category", "", "list only the rules of category `C` (protocol, mrtr, legacy, http, elicitation, capture, performance)")
+	cmd.Flags().StringVar(&category, "category", "", "list only the rules of category `C` ("+categoryList()+")")
 	return cmd
 }
 
@@ -165,4 +166,13 @@ func writeRuleDetails(io *IOStreams, rows []ruleRow) error {
 			termtext.Escape(r.Summary), termtext.Escape(r.Help))
 	}
 	return nil
+}
+
+// categoryList names every category, for help texts.
+func categoryList() string {
+	names := make([]string, 0, len(finding.Categories()))
+	for _, c := range finding.Categories() {
+		names = append(names, string(c))
+	}
+	return strings.Join(names, ", ")
 }
