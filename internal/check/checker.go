@@ -1,9 +1,7 @@
 package check
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"sort"
 
@@ -76,23 +74,14 @@ func (c *Checker) Check(r *capture.Reader, path string) error {
 	return nil
 }
 
-// sequential ingests r on the calling goroutine.
+// sequential ingests r on the calling goroutine (store.Load); a read
+// error drops what was read.
 func sequential(r *capture.Reader, opts *store.Options) (*store.Snapshot, error) {
-	st := store.New(opts)
-	st.Ingest(r.Header())
-	var rec capture.Record
-	for {
-		err := r.Next(&rec)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		st.Ingest(&rec)
+	snap, err := store.Load(r, opts)
+	if err != nil {
+		return nil, err
 	}
-	st.SetDamage(r.Damage())
-	return st.Final(), nil
+	return snap, nil
 }
 
 // result builds the Result of snap: the graded findings and assertions,
