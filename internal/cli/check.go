@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -148,9 +147,7 @@ func checkIngest(r *capture.Reader, opts *store.Options) (*store.Snapshot, error
 // runCheck checks every input, writes the report and the baseline, and
 // returns what decides the exit status.
 func runCheck(ios *IOStreams, o *checkOptions, opts *check.Options, args []string) error {
-	if ios.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(exportGCPercent))
-	}
+	defer readerGC(ios)()
 	if err := checkBaselinePath(ios, o.writeBaseline); err != nil {
 		return err
 	}

@@ -115,10 +115,19 @@ type stderrView interface {
 // wall time (docs/benchmarks.md).
 const exportGCPercent = 50
 
-func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *redact.Redactor) error {
-	if ios.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(exportGCPercent))
+// readerGC sets the collector to exportGCPercent for a command that reads
+// a whole capture (export, check), unless GOGC is set, and returns what
+// restores it.
+func readerGC(ios *IOStreams) (restore func()) {
+	if ios.Getenv("GOGC") != "" {
+		return func() {}
 	}
+	old := debug.SetGCPercent(exportGCPercent)
+	return func() { debug.SetGCPercent(old) }
+}
+
+func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *redact.Redactor) error {
+	defer readerGC(ios)()
 	if opts.format == formatEvents || opts.format == formatOTLP {
 		return runEventsExport(ios, opts, red)
 	}
