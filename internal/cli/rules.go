@@ -93,7 +93,7 @@ func ruleRows(reg *finding.Registry, category finding.Category, ids []string) ([
 		for _, id := range ids {
 			r, ok := reg.Rule(id)
 			if !ok {
-				return nil, usagef("unknown rule %q (mcptrail rules lists them)", id)
+				return nil, unknownRule(reg, id)
 			}
 			rules = append(rules, r)
 		}
