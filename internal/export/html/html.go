@@ -52,8 +52,11 @@ type Writer struct {
 	// sorted stays true while they ascend (they do in a capture).
 	seqs   []uint64
 	sorted bool
-	buf    []byte
-	err    error // the first error spooling a frame
+	// bySeq indexes seqs when they do not ascend (a hand-made capture),
+	// built at the first lookup so that lookups stay O(1).
+	bySeq map[uint64]int
+	buf   []byte
+	err   error // the first error spooling a frame
 }
 
 // New returns a Writer of one session onto w. The header record h is
@@ -129,7 +132,18 @@ func (hw *Writer) line(seq uint64) int {
 		}
 		return -1
 	}
-	return slices.Index(hw.seqs, seq)
+	if hw.bySeq == nil {
+		hw.bySeq = make(map[uint64]int, len(hw.seqs))
+		for i, s := range hw.seqs {
+			if _, dup := hw.bySeq[s]; !dup {
+				hw.bySeq[s] = i // the first, as a linear search finds it
+			}
+		}
+	}
+	if i, ok := hw.bySeq[seq]; ok {
+		return i
+	}
+	return -1
 }
 
 // Finish writes the page of snap: the markup, the report-data block, the
