@@ -34,7 +34,7 @@ func helper(pkg string) bool {
 func layers() map[string][]string {
 	store := []string{"internal/capture", "internal/finding", "internal/mcp", "internal/wire"}
 	below := func(extra ...string) []string { return append(slices.Clone(store), extra...) }
-	view := below("internal/store", "internal/rules")
+	view := below("internal/store", "internal/oauth", "internal/rules")
 	return map[string][]string{
 		// Foundations: no MCP knowledge, no correlation.
 		"internal/wire":       nil,
@@ -53,10 +53,14 @@ func layers() map[string][]string {
 		"internal/tap/capq":      nil, // the capture queue both taps share; it knows nothing of records
 		"internal/tap/stdio":     {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed", "internal/tap/capq"},
 		"internal/tap/httpproxy": {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed", "internal/tap/capq"},
+		"internal/tap/mitm":      nil, // the local CA for --intercept: certificates only
 		// The only correlator: no rule, no view.
 		"internal/store": store,
+		// The OAuth flow read out of a snapshot's exchanges and calls, for
+		// the oauth rules and every view.
+		"internal/oauth": below("internal/store"),
 		// Rules read the store; they render nothing.
-		"internal/rules": below("internal/store"),
+		"internal/rules": below("internal/store", "internal/oauth"),
 		// Views over snapshots and the change feed, each on its own.
 		"internal/events":          below("internal/store"),
 		"internal/events/httpsink": below("internal/store", "internal/events"),
@@ -235,7 +239,7 @@ func TestViolations(t *testing.T) {
 		{"capture imports store", map[string][]string{"internal/capture": {"internal/store"}},
 			[]string{"internal/capture imports internal/store: an arrow pointing up (it may import [internal/wire])"}},
 		{"view imports view", map[string][]string{"internal/export/json": {"internal/events"}},
-			[]string{"internal/export/json imports internal/events: an arrow pointing up (it may import [internal/capture internal/finding internal/mcp internal/wire internal/store internal/rules])"}},
+			[]string{"internal/export/json imports internal/events: an arrow pointing up (it may import [internal/capture internal/finding internal/mcp internal/wire internal/store internal/oauth internal/rules])"}},
 		{"cli imported", map[string][]string{"internal/tui": {"internal/cli"}},
 			[]string{"internal/tui imports internal/cli: nothing but the command may"}},
 		{"test support imported", map[string][]string{"internal/cli": {"internal/testbin"}},

@@ -20,6 +20,12 @@ const (
 	TypeStderr  Type = "stderr"  // one line of the server's stderr
 	TypeNote    Type = "note"    // something the tap itself saw
 	TypeEnd     Type = "end"     // the last record of a cleanly closed capture
+	// TypeExchange is an HTTP exchange that carried no MCP message: the
+	// forward proxy's OAuth discovery, registration and token requests,
+	// a /.well-known document fetched through the reverse proxy.
+	TypeExchange Type = "exchange"
+	// TypeTunnel is a CONNECT tunnel the forward proxy relayed blind.
+	TypeTunnel Type = "tunnel"
 )
 
 // Dir is the direction a frame travelled.
@@ -55,7 +61,61 @@ type HTTP struct {
 	Path     string            `json:"path,omitempty"`
 	Status   int               `json:"status,omitzero"`
 	Headers  map[string]string `json:"headers,omitempty"`
+	// URL is the absolute URL of the request (scheme, host, path and
+	// query, credentials in the query redacted) when the tap is a forward
+	// proxy, which serves many origins; empty on the reverse proxy, whose
+	// one target the session header names.
+	URL string `json:"url,omitempty"`
 }
+
+// Exchange is a TypeExchange or TypeTunnel record's body. Header values
+// are kept the way frame envelopes keep them (Authorization and cookies:
+// presence and scheme only); bodies and URLs have their credentials
+// (access_token, refresh_token, id_token, code, code_verifier,
+// client_secret, assertion) replaced by RedactedValue before the record is
+// written, in JSON and form-encoded bodies and in query strings. Zero
+// fields were absent.
+type Exchange struct {
+	// ID is the exchange id, unique in the session (frames carry the same
+	// kind of id in HTTP.Exchange).
+	ID     string `json:"id,omitempty"`
+	Method string `json:"method,omitempty"`
+	// URL is the absolute URL requested (credentials in the query
+	// redacted). For a tunnel it is "host:port".
+	URL    string `json:"url,omitempty"`
+	Status int    `json:"status,omitzero"`
+	// DurationUS is the time from the request's first byte to the
+	// response's last (a tunnel: from CONNECT to close), in microseconds.
+	// The record's Time is when the request arrived.
+	DurationUS  int64             `json:"duration_us,omitzero"`
+	ReqHeaders  map[string]string `json:"req_headers,omitempty"`
+	RespHeaders map[string]string `json:"resp_headers,omitempty"`
+	// ReqBody and RespBody hold the bodies as text (redacted), up to
+	// MaxExchangeBody bytes each; ReqSize and RespSize are the sizes as
+	// received, and *Cut is set when the text was cut short.
+	ReqBody  string `json:"req_body,omitempty"`
+	RespBody string `json:"resp_body,omitempty"`
+	ReqSize  int64  `json:"req_size,omitzero"`
+	RespSize int64  `json:"resp_size,omitzero"`
+	ReqCut   bool   `json:"req_cut,omitzero"`
+	RespCut  bool   `json:"resp_cut,omitzero"`
+	// Intercepted is set when the exchange came through a CONNECT tunnel
+	// whose TLS mcptrail terminated (--intercept).
+	Intercepted bool `json:"intercepted,omitzero"`
+	// Refused says why the tap answered the request itself instead of
+	// forwarding it ("origin not allowed"); Status is then what it sent.
+	Refused string `json:"refused,omitempty"`
+	// Error is the transport error that ended the exchange, if any.
+	Error string `json:"error,omitempty"`
+	// BytesUp and BytesDown count a tunnel's bytes client→server and
+	// server→client.
+	BytesUp   int64 `json:"bytes_up,omitzero"`
+	BytesDown int64 `json:"bytes_down,omitzero"`
+}
+
+// MaxExchangeBody is how much of an exchange body a TypeExchange record
+// keeps (discovery documents, registration and token exchanges are small).
+const MaxExchangeBody = 256 << 10
 
 // Record is one line of a capture. Which fields are set depends on Type;
 // the zero value of every field means "absent".
@@ -95,6 +155,9 @@ type Record struct {
 	// NoEOL is set on the last frame of a stream that ended without a newline.
 	NoEOL bool  `json:"noeol,omitzero"`
 	HTTP  *HTTP `json:"http,omitempty"`
+
+	// Exchange is set on TypeExchange and TypeTunnel records.
+	Exchange *Exchange `json:"exchange,omitempty"`
 
 	// Note fields.
 	Note      string `json:"note,omitempty"`

@@ -44,11 +44,12 @@ const (
 	Capture     Category = "capture"     // the recording and the proxied process
 	Performance Category = "performance" // latency and load
 	Assertion   Category = "assertion"   // the limits and expectations given to check
+	OAuth       Category = "oauth"       // the authorization flow in front of a remote server
 )
 
 // Categories returns every category, in a fixed order.
 func Categories() []Category {
-	return []Category{Protocol, MRTR, Legacy, HTTP, Elicitation, Capture, Performance, Assertion}
+	return []Category{Protocol, MRTR, Legacy, HTTP, Elicitation, Capture, Performance, Assertion, OAuth}
 }
 
 // Rule describes one kind of finding.

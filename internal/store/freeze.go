@@ -49,6 +49,7 @@ func (s *Store) freeze(copyState bool) *Snapshot {
 		Operations: ops,
 		Ledger:     ledger,
 		Catalog:    s.cat.published,
+		Exchanges:  s.xchg[:len(s.xchg):len(s.xchg)],
 		Summary:    s.calls.roll.summary(),
 		Counts:     s.counts,
 		frames:     s.frames.share(&s.opts),

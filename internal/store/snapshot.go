@@ -30,6 +30,11 @@ type Snapshot struct {
 	// got no list result. It is shared, never modified.
 	Catalog *Catalog
 
+	// Exchanges holds the HTTP exchanges that carried no MCP message and
+	// the CONNECT tunnels, in capture order (exchanges.go); empty but for
+	// captures of the forward proxy and documents the reverse proxy saw.
+	Exchanges Exchanges
+
 	// frames finds frames by seq for Frame (framesource.go).
 	frames frameView
 }

@@ -157,6 +157,7 @@ type Store struct {
 	cat        catalogState
 	feed       changeFeed
 	frames     frameIndex // empty unless Options.Source or KeepFrames is set
+	xchg       Exchanges  // exchanges.go
 }
 
 // New returns an empty Store.
@@ -191,6 +192,8 @@ func (s *Store) Ingest(r *capture.Record) {
 		s.note(r)
 	case capture.TypeEnd:
 		s.end(r)
+	case capture.TypeExchange, capture.TypeTunnel:
+		s.exchange(r)
 	}
 	s.calls.flush()
 	s.feed.rec, s.feed.msg, s.feed.frame = nil, nil, wire.Frame{}
