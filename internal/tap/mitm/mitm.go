@@ -4,31 +4,180 @@
 // minted from it on the fly, once per host, so the forward proxy can
 // terminate the TLS of a CONNECT tunnel the user asked it to look into.
 //
-// CONTRACT STUB: the API below is what the forward proxy and `mcptrail ca`
-// use; the implementation is being built.
+// It sits beside the HTTP tap: the forward proxy (internal/tap/httpproxy)
+// asks ServerConfig for the host of a tunnel it intercepts, and `mcptrail
+// ca` opens the authority to print where its certificate is. An Authority
+// is safe for concurrent use; leaves are kept in memory only.
+//
+// On disk, in the directory given to Open (made 0700 when missing):
+//
+//	cert.pem  the CA certificate (PEM, 0644): what clients trust
+//	key.pem   its ECDSA P-256 private key (PKCS #8 PEM, 0600)
+//
+// The key is written once, through a temporary file in the same directory
+// created 0600, and read afterwards; it is never logged nor copied.
 package mitm
 
 import (
+	"crypto/ecdsa"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"sync"
+	"time"
 )
 
-// ErrNotBuilt is returned until the authority is implemented.
-var ErrNotBuilt = errors.New("mitm: not built yet")
+// File names inside the authority's directory.
+const (
+	certFile = "cert.pem"
+	keyFile  = "key.pem"
+)
+
+// Validity of what the authority signs.
+const (
+	caLifetime   = 10 * 365 * 24 * time.Hour
+	leafLifetime = 30 * 24 * time.Hour
+	// leafBackdate covers a client clock a little behind ours.
+	leafBackdate = 5 * time.Minute
+	// leafRenew is how long before its end a cached leaf is replaced.
+	leafRenew = time.Hour
+)
+
+// Errors Open returns, wrapped with the path concerned.
+var (
+	// ErrKeyMode: the key file can be read or written by other users.
+	ErrKeyMode = errors.New("CA key file is accessible to other users")
+	// ErrMismatch: the certificate is not the key's, or is not a CA.
+	ErrMismatch = errors.New("CA certificate does not match its key")
+	// ErrIncomplete: one of the two files is there without the other.
+	ErrIncomplete = errors.New("CA directory is incomplete")
+)
 
 // Authority is a local CA. It is safe for concurrent use.
 type Authority struct {
-	dir string
+	dir  string
+	cert *x509.Certificate
+	key  *ecdsa.PrivateKey
+	// now is the clock; time.Now outside tests.
+	now func() time.Time
+
+	mu     sync.Mutex
+	leaves map[string]*leaf
+	minted int
+}
+
+// leaf is one host's certificate; ready is closed once cert or err is set,
+// so that concurrent askers for one host wait for a single minting.
+type leaf struct {
+	ready chan struct{}
+	cert  tls.Certificate
+	err   error
 }
 
 // Open loads the CA kept in dir (the state directory's "ca" folder),
-// creating it on first use.
-func Open(dir string) (*Authority, error) { return nil, ErrNotBuilt }
+// creating it on first use. A key file other users may access
+// (ErrKeyMode), a certificate that is not the key's (ErrMismatch) or a
+// directory holding one file without the other (ErrIncomplete) is an
+// error: Open never replaces a CA it finds.
+func Open(dir string) (*Authority, error) {
+	return open(dir, time.Now)
+}
+
+func open(dir string, now func() time.Time) (*Authority, error) {
+	cert, key, err := loadOrCreate(dir, now())
+	if err != nil {
+		return nil, err
+	}
+	return &Authority{dir: dir, cert: cert, key: key, now: now, leaves: map[string]*leaf{}}, nil
+}
 
 // CertPath is the path of the CA certificate (PEM) clients must trust.
-func (a *Authority) CertPath() string { return "" }
+func (a *Authority) CertPath() string { return certPath(a.dir) }
+
+// Subject is the CA certificate's common name, as a trust store lists it.
+func (a *Authority) Subject() string { return a.cert.Subject.CommonName }
+
+// NotAfter is when the CA certificate expires.
+func (a *Authority) NotAfter() time.Time { return a.cert.NotAfter }
+
+// Minted reports how many leaf certificates this Authority has minted.
+func (a *Authority) Minted() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.minted
+}
 
 // ServerConfig returns a TLS configuration presenting a leaf certificate
 // for host (a DNS name or an IP literal, without port), minted the first
-// time host is asked for and reused afterwards.
-func (a *Authority) ServerConfig(host string) (*tls.Config, error) { return nil, ErrNotBuilt }
+// time host is asked for and reused afterwards. Each call returns a new
+// *tls.Config the caller may change; it offers HTTP/1.1 only (ALPN
+// "http/1.1"), TLS 1.2 at least.
+func (a *Authority) ServerConfig(host string) (*tls.Config, error) {
+	name, err := canonicalHost(host)
+	if err != nil {
+		return nil, err
+	}
+	cert, err := a.leafFor(name)
+	if err != nil {
+		return nil, err
+	}
+	return &tls.Config{
+		Certificates: []tls.Certificate{cert},
+		NextProtos:   []string{"http/1.1"},
+		MinVersion:   tls.VersionTLS12,
+	}, nil
+}
+
+// leafFor returns host's cached leaf, minting it when there is none yet,
+// or when the cached one failed or is near its end.
+func (a *Authority) leafFor(host string) (tls.Certificate, error) {
+	a.mu.Lock()
+	l, ok := a.leaves[host]
+	if ok && !a.usable(l) {
+		ok = false
+	}
+	if !ok {
+		l = &leaf{ready: make(chan struct{})}
+		a.leaves[host] = l
+		a.minted++
+		a.mu.Unlock()
+		l.cert, l.err = mintLeaf(a.cert, a.key, host, a.now())
+		close(l.ready)
+		return l.cert, l.err
+	}
+	a.mu.Unlock()
+	<-l.ready
+	return l.cert, l.err
+}
+
+// usable reports whether the cached l may be handed out (or waited for);
+// a.mu is held.
+func (a *Authority) usable(l *leaf) bool {
+	select {
+	case <-l.ready:
+		return l.err == nil && a.now().Add(leafRenew).Before(l.cert.Leaf.NotAfter)
+	default:
+		return true // being minted: wait for it
+	}
+}
+
+// canonicalHost spells host as the cache key and the certificate's name:
+// an IP literal as net.IP prints it (brackets and zone dropped), a DNS name
+// in lower case without a trailing dot.
+func canonicalHost(host string) (string, error) {
+	h := strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if i := strings.IndexByte(h, '%'); i >= 0 && strings.Contains(h, ":") {
+		h = h[:i] // an IPv6 zone names an interface, not the peer
+	}
+	if ip := net.ParseIP(h); ip != nil {
+		return ip.String(), nil
+	}
+	h = strings.ToLower(strings.TrimSuffix(h, "."))
+	if h == "" || len(h) > 253 || strings.ContainsAny(h, ":/ \t\r\n") {
+		return "", fmt.Errorf("minting a certificate: %q is not a host name", host)
+	}
+	return h, nil
+}
