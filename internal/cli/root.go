@@ -52,6 +52,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newOpenCmd(io),
 		newVersionCmd(io),
 		newCheckCmd(io), // check.go
+		newCACmd(io),    // ca.go
 	)
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which it sets only when it suggests itself
 	setVersion(root)
