@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
@@ -65,8 +66,14 @@ func (s *Store) httpFrame(r *capture.Record, f *wire.Frame, call *int) bool {
 func success(status int) bool { return status >= 200 && status <= 299 }
 
 // isStatusFrame reports whether r is an HTTP frame that carries no
-// JSON-RPC message: an empty body, or a non-JSON body on a non-2xx answer.
+// JSON-RPC message: an empty body, or on a non-2xx answer a body that is
+// not JSON, or JSON that is not JSON-RPC (an OAuth {"error":"unauthorized"}:
+// no "jsonrpc" member, not a batch).
 func isStatusFrame(r *capture.Record, f *wire.Frame) bool {
+	if r.Dir == capture.S2C && !success(r.HTTP.Status) && len(r.Msg) > 0 &&
+		r.Msg.Kind() != '[' && jsonraw.Member(r.Msg, "jsonrpc") == nil {
+		return true
+	}
 	if f.Kind != wire.KindInvalid {
 		return false
 	}

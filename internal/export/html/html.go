@@ -76,11 +76,16 @@ func New(w io.Writer, _ *capture.Record, opts *Options) *Writer {
 func (hw *Writer) Close() error { return hw.frames.Remove() }
 
 // Frame spools the body of f when it is a call's request or answer (it is
-// made to be store.Options.OnFrame). Other frames are not shown in the
-// report's call details.
+// made to be store.Options.OnFrame): a JSON-RPC message, or the HTTP
+// status frame whose error status ended the call (a 401 and its body).
+// Other frames are not shown in the report's call details.
 func (hw *Writer) Frame(f *store.Frame) {
 	switch f.Kind {
 	case store.KindRequest, store.KindResponse, store.KindError:
+	case store.KindHTTPStatus:
+		if r := f.Record; f.Dir != capture.S2C || r == nil || r.HTTP == nil || r.HTTP.Status < 300 {
+			return
+		}
 	default:
 		return
 	}
@@ -105,8 +110,9 @@ func (hw *Writer) Frame(f *store.Frame) {
 }
 
 // appendBody appends the frame bytes of r as a JSON string: the line as
-// received (Raw) when it differs from Msg, else Msg, the text, or the
-// base64 of bytes that are not UTF-8 followed by a 1 member.
+// received (Raw) when it differs from Msg, else Msg, the text followed by
+// a 2 member (a status frame's body that is not JSON), or the base64 of
+// bytes that are not UTF-8 followed by a 1 member.
 func appendBody(b []byte, r *capture.Record) []byte {
 	switch {
 	case r == nil:
@@ -117,6 +123,8 @@ func appendBody(b []byte, r *capture.Record) []byte {
 		return appendQuote(b, r.Msg)
 	case r.B64 != nil:
 		return append(appendQuote(b, base64.StdEncoding.EncodeToString(r.B64)), ",1"...)
+	case r.Text != "":
+		return append(appendQuote(b, r.Text), ",2"...)
 	}
 	return appendQuote(b, r.Text)
 }

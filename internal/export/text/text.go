@@ -98,7 +98,7 @@ func (w *Writer) Frame(f *store.Frame) {
 		b = strconv.AppendInt(b, int64(f.Call), 10)
 	}
 	if r := f.Record; r != nil && r.HTTP != nil && f.Kind == store.KindHTTPStatus {
-		b = appendHTTPStatus(b, r.HTTP)
+		b = appendHTTPStatus(b, r)
 	}
 	if f.Problem != "" {
 		b = append(b, "  ! "...)
@@ -248,11 +248,24 @@ func appendPadLeft(b []byte, s string, width int) []byte {
 }
 
 // appendHTTPStatus names what an HTTP status frame stands for: the status
-// of an answer ("HTTP 401"), the method and path of a request.
-func appendHTTPStatus(b []byte, h *capture.HTTP) []byte {
+// of an answer ("HTTP 401") with its WWW-Authenticate challenge and the
+// start of its body, the method and path of a request.
+func appendHTTPStatus(b []byte, r *capture.Record) []byte {
+	h := r.HTTP
 	b = append(b, "  HTTP "...)
-	if h.Status != 0 {
-		return strconv.AppendInt(b, int64(h.Status), 10)
+	if h.Status == 0 {
+		return termtext.Append(append(termtext.Append(b, h.Method), ' '), h.Path)
 	}
-	return termtext.Append(append(termtext.Append(b, h.Method), ' '), h.Path)
+	b = strconv.AppendInt(b, int64(h.Status), 10)
+	if a := h.Headers["WWW-Authenticate"]; a != "" {
+		b = termtext.Append(append(b, "  WWW-Authenticate: "...), a)
+	}
+	body := r.Text
+	if len(r.Msg) > 0 {
+		body = string(r.Msg)
+	}
+	if body != "" {
+		b = append(append(b, "  "...), quoteShort(body, 48)...)
+	}
+	return b
 }

@@ -190,7 +190,9 @@
           continue;
         }
         const f = frame(n);
-        td.appendChild(el("div", "frame-head", label + " · " + f[1] + " · seq " + f[0] + (f[3] ? " · base64" : "")));
+        td.appendChild(el("div", "frame-head", label + " · " + f[1] + " · seq " + f[0] + (f[3] === 1 ? " · base64" : "")));
+        // An HTTP error status ended the call: say which, with its challenge.
+        if (what === "error" && c[C_STATUS] === "http-error") td.appendChild(el("div", "frame-head", vis(c[C_ERR])));
         const pre = el("pre", "json");
         if (f[3] || f[2].length > PRETTY_MAX) pre.textContent = vis(f[2]);
         else pretty(f[2], pre);
