@@ -1,7 +1,7 @@
 // Package mcpgopeer is the second real MCP peer of the end-to-end tests,
 // built on github.com/mark3labs/mcp-go (v1.2.1), next to the official
 // go-sdk's ../sdkpeer. Its server offers tools (one that succeeds, one
-// that fails, one that asks the client for a form elicitation and a
+// that fails, one that reports progress, one that asks the client for a form elicitation and a
 // sampling completion, one that adds a tool and changes another, announcing
 // notifications/tools/list_changed), a resource and a prompt.
 //
@@ -50,6 +50,7 @@ func NewServer() *server.MCPServer {
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultError("fail: this tool always fails"), nil
 		})
+	srv.AddTool(mcp.NewTool("work", mcp.WithDescription("reports progress, then succeeds")), work)
 	srv.AddTool(mcp.NewTool("ask",
 		mcp.WithDescription("asks the user for a confirmation and the model for a haiku"),
 	), ask)
@@ -117,4 +118,21 @@ func ask(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error
 		return mcp.NewToolResultError("ask: " + string(el.Action)), nil
 	}
 	return mcp.NewToolResultText("ask: accepted, model " + sm.Model), nil
+}
+
+// work sends two notifications/progress for the request's progressToken
+// (when it has one) before its result.
+func work(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if m := req.Params.Meta; m != nil && m.ProgressToken != nil {
+		srv := server.ServerFromContext(ctx)
+		for i := 1; i <= 2; i++ {
+			err := srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+				"progressToken": m.ProgressToken, "progress": i, "total": 2, "message": fmt.Sprintf("step %d", i),
+			})
+			if err != nil {
+				return mcp.NewToolResultError("progress: " + err.Error()), nil
+			}
+		}
+	}
+	return mcp.NewToolResultText("worked"), nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"slices"
 	"testing"
@@ -117,5 +118,17 @@ func (s session) checkShape(t *testing.T, capture string) {
 	}
 	if !slices.Contains(statuses, mark) {
 		t.Errorf("calls %v: no %q", statuses, mark)
+	}
+	if s.server != mcpGo {
+		return
+	}
+	raw, err := os.ReadFile(capture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"notifications/progress", "notifications/tools/list_changed", "sampling/createMessage", "resources/read", "prompts/get"} {
+		if !bytes.Contains(raw, []byte(`"`+m+`"`)) {
+			t.Errorf("no %s in the capture", m)
+		}
 	}
 }

@@ -84,9 +84,12 @@ func (m *mcpgoClient) watchTools(ctx context.Context) (<-chan string, func(), er
 
 func (m *mcpgoClient) protocolVersion() string { return m.version }
 
-func (m *mcpgoClient) callTool(ctx context.Context, name string, args map[string]any) (string, bool, error) {
+func (m *mcpgoClient) callTool(ctx context.Context, name string, args map[string]any, progressToken string) (string, bool, error) {
 	var req mcp.CallToolRequest
 	req.Params.Name = name
+	if progressToken != "" {
+		req.Params.Meta = &mcp.Meta{ProgressToken: progressToken}
+	}
 	if args != nil {
 		req.Params.Arguments = args
 	}

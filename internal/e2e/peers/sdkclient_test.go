@@ -61,8 +61,11 @@ func (s *sdkClient) watchTools(context.Context) (<-chan string, func(), error) {
 
 func (s *sdkClient) protocolVersion() string { return s.cs.InitializeResult().ProtocolVersion }
 
-func (s *sdkClient) callTool(ctx context.Context, name string, args map[string]any) (string, bool, error) {
+func (s *sdkClient) callTool(ctx context.Context, name string, args map[string]any, progressToken string) (string, bool, error) {
 	p := &mcp.CallToolParams{Name: name}
+	if progressToken != "" {
+		p.SetProgressToken(progressToken)
+	}
 	if args != nil {
 		p.Arguments = args
 	}

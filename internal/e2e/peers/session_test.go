@@ -43,7 +43,8 @@ func (s session) name() string {
 type peerClient interface {
 	// protocolVersion is the version the connection settled on.
 	protocolVersion() string
-	callTool(ctx context.Context, name string, args map[string]any) (text string, isError bool, err error)
+	// callTool calls a tool, with progressToken in its _meta unless "".
+	callTool(ctx context.Context, name string, args map[string]any, progressToken string) (text string, isError bool, err error)
 	listTools(ctx context.Context) ([]string, error)
 	readResource(ctx context.Context, uri string) (string, error)
 	getPrompt(ctx context.Context, name string, args map[string]string) (string, error)
@@ -56,10 +57,11 @@ type peerClient interface {
 
 // toolStep is a tool call and the result it must give.
 type toolStep struct {
-	name    string
-	args    map[string]any
-	text    string
-	isError bool
+	name     string
+	args     map[string]any
+	text     string
+	isError  bool
+	progress string // the progressToken the call carries, if any
 }
 
 // toolSteps is what the client calls on server at version.
@@ -67,25 +69,26 @@ func (s session) toolSteps() []toolStep {
 	switch {
 	case s.server == mcpGo:
 		return []toolStep{
-			{"echo", map[string]any{"text": "hello"}, "hello", false},
-			{"fail", nil, "fail: this tool always fails", true},
-			{"ask", nil, "ask: accepted, model e2e-model", false},
-			{"grow", nil, "grown", false},
+			{"echo", map[string]any{"text": "hello"}, "hello", false, ""},
+			{"fail", nil, "fail: this tool always fails", true, ""},
+			{"work", nil, "worked", false, "work-1"},
+			{"ask", nil, "ask: accepted, model e2e-model", false, ""},
+			{"grow", nil, "grown", false, ""},
 		}
 	case s.version == modern && s.client == goSDK:
 		// Only the go-sdk client declares url-mode elicitation.
 		return []toolStep{
-			{"confirm", nil, "confirm: accepted", false},
-			{"chained", nil, "step2: accepted", false},
-			{"visit", nil, "login: accepted", false},
+			{"confirm", nil, "confirm: accepted", false, ""},
+			{"chained", nil, "step2: accepted", false, ""},
+			{"visit", nil, "login: accepted", false, ""},
 		}
 	case s.version == modern:
 		return []toolStep{
-			{"confirm", nil, "confirm: accepted", false},
-			{"chained", nil, "step2: accepted", false},
+			{"confirm", nil, "confirm: accepted", false, ""},
+			{"chained", nil, "step2: accepted", false, ""},
 		}
 	default:
-		return []toolStep{{"book", nil, "guests: accepted", false}}
+		return []toolStep{{"book", nil, "guests: accepted", false, ""}}
 	}
 }
 
@@ -109,7 +112,7 @@ func (s session) play(ctx context.Context, t *testing.T, c peerClient) {
 		defer stop()
 	}
 	for _, st := range s.toolSteps() {
-		text, isErr, err := c.callTool(ctx, st.name, st.args)
+		text, isErr, err := c.callTool(ctx, st.name, st.args, st.progress)
 		if err != nil {
 			t.Fatalf("calling %s: %v", st.name, err)
 		}
