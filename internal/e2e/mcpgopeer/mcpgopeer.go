@@ -1,7 +1,7 @@
 // Package mcpgopeer is the second real MCP peer of the end-to-end tests,
 // built on github.com/mark3labs/mcp-go (v1.2.1), next to the official
 // go-sdk's ../sdkpeer. Its server offers tools (one that succeeds, one
-// that fails, one that reports progress, one that asks the client for a form elicitation and a
+// that fails, one that reports progress and logs, one that asks the client for a form elicitation and a
 // sampling completion, one that adds a tool and changes another, announcing
 // notifications/tools/list_changed), a resource and a prompt.
 //
@@ -40,6 +40,8 @@ func NewServer() *server.MCPServer {
 		server.WithToolCapabilities(true),
 		server.WithResourceCapabilities(false, true),
 		server.WithPromptCapabilities(true),
+		server.WithLogging(),
+		server.WithPaginationLimit(2), // tools/list comes in pages
 	)
 	srv.EnableSampling()
 	srv.AddTool(mcp.NewTool("echo",
@@ -121,10 +123,15 @@ func ask(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error
 }
 
 // work sends two notifications/progress for the request's progressToken
-// (when it has one) before its result.
+// (when it has one) and an info log message (when the client's level lets
+// it through) before its result.
 func work(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	srv := server.ServerFromContext(ctx)
+	err := srv.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(mcp.LoggingLevelInfo, "work", "working"))
+	if err != nil {
+		return mcp.NewToolResultError("log: " + err.Error()), nil
+	}
 	if m := req.Params.Meta; m != nil && m.ProgressToken != nil {
-		srv := server.ServerFromContext(ctx)
 		for i := 1; i <= 2; i++ {
 			err := srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
 				"progressToken": m.ProgressToken, "progress": i, "total": 2, "message": fmt.Sprintf("step %d", i),

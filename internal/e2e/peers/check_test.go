@@ -74,7 +74,10 @@ func checkNoFindings(t *testing.T, capture string, extra ...string) {
 // checkShape makes sure the clean check is not vacuous: the export of
 // capture shows the session at s's version(s), and the elicitation the
 // script asked for, by MRTR in the modern era (an input-required round)
-// and as a server-initiated elicitation/create in the legacy one.
+// and as a server-initiated elicitation/create in the legacy one; and the
+// capture holds the rest of the script's traffic (ping in legacy; with the
+// mcp-go server progress, list_changed, sampling, a resource, a prompt, a
+// paged tools/list and, where the client asked for them, log messages).
 func (s session) checkShape(t *testing.T, capture string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -119,15 +122,23 @@ func (s session) checkShape(t *testing.T, capture string) {
 	if !slices.Contains(statuses, mark) {
 		t.Errorf("calls %v: no %q", statuses, mark)
 	}
-	if s.server != mcpGo {
-		return
-	}
 	raw, err := os.ReadFile(capture)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []string{"notifications/progress", "notifications/tools/list_changed", "sampling/createMessage", "resources/read", "prompts/get"} {
-		if !bytes.Contains(raw, []byte(`"`+m+`"`)) {
+	var texts []string
+	if s.version == legacy {
+		texts = append(texts, `"ping"`)
+	}
+	if s.server == mcpGo {
+		texts = append(texts, `"notifications/progress"`, `"notifications/tools/list_changed"`, `"sampling/createMessage"`,
+			`"resources/read"`, `"prompts/get"`, `"nextCursor"`)
+		if s.client == mcpGo || s.version == legacy {
+			texts = append(texts, `"notifications/message"`)
+		}
+	}
+	for _, m := range texts {
+		if !bytes.Contains(raw, []byte(m)) {
 			t.Errorf("no %s in the capture", m)
 		}
 	}

@@ -152,3 +152,13 @@ func (m *mcpgoClient) getPrompt(ctx context.Context, name string, args map[strin
 }
 
 func (m *mcpgoClient) close() error { return m.c.Close() }
+
+// setLogLevel sends logging/setLevel in a legacy session; at 2026-07-28
+// mcp-go puts the level in every request's _meta instead.
+func (m *mcpgoClient) setLogLevel(ctx context.Context, level string) error {
+	var req mcp.SetLevelRequest
+	req.Params.Level = mcp.LoggingLevel(level)
+	return m.c.SetLevel(ctx, req)
+}
+
+func (m *mcpgoClient) ping(ctx context.Context) error { return m.c.Ping(ctx) }

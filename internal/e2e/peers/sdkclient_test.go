@@ -123,3 +123,15 @@ func (s *sdkClient) getPrompt(ctx context.Context, name string, args map[string]
 }
 
 func (s *sdkClient) close() error { return s.cs.Close() }
+
+// setLogLevel sends logging/setLevel in a legacy session. At 2026-07-28 it
+// does nothing: the go-sdk client would still send logging/setLevel, a
+// method that era removed.
+func (s *sdkClient) setLogLevel(ctx context.Context, level string) error {
+	if s.protocolVersion() != legacy {
+		return nil
+	}
+	return s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)})
+}
+
+func (s *sdkClient) ping(ctx context.Context) error { return s.cs.Ping(ctx, nil) }

@@ -52,6 +52,11 @@ type peerClient interface {
 	// the client and returns the channel they arrive on (nil if the client
 	// cannot receive them) and a function that stops the watch.
 	watchTools(ctx context.Context) (notes <-chan string, stop func(), err error)
+	// setLogLevel asks for log messages at level and above (nil error
+	// and nothing sent where the client SDK has no way to).
+	setLogLevel(ctx context.Context, level string) error
+	// ping pings the server (legacy sessions only: 2026-07-28 has no ping).
+	ping(ctx context.Context) error
 	close() error
 }
 
@@ -99,8 +104,16 @@ func (s session) play(ctx context.Context, t *testing.T, c peerClient) {
 	if got := c.protocolVersion(); got != s.version {
 		t.Errorf("negotiated protocol version %q, want %s", got, s.version)
 	}
+	if s.version == legacy {
+		if err := c.ping(ctx); err != nil {
+			t.Errorf("ping: %v", err)
+		}
+	}
 	var notes <-chan string
 	if s.server == mcpGo {
+		if err := c.setLogLevel(ctx, "info"); err != nil {
+			t.Fatalf("setting the log level: %v", err)
+		}
 		before, err := c.listTools(ctx)
 		if err != nil || !slices.Contains(before, "echo") {
 			t.Fatalf("listing tools before grow = %v, %v", before, err)
