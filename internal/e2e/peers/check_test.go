@@ -122,6 +122,12 @@ func (s session) checkShape(t *testing.T, capture string) {
 	if !slices.Contains(statuses, mark) {
 		t.Errorf("calls %v: no %q", statuses, mark)
 	}
+	s.checkTraffic(t, capture)
+}
+
+// checkTraffic checks that capture holds the script's other traffic.
+func (s session) checkTraffic(t *testing.T, capture string) {
+	t.Helper()
 	raw, err := os.ReadFile(capture)
 	if err != nil {
 		t.Fatal(err)
