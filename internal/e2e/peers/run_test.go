@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the legacy era's features (sampling, logging, ping, the GET stream) are deprecated in 2026-07-28, and the tests drive them on purpose
+
 package peers_test
 
 import (
