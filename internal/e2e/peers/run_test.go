@@ -34,21 +34,23 @@ func (s session) run(ctx context.Context, t *testing.T) string {
 	var c peerClient
 	var err error
 	var tp *tap
+	stderr := new(testbin.Buffer) // mcptrail's, over stdio
 	if s.transport == stdio {
-		c, err = s.connectStdio(ctx, dir, capture)
+		c, err = s.connectStdio(ctx, dir, capture, stderr)
 	} else {
 		tp = startTap(t, dir, capture, s.httpServer(t))
+		stderr = tp.stderr
 		c, err = s.connectHTTP(ctx, tp.url("/mcp"))
 	}
 	if err != nil {
 		if tp != nil {
 			tp.stop(t)
 		}
-		t.Fatalf("%v\nmcptrail stderr:\n%s", err, stderrOf(tp))
+		t.Fatalf("%v\nmcptrail stderr:\n%s", err, stderr.Bytes())
 	}
 	s.play(ctx, t, c)
 	if err := c.close(); err != nil {
-		t.Errorf("closing the client (stdio: mcptrail's exit status): %v", err)
+		t.Errorf("closing the client (stdio: mcptrail's exit status): %v\nmcptrail stderr:\n%s", err, stderr.Bytes())
 	}
 	if tp != nil {
 		tp.stop(t)
@@ -75,14 +77,32 @@ func (s session) clientVersion() string {
 	return s.version
 }
 
-func (s session) connectStdio(ctx context.Context, home, capture string) (peerClient, error) {
+// connectStdio starts `mcptrail --capture capture -- SERVER` under the
+// client SDK's own stdio transport, mcptrail's stderr going to stderr.
+//
+// The mcp-go transport gets the command from a factory that sets its
+// Stderr: by default it reads mcptrail's stderr through a pipe that Close
+// closes before the process has exited, so mcptrail's relay of the
+// server's last stderr bytes can fail with EPIPE, a relay-error warning
+// (seen once under heavy load). That is mcptrail's stderr relay meeting a
+// client that stopped reading stderr, not protocol traffic; see the
+// report of issue 13.
+func (s session) connectStdio(ctx context.Context, home, capture string, stderr io.Writer) (peerClient, error) {
 	args := append([]string{"--capture", capture, "--"}, s.serverArgs()...)
 	env := []string{"MCPTRAIL_HOME=" + home}
 	if s.client == mcpGo {
-		return connectMcpgo(ctx, transport.NewStdio(bins.mcptrail, env, args...), s.clientVersion())
+		tr := transport.NewStdioWithOptions(bins.mcptrail, env, args, transport.WithCommandFunc(
+			func(_ context.Context, command string, env, args []string) (*exec.Cmd, error) {
+				cmd := exec.Command(command, args...)
+				cmd.Env = append(cmd.Environ(), env...)
+				cmd.Stderr = stderr
+				return cmd, nil
+			}))
+		return connectMcpgo(ctx, tr, s.clientVersion())
 	}
 	cmd := exec.Command(bins.mcptrail, args...)
 	cmd.Env = append(cmd.Environ(), env...)
+	cmd.Stderr = stderr
 	return connectSDK(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 10 * time.Second}, s.clientVersion())
 }
 
@@ -187,11 +207,4 @@ func (tp *tap) stop(t *testing.T) {
 		<-tp.done
 		t.Fatalf("mcptrail http did not exit after SIGINT; stderr:\n%s", tp.stderr.String())
 	}
-}
-
-func stderrOf(tp *tap) string {
-	if tp == nil {
-		return "(stdio: see the client's error)"
-	}
-	return tp.stderr.String()
 }
