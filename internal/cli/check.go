@@ -43,9 +43,10 @@ session. Check never writes to the state directory.
 .mcptrail.toml's [rules] table applies; --rule, --skip and --category narrow it.
 --baseline FILE suppresses the findings whose fingerprint FILE holds, so only
 new problems fail the run; --write-baseline FILE writes one of every finding
-(and exits 0 unless an input could not be read). --explain ID prints a rule's
-help. Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 usage, 3 an
-input could not be read. docs/check.md has the details.`,
+(when every input was read) and leaves the exit status as it would be without
+it. --explain ID prints a rule's help. Exit codes: 0 nothing at or above
+--fail-on, 1 findings, 2 usage, 3 an input could not be read. docs/check.md
+has the details.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.explain != "" {
 				return explainRule(ios, opts.explain, args)
@@ -170,11 +171,14 @@ func runCheck(ios *IOStreams, o *checkOptions, opts *check.Options, args []strin
 			return err
 		}
 	}
+	// A baseline is written only when every input was read, and writing
+	// one changes no exit status: the findings --baseline does not
+	// suppress still fail the run, so a gate that also refreshes its
+	// baseline still fails on new problems.
 	if o.writeBaseline != "" && len(errs) == 0 {
 		if err := writeOutput(ios, o.writeBaseline, func(w io.Writer, _ string) error { return c.WriteBaseline(w) }); err != nil {
 			return err
 		}
-		return nil
 	}
 	if len(errs) > 0 {
 		for _, err := range errs[:len(errs)-1] {

@@ -63,7 +63,8 @@ func protocolRules() []finding.Rule {
 		{ID: finding.ResponseWithoutReq, Category: c, Severity: finding.Error,
 			Summary: "a response or error answers no request seen in the capture",
 			Help: "A response must carry the id of a request it answers. One whose id matches no request in flight " +
-				"(and an error with a null id that no unreadable frame excuses) answers nothing.",
+				"(and an error with a null id that no unreadable frame excuses) answers nothing. An id-less error in the body " +
+				"of an HTTP error status rejecting a POSTed notification or response is expected (Streamable HTTP).",
 			Spec: spec + "§6 rule 5; §7 (Null or absent ids on errors)"},
 		{ID: finding.DuplicateResponse, Category: c, Severity: finding.Error,
 			Summary: "a request is answered more than once",
@@ -73,7 +74,8 @@ func protocolRules() []finding.Rule {
 		{ID: finding.LateResult, Category: c, Severity: finding.Warning,
 			Summary: "a result arrives after the request was cancelled",
 			Help: "After notifications/cancelled for a request the server must not send more for it. A response already on " +
-				"the wire when the cancellation arrived is a race, so this is a warning.",
+				"the wire when the cancellation arrived is a race, so this is a warning. Not raised for subscriptions/listen, " +
+				"whose final success response after the client's cancel the subscriptions page asks for.",
 			Spec: spec + "§6 rule 44; §5.1 (Cancellation)"},
 		{ID: finding.CancelUnknown, Category: c, Severity: finding.Info,
 			Summary: "notifications/cancelled names a request not in flight",
@@ -83,7 +85,8 @@ func protocolRules() []finding.Rule {
 		{ID: finding.UnansweredRequest, Category: c, Severity: finding.Warning,
 			Summary: "a request was never answered before the session ended",
 			Help: "Raised only for a capture that ended cleanly (an end record), for a request with no answer that was " +
-				"not cancelled: in a live or torn capture the call may still be running.",
+				"not cancelled: in a live or torn capture the call may still be running. Not raised for subscriptions/listen, " +
+				"a stream that has no answer while it lives (on HTTP the client ends it by closing the stream).",
 			Spec: spec + "§6 rule 5; §7 (Message kinds: every request gets a response)"},
 	}
 }

@@ -92,12 +92,18 @@ func (s *Store) response(r *capture.Record, f *wire.Frame) int {
 }
 
 // unpaired handles an answer with a null or absent id. An error reply to a
-// frame nobody could read by id (JSON-RPC's parse error) is expected; any
-// other is unpaired.
+// frame nobody could read by id (JSON-RPC's parse error) is expected, and
+// so is the body of an HTTP error status that rejects a POST carrying no
+// request (a notification or a response: Streamable HTTP lets that body
+// be a JSON-RPC error without id; a POSTed request would have been
+// answered by httpFrame); any other is unpaired.
 func (s *Store) unpaired(r *capture.Record, f *wire.Frame) {
 	other := dirIndex(opposite(dirOf(r)))
 	if f.Kind == wire.KindError && s.unreadable[other] > 0 {
 		s.unreadable[other]--
+		return
+	}
+	if f.Kind == wire.KindError && r.HTTP != nil && r.Dir == capture.S2C && !success(r.HTTP.Status) {
 		return
 	}
 	s.raise(finding.New(finding.ResponseWithoutReq, r.Seq,
@@ -139,6 +145,8 @@ func (s *Store) answer(c *Call, r *capture.Record, f *wire.Frame) {
 	if c.CancelSeq != 0 {
 		c.Late = true
 		s.emitCall(ChangeCallLate, c)
+	}
+	if c.CancelSeq != 0 && c.Method != methodListen { // listen.go
 		s.raise(finding.New(finding.LateResult, r.Seq,
 			"%s id %s answered after it was cancelled at seq %d", c.Method, c.ID.Raw(), c.CancelSeq).OfCall(c.Index))
 	}

@@ -72,8 +72,11 @@ func (fs *Findings) unanswered() iter.Seq[*Call] {
 }
 
 // unanswered reports whether c would be flagged as never answered in a
-// capture that ended: it has no answer and was not cancelled.
-func unanswered(c *Call) bool { return c.ResponseSeq == 0 && c.CancelSeq == 0 }
+// capture that ended: it has no answer, was not cancelled, and is not a
+// subscriptions/listen stream (listen.go).
+func unanswered(c *Call) bool {
+	return c.ResponseSeq == 0 && c.CancelSeq == 0 && c.Method != methodListen
+}
 
 func unansweredFinding(c *Call) finding.Finding {
 	return finding.New(finding.UnansweredRequest, c.RequestSeq, "%s %s id %s was never answered", c.Dir, c.Method, c.ID.Raw()).OfCall(c.Index)
