@@ -28,57 +28,62 @@ func (o *OAuth) Check(f *store.Frame, raise func(finding.Finding)) { o.t.Check(f
 func (o *OAuth) Finish(s *store.Snapshot, raise func(finding.Finding)) {
 	a := oauth.Read(s, &o.t)
 	for _, q := range a.QueryTokens {
-		raiseAt(raise, finding.OAuthTokenInQuery, q.Seq, q.Line, "access_token in the query of %s", q.URL)
+		raiseAt(raise, q.Line, finding.New(finding.OAuthTokenInQuery, q.Seq, "access_token in the query of %s", q.URL))
 	}
+	// Without exchange records the capture could not see the metadata
+	// fetches (a reverse proxy before issue 14, or a client that went
+	// around it): a 401 alone proves nothing missing.
+	sawFetches := len(s.Exchanges) > 0
 	for i := range a.Flows {
-		checkFlow(&a.Flows[i], raise)
+		checkFlow(&a.Flows[i], sawFetches, raise)
 	}
 }
 
-// raiseAt raises a finding anchored to a step's record.
-func raiseAt(raise func(finding.Finding), rule string, seq uint64, line int, format string, args ...any) {
-	f := finding.New(rule, seq, format, args...)
+// raiseAt raises f anchored to a line of the capture.
+func raiseAt(raise func(finding.Finding), line int, f finding.Finding) {
 	f.Line = line
 	raise(f)
 }
 
 // checkFlow runs the per-flow rules.
-func checkFlow(f *oauth.Flow, raise func(finding.Finding)) {
+func checkFlow(f *oauth.Flow, sawFetches bool, raise func(finding.Finding)) {
 	used := usedURL(f)
 	listed := listedIssuers(f)
-	metaMissing(f, raise)
+	if sawFetches {
+		metaMissing(f, raise)
+	}
 	insecure := map[string]bool{}
 	tokenIssued := false
 	for i := range f.Steps {
 		st := &f.Steps[i]
-		at := func(rule, format string, args ...any) { raiseAt(raise, rule, st.Seq, st.Line, format, args...) }
+		at := func(f finding.Finding) { raiseAt(raise, st.Line, f) }
 		switch st.Kind {
 		case oauth.StepResourceMeta:
 			if r := st.Resource.Resource; st.OK && used != "" && (r == "" || !oauth.ResourceCovers(r, used)) {
-				at(finding.OAuthResourceMismatch, "protected-resource metadata %s names resource %q; the client used %s", st.URL, r, used)
+				at(finding.New(finding.OAuthResourceMismatch, st.Seq, "protected-resource metadata %s names resource %q; the client used %s", st.URL, r, used))
 			}
 		case oauth.StepServerMeta:
 			serverRules(st, listed, insecure, at)
 		case oauth.StepAuthorization, oauth.StepRegistration, oauth.StepToken:
-			endpointInsecure(st.URL, st.Kind+" endpoint", insecure, at)
+			endpointInsecure(st.Seq, st.URL, st.Kind+" endpoint", insecure, at)
 		}
 		switch st.Kind {
 		case oauth.StepAuthorization:
 			if a := st.Authorization; !a.CodeChallenge || a.CodeChallengeMethod != "S256" {
-				at(finding.OAuthPKCENotS256, "authorization request uses %s", pkceDescription(a))
+				at(finding.New(finding.OAuthPKCENotS256, st.Seq, "authorization request uses %s", pkceDescription(a)))
 			}
 		case oauth.StepCallback:
 			if iss := st.Callback.Iss; iss != "" && f.Issuer != "" && iss != f.Issuer {
-				at(finding.OAuthIssuerMismatch, "the authorization response's iss %q is not the issuer %q", iss, f.Issuer)
+				at(finding.New(finding.OAuthIssuerMismatch, st.Seq, "the authorization response's iss %q is not the issuer %q", iss, f.Issuer))
 			}
 		case oauth.StepToken:
 			if len(st.Token.Resource) == 0 {
-				at(finding.OAuthResourceParamMiss, "token request (grant_type %s) to %s has no resource parameter", orNone(st.Token.GrantType), st.URL)
+				at(finding.New(finding.OAuthResourceParamMiss, st.Seq, "token request (grant_type %s) to %s has no resource parameter", orNone(st.Token.GrantType), st.URL))
 			}
 			tokenIssued = st.OK
 		case oauth.StepBearer:
 			if tokenIssued && (st.Status == 401 || st.Status == 403) {
-				at(finding.OAuthTokenRejected, "the first %s with the token issued before it was answered HTTP %d%s", orNone(st.Bearer.MCPMethod), st.Status, challengeText(st))
+				at(finding.New(finding.OAuthTokenRejected, st.Seq, "the first %s with the token issued before it was answered HTTP %d%s", orNone(st.Bearer.MCPMethod), st.Status, challengeText(st)))
 			}
 			tokenIssued = false
 		}
@@ -87,7 +92,7 @@ func checkFlow(f *oauth.Flow, raise func(finding.Finding)) {
 }
 
 // serverRules checks one authorization-server metadata fetch.
-func serverRules(st *oauth.Step, listed []string, insecure map[string]bool, at func(rule, format string, args ...any)) {
+func serverRules(st *oauth.Step, listed []string, insecure map[string]bool, at func(finding.Finding)) {
 	m := st.Server
 	if !st.OK {
 		return
@@ -101,26 +106,26 @@ func serverRules(st *oauth.Step, listed []string, insecure map[string]bool, at f
 	case misplaced && slices.Contains(listed, m.Issuer):
 		// the right document at the wrong place: oauth-metadata-wrong-path
 	case m.Issuer == "":
-		at(finding.OAuthIssuerMismatch, "authorization-server metadata %s has no issuer; it was fetched for %q", st.URL, want)
+		at(finding.New(finding.OAuthIssuerMismatch, st.Seq, "authorization-server metadata %s has no issuer; it was fetched for %q", st.URL, want))
 	case exact && m.Issuer != want, !exact && strings.TrimSuffix(m.Issuer, "/") != strings.TrimSuffix(want, "/"):
-		at(finding.OAuthIssuerMismatch, "authorization-server metadata %s has issuer %q; it was fetched for %q", st.URL, m.Issuer, want)
+		at(finding.New(finding.OAuthIssuerMismatch, st.Seq, "authorization-server metadata %s has issuer %q; it was fetched for %q", st.URL, m.Issuer, want))
 	}
 	if !slices.Contains(m.CodeChallengeMethods, "S256") {
-		at(finding.OAuthPKCENotS256, "authorization-server metadata %s advertises code_challenge_methods_supported %s", st.URL, listText(m.CodeChallengeMethods))
+		at(finding.New(finding.OAuthPKCENotS256, st.Seq, "authorization-server metadata %s advertises code_challenge_methods_supported %s", st.URL, listText(m.CodeChallengeMethods)))
 	}
 	for _, e := range []struct{ name, url string }{{"authorization_endpoint", m.AuthorizationEndpoint},
 		{"token_endpoint", m.TokenEndpoint}, {"registration_endpoint", m.RegistrationEndpoint}} {
-		endpointInsecure(e.url, e.name, insecure, at)
+		endpointInsecure(st.Seq, e.url, e.name, insecure, at)
 	}
 }
 
-func endpointInsecure(u, name string, seen map[string]bool, at func(rule, format string, args ...any)) {
+func endpointInsecure(seq uint64, u, name string, seen map[string]bool, at func(finding.Finding)) {
 	key := strings.SplitN(u, "?", 2)[0]
 	if u == "" || seen[key] || !oauth.Insecure(u) {
 		return
 	}
 	seen[key] = true
-	at(finding.OAuthEndpointInsecure, "%s %s is neither https nor loopback", name, key)
+	at(finding.New(finding.OAuthEndpointInsecure, seq, "%s %s is neither https nor loopback", name, key))
 }
 
 // metaMissing raises once per flow whose 401 named no resource_metadata
@@ -131,8 +136,8 @@ func metaMissing(f *oauth.Flow, raise func(finding.Finding)) {
 	}
 	for _, st := range f.Steps {
 		if st.Status == 401 && st.Challenge != nil && st.Challenge.ResourceMetadata == "" {
-			raiseAt(raise, finding.OAuthMetadataMissing, st.Seq, st.Line,
-				"HTTP 401 to %s names no resource_metadata, and no protected-resource metadata was found at the well-known locations", st.URL)
+			raiseAt(raise, st.Line, finding.New(finding.OAuthMetadataMissing, st.Seq,
+				"HTTP 401 to %s names no resource_metadata, and no protected-resource metadata was found at the well-known locations", st.URL))
 			return
 		}
 	}
@@ -155,8 +160,8 @@ func wrongPath(f *oauth.Flow, listed []string, raise func(finding.Finding)) {
 		for _, iss := range issuers {
 			if want, ok := oauth.WrongMetadataPath(st.URL, iss); ok {
 				seen[st.URL] = true
-				raiseAt(raise, finding.OAuthMetadataWrongPath, st.Seq, st.Line,
-					"metadata for issuer %q served at %s; RFC 8414 forms %s", iss, st.URL, want)
+				raiseAt(raise, st.Line, finding.New(finding.OAuthMetadataWrongPath, st.Seq,
+					"metadata for issuer %q served at %s; RFC 8414 forms %s", iss, st.URL, want))
 				break
 			}
 		}
