@@ -18,7 +18,7 @@ type Auth struct {
 // Anchor locates a record of the capture.
 type Anchor struct {
 	Seq  uint64 `json:"seq"`
-	Line int    `json:"line,omitempty"`
+	Line int    `json:"line,omitzero"`
 	URL  string `json:"url,omitempty"`
 }
 
@@ -52,7 +52,7 @@ const (
 type Step struct {
 	Kind string    `json:"kind"`
 	Seq  uint64    `json:"seq"`
-	Line int       `json:"line,omitempty"`
+	Line int       `json:"line,omitzero"`
 	Time time.Time `json:"time"`
 	// DurationMS is the time from the request to the answer; zero when
 	// unanswered.
@@ -60,7 +60,7 @@ type Step struct {
 	Method     string  `json:"method,omitempty"`
 	URL        string  `json:"url,omitempty"`
 	// Status is the HTTP status; zero when none was received.
-	Status int `json:"status,omitempty"`
+	Status int `json:"status,omitzero"`
 	// OK reports whether the step succeeded: a 2xx answer whose body
 	// carries no OAuth error (for a challenge: never).
 	OK bool `json:"ok"`
@@ -109,13 +109,13 @@ type ServerMetadata struct {
 	// (RFC 8414 §3.1, OIDC discovery §4): the one the metadata's issuer
 	// must equal.
 	FetchedFor            string   `json:"fetched_for,omitempty"`
-	OIDC                  bool     `json:"oidc,omitempty"`
+	OIDC                  bool     `json:"oidc,omitzero"`
 	AuthorizationEndpoint string   `json:"authorization_endpoint,omitempty"`
 	TokenEndpoint         string   `json:"token_endpoint,omitempty"`
 	RegistrationEndpoint  string   `json:"registration_endpoint,omitempty"`
 	CodeChallengeMethods  []string `json:"code_challenge_methods_supported,omitempty"`
 	// IssParameter is authorization_response_iss_parameter_supported (RFC 9207).
-	IssParameter bool `json:"authorization_response_iss_parameter_supported,omitempty"`
+	IssParameter bool `json:"authorization_response_iss_parameter_supported,omitzero"`
 }
 
 // Registration is a dynamic client registration (RFC 7591): what the
@@ -156,9 +156,9 @@ type Token struct {
 	ScopeGranted string   `json:"scope_granted,omitempty"`
 	TokenType    string   `json:"token_type,omitempty"`
 	// ExpiresIn is the granted lifetime in seconds; zero when not given.
-	ExpiresIn int64 `json:"expires_in,omitempty"`
+	ExpiresIn int64 `json:"expires_in,omitzero"`
 	// Refresh reports whether a refresh token was issued.
-	Refresh bool `json:"refresh_token_issued,omitempty"`
+	Refresh bool `json:"refresh_token_issued,omitzero"`
 }
 
 // BearerRequest is an MCP request that carried a bearer token.
