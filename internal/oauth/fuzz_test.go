@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/store"
@@ -70,7 +71,7 @@ func FuzzExchangeBodies(f *testing.F) {
 			}
 		}
 		snap := store.Snapshot{Exchanges: store.Exchanges{x}}
-		b, err := json.Marshal(Read(&snap, nil))
+		b, err := json.Marshal(Read(&snap, nil), jsontext.AllowInvalidUTF8(true))
 		if err != nil {
 			t.Fatal(err)
 		}
