@@ -45,9 +45,9 @@ func writeFlows(w *bufio.Writer, a *oauth.Auth, start time.Time, l Layout, inden
 		t := &termtable.Table{Indent: indent, Columns: []termtable.Column{
 			{Header: "SEQ"},
 			{Header: "AT", Drop: 3},
-			{Header: "TOOK", Drop: 2},
+			{Header: "TOOK", Drop: 1},
 			{Header: "STEP"},
-			{Header: "REQUEST", Cut: true, Min: 24, Drop: 1},
+			{Header: "REQUEST", Cut: true, Min: 24, Drop: 2},
 			{Header: "STATUS"},
 			{Header: "DETAILS", Cut: true, Min: 24},
 		}}
