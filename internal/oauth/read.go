@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcptrail/mcptrail/internal/store"
 )
@@ -171,6 +172,9 @@ func (r *reader) exchange(x *store.Exchange) {
 		kind = shape(x)
 	}
 	if kind == "" {
+		if q, ok := challengeExchange(x); ok {
+			r.request(&q) // an MCP endpoint's 401 recorded as an exchange
+		}
 		return
 	}
 	if f == nil {
@@ -238,6 +242,33 @@ func shape(x *store.Exchange) string {
 		return StepAuthorization
 	case x.Method == "GET" && q.Has("state") && (q.Has("code") || q.Has("error")):
 		return StepCallback
+	}
+	return ""
+}
+
+// challengeExchange reads an exchange answered 401 or 403 with a
+// WWW-Authenticate, that no metadata names as an OAuth endpoint, as an MCP
+// request (a tap may record the answer of an MCP POST that carried no
+// JSON-RPC as an exchange).
+func challengeExchange(x *store.Exchange) (mcpRequest, bool) {
+	www := header(x.RespHeaders, "WWW-Authenticate")
+	if www == "" || x.Status != 401 && x.Status != 403 {
+		return mcpRequest{}, false
+	}
+	return mcpRequest{Seq: x.Seq, Line: x.Line, Time: x.Time, Call: -1, Method: jsonObject(x.ReqBody).str("method"),
+		URL: x.URL, Auth: authScheme(header(x.ReqHeaders, "Authorization")), Status: x.Status,
+		End: x.Time.Add(time.Duration(x.DurationUS) * time.Microsecond), WWWAuth: www}, true
+}
+
+// header returns a header of a kept set, whatever the case of its name.
+func header(h map[string]string, name string) string {
+	if v, ok := h[name]; ok {
+		return v
+	}
+	for k, v := range h {
+		if strings.EqualFold(k, name) {
+			return v
+		}
 	}
 	return ""
 }

@@ -165,3 +165,36 @@ func TestReadGroupsAndResolves(t *testing.T) {
 		t.Errorf("an empty session has flows: %+v", none)
 	}
 }
+
+// An MCP POST whose 401 a tap recorded as an exchange (no JSON-RPC in the
+// answer) still opens the flow as its challenge; a token endpoint's 401
+// with a Basic challenge stays a token step.
+func TestReadChallengeExchange(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
+	recs := []capture.Record{{Type: capture.TypeSession, Format: 1, SessionID: "s", Transport: "http", Time: t0}}
+	for i, x := range []*capture.Exchange{
+		{Method: "POST", URL: "https://rs.example/mcp", Status: 401, ReqBody: `{"jsonrpc":"2.0","id":1,"method":"initialize"}`,
+			RespHeaders: map[string]string{"Www-Authenticate": `Bearer resource_metadata="https://rs.example/.well-known/oauth-protected-resource"`}},
+		{Method: "GET", URL: "https://rs.example/.well-known/oauth-protected-resource", Status: 200, RespBody: `{"resource":"https://rs.example/mcp","authorization_servers":["https://as.example"]}`},
+		{Method: "POST", URL: "https://as.example/token", Status: 401, ReqBody: "grant_type=client_credentials",
+			RespHeaders: map[string]string{"WWW-Authenticate": `Basic realm="as"`}, RespBody: `{"error":"invalid_client"}`},
+	} {
+		recs = append(recs, capture.Record{Type: capture.TypeExchange, Seq: uint64(i + 1), Time: t0.Add(time.Duration(i) * time.Millisecond), Exchange: x})
+	}
+	a := readRecords(recs)
+	if len(a.Flows) != 1 {
+		t.Fatalf("got %d flows, want 1: %+v", len(a.Flows), a)
+	}
+	want := []brief{
+		{StepChallenge, 1, 401, false, "https://rs.example/.well-known/oauth-protected-resource "},
+		{StepResourceMeta, 2, 200, true, "https://rs.example/mcp https://as.example"},
+		{StepToken, 3, 401, false, "client_credentials    0"},
+	}
+	if diff := cmp.Diff(want, briefs(a.Flows[0])); diff != "" {
+		t.Errorf("steps (-want +got):\n%s", diff)
+	}
+	if got := a.Flows[0].Steps[2].Error; got != "invalid_client" {
+		t.Errorf("token error %q, want invalid_client", got)
+	}
+}
