@@ -1,7 +1,6 @@
 package oauth
 
 import (
-	"mime"
 	"net/url"
 	"strings"
 
@@ -109,12 +108,6 @@ func form(body string) url.Values {
 		return nil
 	}
 	return v
-}
-
-// isForm reports whether a Content-Type names a form body.
-func isForm(ct string) bool {
-	mt, _, err := mime.ParseMediaType(ct)
-	return err == nil && mt == "application/x-www-form-urlencoded"
 }
 
 // query returns a URL's query parameters; nil when it has none.
