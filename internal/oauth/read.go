@@ -136,7 +136,7 @@ func (r *reader) request(q *mcpRequest) {
 	if f == nil {
 		f = r.open(stripQuery(u))
 	}
-	st := Step{Seq: q.Seq, Line: q.Line, Time: q.Time, Method: "POST", URL: u, Status: q.Status, OK: success(q.Status)}
+	st := Step{Seq: q.Seq, Line: q.Line, Time: q.Time, Method: q.Verb, URL: u, Status: q.Status, OK: success(q.Status)}
 	if !q.End.IsZero() {
 		st.DurationMS = float64(q.End.Sub(q.Time).Microseconds()) / 1000
 	}
@@ -255,7 +255,7 @@ func challengeExchange(x *store.Exchange) (mcpRequest, bool) {
 	if www == "" || x.Status != 401 && x.Status != 403 {
 		return mcpRequest{}, false
 	}
-	return mcpRequest{Seq: x.Seq, Line: x.Line, Time: x.Time, Call: -1, Method: jsonObject(x.ReqBody).str("method"),
+	return mcpRequest{Seq: x.Seq, Line: x.Line, Time: x.Time, Call: -1, Method: jsonObject(x.ReqBody).str("method"), Verb: x.Method,
 		URL: x.URL, Auth: authScheme(header(x.ReqHeaders, "Authorization")), Status: x.Status,
 		End: x.Time.Add(time.Duration(x.DurationUS) * time.Microsecond), WWWAuth: www}, true
 }

@@ -24,8 +24,10 @@ type Tracker struct {
 	last    map[string]lastSeen // by URL
 	seq     uint64              // the seq of the last frame seen
 	gap     bool                // a record that was not a frame came since the last kept request
-	// queryTokens lists the MCP requests whose URL carries access_token.
+	// queryTokens lists the first MCP request of each URL (query aside)
+	// that carried access_token in its query; queried holds those URLs.
 	queryTokens []queryToken
+	queried     map[string]bool
 }
 
 // mcpRequest is one MCP request on HTTP and its answer.
@@ -35,6 +37,8 @@ type mcpRequest struct {
 	Time   time.Time
 	Call   int
 	Method string // the JSON-RPC method ("" for a batch or a GET)
+	// Verb is the HTTP method.
+	Verb string
 	// URL is the absolute URL the client used (forward proxy), or Path
 	// (reverse proxy), resolved against the session's target by Read.
 	URL, Path string
@@ -89,12 +93,16 @@ func (t *Tracker) request(f *store.Frame, env *capture.HTTP) {
 		return // a batch's later elements, or a retried exchange id
 	}
 	q := &mcpRequest{Seq: r.Seq, Line: r.Line, Time: r.Time, Call: f.Call, Method: f.Method,
-		URL: env.URL, Path: env.Path, Auth: authScheme(env.Headers[mcp.HeaderAuthorization])}
+		Verb: env.Method, URL: env.URL, Path: env.Path, Auth: authScheme(env.Headers[mcp.HeaderAuthorization])}
 	u := q.URL
 	if u == "" {
 		u = q.Path
 	}
-	if hasQueryToken(u) {
+	if hasQueryToken(u) && !t.queried[stripQuery(u)] {
+		if t.queried == nil {
+			t.queried = map[string]bool{}
+		}
+		t.queried[stripQuery(u)] = true
 		t.queryTokens = append(t.queryTokens, queryToken{seq: r.Seq, line: r.Line, url: u})
 	}
 	if t.pending == nil {
