@@ -45,6 +45,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newExportCmd(io),
 		newSessionsCmd(io),
 		newLedgerCmd(io),
+		newAuthCmd(io), // auth.go
 		newDemoCmd(io),
 		newReplayServerCmd(io),
 		newHTTPCmd(io),

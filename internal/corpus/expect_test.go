@@ -74,7 +74,13 @@ type exported struct {
 
 func loadExpectation(t *testing.T, name string) expectation {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(transcriptDir, name+".expect.toml"))
+	return loadExpectationIn(t, transcriptDir, name)
+}
+
+// loadExpectationIn reads dir/name.expect.toml.
+func loadExpectationIn(t *testing.T, dir, name string) expectation {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name+".expect.toml"))
 	if err != nil {
 		t.Fatalf("reading expectation: %v", err)
 	}

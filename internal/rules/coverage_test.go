@@ -105,6 +105,11 @@ func raising() map[string]struct {
 	for id, steps := range newRuleSessions() {
 		out[id] = one(steps...)
 	}
+	for id, steps := range oauthSessions() { // oauth_test.go
+		if id != "oauth-clean" {
+			out[id] = one(steps...)
+		}
+	}
 	return out
 }
 

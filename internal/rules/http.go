@@ -39,7 +39,9 @@ func NewHTTP() *HTTP { return &HTTP{} }
 
 // Checks returns a new set of the rules that read frames, for one store's
 // Options.Checks.
-func Checks() []store.Check { return []store.Check{NewHTTP(), NewElicitation(), NewTools()} }
+func Checks() []store.Check {
+	return []store.Check{NewHTTP(), NewElicitation(), NewTools(), NewOAuth()}
+}
 
 // Check runs the rules on one correlated frame.
 func (h *HTTP) Check(f *store.Frame, raise func(finding.Finding)) {

@@ -2,7 +2,7 @@
 // (docs/export-html.md): a header, a timeline of the operations, the calls
 // table with the TUI's filter language, each call's frames as coloured
 // JSON built only when the call is expanded, the elicitation ledger, the
-// findings with their rules' help, the catalog and the per-tool and
+// authorization flows (when the capture holds any), the findings with their rules' help, the catalog and the per-tool and
 // per-method summary. The page needs nothing from the network: its style
 // and script are inlined and its data sits in <script type="application/json">
 // blocks, escaped so that nothing from the capture can end the block or run.
@@ -25,6 +25,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/oauth"
 	"github.com/mcptrail/mcptrail/internal/spool"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
@@ -57,6 +58,8 @@ type Writer struct {
 	bySeq map[uint64]int
 	buf   []byte
 	err   error // the first error spooling a frame
+	// auth keeps the MCP envelopes of the authorization flow (auth.go).
+	auth oauth.Tracker
 }
 
 // New returns a Writer of one session onto w. The header record h is
@@ -80,6 +83,7 @@ func (hw *Writer) Close() error { return hw.frames.Remove() }
 // status frame whose error status ended the call (a 401 and its body).
 // Other frames are not shown in the report's call details.
 func (hw *Writer) Frame(f *store.Frame) {
+	hw.auth.Track(f)
 	switch f.Kind {
 	case store.KindRequest, store.KindResponse, store.KindError:
 	case store.KindHTTPStatus:
@@ -165,6 +169,8 @@ func (hw *Writer) Finish(snap *store.Snapshot) error {
 	}
 	bw := bufio.NewWriterSize(hw.w, 64<<10)
 	p := newPage(snap, &hw.opts)
+	a := oauth.Read(snap, &hw.auth)
+	p.Auth = authViews(&a, snap.Session.Start)
 	if err := pageTemplate.ExecuteTemplate(bw, "head", p); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}

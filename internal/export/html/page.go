@@ -48,6 +48,7 @@ type page struct {
 	Counts                                store.Counts
 	Rows                                  int // rows of the calls table
 	Ledger                                []ledgerView
+	Auth                                  []authFlowView // auth.go; nil: no section
 	Findings                              []findingView
 	MoreFindings                          int
 	Catalog                               []catalogView

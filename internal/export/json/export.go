@@ -2,7 +2,9 @@
 // documented in docs/export-json.md): session, frames, stderr (only when
 // the server wrote any line), calls, operations, elicitations (only when
 // the session asked any), catalog (only when the client got a list
-// result), summary and findings, in that order. It is a view: it reads
+// result), auth (only when the capture holds HTTP exchanges: the
+// authorization flows internal/oauth reads), summary and findings, in that
+// order. It is a view: it reads
 // store frames, stderr lines and snapshots and never re-parses or
 // correlates.
 //
@@ -20,6 +22,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/mcptrail/mcptrail/internal/oauth"
 	"github.com/mcptrail/mcptrail/internal/spool"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
@@ -44,6 +47,7 @@ type Writer struct {
 	n      int
 	stderr stderrSpool // the server's stderr lines (stderr.go)
 	err    error
+	auth   oauth.Tracker // the MCP envelopes of the authorization flow (auth.go)
 }
 
 // New returns a Writer that writes the export to w when Finish is called.
@@ -59,6 +63,7 @@ func New(w io.Writer, opts *Options) *Writer {
 // Frame encodes one frame. It matches store.Options.OnFrame; errors are
 // sticky and reported by Finish.
 func (w *Writer) Frame(f *store.Frame) {
+	w.auth.Track(f)
 	if w.err != nil {
 		return
 	}
@@ -126,7 +131,7 @@ func (w *Writer) Finish(s *store.Snapshot) error {
 	if err != nil {
 		return fmt.Errorf("writing export: %w", err)
 	}
-	if err := writeTail(out, s, hadFrames); err != nil {
+	if err := writeTail(out, s, readAuth(s, &w.auth), hadFrames); err != nil {
 		return fmt.Errorf("writing export: %w", err)
 	}
 	if err := out.Flush(); err != nil {
@@ -147,7 +152,7 @@ func (w *Writer) Close() error {
 // writeTail writes everything after the frames: one element per line,
 // written out every 32 KiB so that the buffer does not grow with the
 // session (a million findings made it hold all of them).
-func writeTail(out *bufio.Writer, s *store.Snapshot, hadFrames bool) error {
+func writeTail(out *bufio.Writer, s *store.Snapshot, auth *oauth.Auth, hadFrames bool) error {
 	t := tail{out: out, b: make([]byte, 0, 4096)}
 	if hadFrames {
 		t.b = append(t.b, '\n')
@@ -169,6 +174,7 @@ func writeTail(out *bufio.Writer, s *store.Snapshot, hadFrames bool) error {
 	ledger := s.Ledger.Slice()
 	t.b = appendLedger(t.b, ledger)
 	t.catalog(s.Catalog)
+	t.b = appendAuth(t.b, auth)
 	t.b = append(t.b, ",\n\"summary\":"...)
 	t.b = appendSummary(t.b, &s.Summary, &s.Counts)
 	t.b = appendLedgerSummary(t.b, ledger)

@@ -27,6 +27,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/jsonraw"
+	"github.com/mcptrail/mcptrail/internal/oauth"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 	"github.com/mcptrail/mcptrail/internal/wire"
@@ -55,7 +56,8 @@ type Writer struct {
 	stderr lines // the server's stderr lines (stderr.go)
 	buf    []byte
 	err    error
-	layout Layout // how the tables fit (layout.go)
+	layout Layout        // how the tables fit (layout.go)
+	auth   oauth.Tracker // the MCP envelopes of the authorization flow (auth.go)
 }
 
 // New returns a Writer for the capture whose session record is h.
@@ -76,6 +78,7 @@ func title(id, label string) string {
 // Frame spools one frame line. It matches store.Options.OnFrame; errors
 // are sticky and reported by Finish.
 func (w *Writer) Frame(f *store.Frame) {
+	w.auth.Track(f)
 	if w.err != nil {
 		return
 	}
@@ -121,7 +124,8 @@ func (w *Writer) Finish(s *store.Snapshot) error {
 		return fmt.Errorf("writing text export: %w", w.err)
 	}
 	fmt.Fprintln(w.out, w.title)
-	writeReport(w.out, s, w.layout)
+	a := oauth.Read(s, &w.auth)
+	writeReport(w.out, s, &a, w.layout)
 	if err := w.writeStderr(); err != nil {
 		return fmt.Errorf("writing text export: %w", err)
 	}
@@ -158,11 +162,12 @@ func Summary(w io.Writer, s *store.Snapshot) error {
 // writeReport writes the export's sections in the order a reader wants
 // them: what happened and what is wrong first, the long tables after.
 // Write errors surface at the caller's Flush.
-func writeReport(w *bufio.Writer, s *store.Snapshot, l Layout) {
+func writeReport(w *bufio.Writer, s *store.Snapshot, a *oauth.Auth, l Layout) {
 	writeSession(w, s)
 	writeSummary(w, s, l)
 	writeOperations(w, s)
 	writeLedger(w, s, l)
+	writeAuth(w, a, s.Session.Start, l)
 	writeFindings(w, s, l)
 	writeCalls(w, s, l)
 	writeCatalog(w, s, l)

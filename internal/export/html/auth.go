@@ -1,0 +1,58 @@
+package htmlexport
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcptrail/mcptrail/internal/oauth"
+)
+
+// authFlowView is one authorization flow as the page shows it.
+type authFlowView struct {
+	N                int
+	Resource, Issuer string
+	Steps            []authStepView
+}
+
+type authStepView struct {
+	Seq                                      uint64
+	At, Took, Kind, Request, Status, Details string
+	OK                                       bool
+}
+
+// authViews builds the authorization section of the page: one table per
+// flow internal/oauth read; nil (no section) for a session without one.
+func authViews(a *oauth.Auth, start time.Time) []authFlowView {
+	var out []authFlowView
+	for i := range a.Flows {
+		f := &a.Flows[i]
+		v := authFlowView{N: i + 1, Resource: shown(orDash(f.Resource)), Issuer: shown(orDash(f.Issuer))}
+		for j := range f.Steps {
+			st := &f.Steps[j]
+			status := "—"
+			if st.Status != 0 {
+				status = strconv.Itoa(st.Status)
+			}
+			if st.Error != "" {
+				status += " " + st.Error
+			}
+			req, _, cut := strings.Cut(st.URL, "?")
+			if cut {
+				req += "?…"
+			}
+			v.Steps = append(v.Steps, authStepView{Seq: st.Seq, At: "+" + ms(float64(st.Time.Sub(start))/float64(time.Millisecond)),
+				Took: ms(st.DurationMS), Kind: st.Kind, Request: shown(st.Method + " " + req), Status: shown(status),
+				Details: shown(st.Details()), OK: st.OK})
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}

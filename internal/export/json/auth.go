@@ -1,0 +1,46 @@
+package jsonexport
+
+import (
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/oauth"
+	"github.com/mcptrail/mcptrail/internal/store"
+)
+
+// readAuth returns the session's authorization flows for the "auth"
+// member, or nil when the session has no exchange record (a capture of
+// the stdio tap or of the reverse proxy before it recorded exchanges),
+// which leaves the member out.
+func readAuth(s *store.Snapshot, t *oauth.Tracker) *oauth.Auth {
+	if len(s.Exchanges) == 0 {
+		return nil
+	}
+	a := oauth.Read(s, t)
+	if a.Flows == nil {
+		a.Flows = []oauth.Flow{}
+	}
+	return &a
+}
+
+// appendAuth adds the "auth" member (docs/export-json.md) when a is not
+// nil: the oauth.Auth value, times in UTC.
+func appendAuth(b []byte, a *oauth.Auth) []byte {
+	if a == nil {
+		return b
+	}
+	for i := range a.Flows {
+		for j := range a.Flows[i].Steps {
+			st := &a.Flows[i].Steps[j]
+			st.Time = st.Time.UTC()
+		}
+	}
+	// Query and body values may decode to invalid UTF-8: U+FFFD stands in.
+	enc, err := json.Marshal(a, jsontext.AllowInvalidUTF8(true))
+	if err != nil {
+		// oauth.Auth holds strings, numbers and times only: it encodes.
+		enc = []byte(`{"flows":[]}`)
+	}
+	b = append(b, ",\n\"auth\":"...)
+	return append(b, enc...)
+}

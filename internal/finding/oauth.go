@@ -1,0 +1,15 @@
+package finding
+
+// Rule ids raised for the authorization flow in front of a remote server
+// (internal/rules/oauth.go, over internal/oauth's reading of the flow).
+const (
+	OAuthResourceMismatch  = "oauth-resource-mismatch"
+	OAuthMetadataMissing   = "oauth-metadata-missing"
+	OAuthIssuerMismatch    = "oauth-issuer-mismatch"
+	OAuthEndpointInsecure  = "oauth-endpoint-insecure"
+	OAuthPKCENotS256       = "oauth-pkce-not-s256"
+	OAuthResourceParamMiss = "oauth-resource-parameter-missing"
+	OAuthTokenInQuery      = "oauth-token-in-query"
+	OAuthTokenRejected     = "oauth-token-rejected"
+	OAuthMetadataWrongPath = "oauth-metadata-wrong-path"
+)
