@@ -1,0 +1,112 @@
+package httpproxy
+
+import (
+	"bytes"
+	"io"
+	"net/url"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+)
+
+// credentialKeys are the OAuth parameters and JSON members whose values an
+// exchange record never holds (capture.Exchange): tokens, authorization
+// codes, PKCE verifiers, client secrets and assertions.
+func credentialKeys() map[string]bool {
+	return map[string]bool{
+		"access_token": true, "refresh_token": true, "id_token": true, "code": true,
+		"code_verifier": true, "client_secret": true, "assertion": true,
+		"client_assertion": true, "subject_token": true, "actor_token": true,
+	}
+}
+
+// redactBody returns an exchange body with its credentials replaced by
+// capture.RedactedValue: a JSON body member by member at any depth, any
+// other body as form-encoded pairs when it reads as such. A body that is
+// neither is returned unchanged.
+func redactBody(body string, keys map[string]bool) string {
+	t := strings.TrimSpace(body)
+	if t != "" && (t[0] == '{' || t[0] == '[') {
+		if out, ok := redactJSON([]byte(body), keys); ok {
+			return out
+		}
+	}
+	return redactForm(body, keys)
+}
+
+// redactJSON rewrites a JSON value, replacing the value of every member
+// named in keys, and reports whether body was valid JSON.
+func redactJSON(body []byte, keys map[string]bool) (string, bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(body), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	var out bytes.Buffer
+	enc := jsontext.NewEncoder(&out, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	for {
+		tok, err := dec.ReadToken()
+		if err == io.EOF {
+			return out.String(), true
+		}
+		if err != nil {
+			return "", false
+		}
+		// A member name: the decoder is inside an object and expects a
+		// value next (an odd count of tokens read in the object).
+		name := tok.Kind() == '"' && isName(dec)
+		if err := enc.WriteToken(tok); err != nil {
+			return "", false
+		}
+		if name && keys[tok.String()] {
+			if _, err := dec.ReadValue(); err != nil {
+				return "", false
+			}
+			if err := enc.WriteToken(jsontext.String(capture.RedactedValue)); err != nil {
+				return "", false
+			}
+		}
+	}
+}
+
+// isName reports whether the string token the decoder just read is an
+// object member's name.
+func isName(dec *jsontext.Decoder) bool {
+	k, n := dec.StackIndex(dec.StackDepth())
+	return k == '{' && n%2 == 1
+}
+
+// redactForm replaces the values of credential keys in a form-encoded
+// body or query string, keeping every other byte. Text that is not
+// form-encoded (spaces, line breaks) is returned unchanged.
+func redactForm(s string, keys map[string]bool) string {
+	if s == "" || strings.ContainsAny(s, " \t\r\n") || !strings.Contains(s, "=") {
+		return s
+	}
+	pairs := strings.Split(s, "&")
+	changed := false
+	for i, p := range pairs {
+		k, _, found := strings.Cut(p, "=")
+		name, err := url.QueryUnescape(k)
+		if err != nil {
+			name = k
+		}
+		if found && keys[name] {
+			pairs[i] = k + "=" + capture.RedactedValue
+			changed = true
+		}
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(pairs, "&")
+}
+
+// redactURL returns u as recorded: its query's credentials replaced, a
+// password in its user info hidden.
+func redactURL(u *url.URL, keys map[string]bool) string {
+	c := *u
+	c.RawQuery = redactForm(u.RawQuery, keys)
+	// A redirect's Location may carry an implicit grant's token in its
+	// fragment.
+	c.Fragment, c.RawFragment = redactForm(u.Fragment, keys), ""
+	return c.Redacted()
+}
