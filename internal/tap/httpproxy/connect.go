@@ -2,6 +2,7 @@ package httpproxy
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"fmt"
@@ -80,7 +81,8 @@ func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	var wg sync.WaitGroup
 	var upN, downN atomic.Int64
 	wg.Add(2)
-	go func() { defer wg.Done(); upN.Store(relay(up, brw.Reader)) }()
+	in := hijacked(client, brw)
+	go func() { defer wg.Done(); upN.Store(relay(up, in)) }()
 	go func() { defer wg.Done(); downN.Store(relay(client, up)) }()
 	wg.Wait()
 	_ = client.Close()
@@ -128,7 +130,7 @@ func (p *Proxy) intercept(w http.ResponseWriter, r *http.Request, ex *exchange, 
 	}
 	cfg = cfg.Clone()
 	cfg.NextProtos = []string{"http/1.1"} // the inner server speaks HTTP/1.1
-	tc := tls.Server(bufferedConn{client, brw.Reader}, cfg)
+	tc := tls.Server(hijacked(client, brw), cfg)
 	hctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
 	err = tc.HandshakeContext(hctx)
 	cancel()
@@ -162,14 +164,26 @@ func (p *Proxy) intercept(w http.ResponseWriter, r *http.Request, ex *exchange, 
 // discardLog is a logger that says nothing: errors become capture notes.
 func discardLog() *log.Logger { return log.New(io.Discard, "", 0) }
 
-// bufferedConn is a hijacked connection read through the server's buffer,
-// which may hold bytes the client sent right after its CONNECT.
-type bufferedConn struct {
-	net.Conn
-	r *bufio.Reader
+// hijacked returns a hijacked connection with the bytes the server's
+// buffer holds of it (what the client sent right after its CONNECT) in
+// front. It never reads through the server's buffer: an error read there
+// (a deadline the inner server sets) would cancel the CONNECT's context.
+func hijacked(c net.Conn, brw *bufio.ReadWriter) net.Conn {
+	n := brw.Reader.Buffered()
+	if n == 0 {
+		return c
+	}
+	b, _ := brw.Reader.Peek(n)
+	return &prefixConn{Conn: c, r: io.MultiReader(bytes.NewReader(bytes.Clone(b)), c)}
 }
 
-func (c bufferedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+// prefixConn is a connection whose reads start with bytes already read.
+type prefixConn struct {
+	net.Conn
+	r io.Reader
+}
+
+func (c *prefixConn) Read(p []byte) (int, error) { return c.r.Read(p) }
 
 // oneConn is a net.Listener that hands out one connection, then waits
 // until that connection is closed.

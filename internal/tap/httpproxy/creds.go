@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -23,17 +24,31 @@ func credentialKeys() map[string]bool {
 }
 
 // redactBody returns an exchange body with its credentials replaced by
-// capture.RedactedValue: a JSON body member by member at any depth, any
-// other body as form-encoded pairs when it reads as such. A body that is
-// neither is returned unchanged.
+// capture.RedactedValue: in a JSON body the members named in keys at any
+// depth; then, in any body, every "key=value" pair of a credential key
+// (a form-encoded body, a URL in a JSON string or in an HTML redirect
+// page).
 func redactBody(body string, keys map[string]bool) string {
 	t := strings.TrimSpace(body)
 	if t != "" && (t[0] == '{' || t[0] == '[') {
 		if out, ok := redactJSON([]byte(body), keys); ok {
-			return out
+			body = out
 		}
 	}
-	return redactForm(body, keys)
+	return redactPairs(body)
+}
+
+// credentialPair matches "key=value" for a credential key at the start of
+// the text or after a separator a query, a form or markup puts before it;
+// the value runs to the next separator.
+var credentialPair = regexp.MustCompile(`((?:^|[?&#;,\s"'/])(?:access_token|refresh_token|id_token|code|code_verifier|client_secret|assertion|client_assertion|subject_token|actor_token)=)[^&"'<>\s#,;]*`)
+
+// redactPairs replaces the value of every credential pair in s.
+func redactPairs(s string) string {
+	if !strings.Contains(s, "=") {
+		return s
+	}
+	return credentialPair.ReplaceAllString(s, "${1}"+capture.RedactedValue)
 }
 
 // redactJSON rewrites a JSON value, replacing the value of every member

@@ -48,4 +48,3 @@ func fullDuplex(w http.ResponseWriter, r *http.Request) {
 		_ = http.NewResponseController(w).EnableFullDuplex()
 	}
 }
-

@@ -125,9 +125,9 @@ type Proxy struct {
 	onFailure func(Failure)
 	// fwd is set on a forward proxy (Options.Forward); hint is
 	// Options.OnHint, said at most once.
-	fwd       *forward
-	hint      func(string)
-	hintOnce  sync.Once
+	fwd      *forward
+	hint     func(string)
+	hintOnce sync.Once
 
 	closeOnce sync.Once
 	closeErr  error
@@ -238,7 +238,7 @@ type exchange struct {
 	// xs is set on an exchange that may not be MCP (classify.go); nil on
 	// the reverse proxy's MCP endpoint, where everything is.
 	xs  *xstate
-	req    *bodyTap // nil when the request had no body
+	req *bodyTap // nil when the request had no body
 	// status is the status the client got (0 until the answer began);
 	// upstreamErr, why the target failed when mcptrail answered 502.
 	// Only the exchange's handler goroutine sets and reads them.

@@ -63,4 +63,3 @@ func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) 
 	ex.note(NoteUpstreamError, fmt.Sprintf("answered 502: %v", err))
 	w.WriteHeader(http.StatusBadGateway)
 }
-
