@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
@@ -42,6 +43,10 @@ func (s *Store) httpFrame(r *capture.Record, f *wire.Frame, call *int) bool {
 	env := r.HTTP
 	*call = -1
 	if isStatusFrame(r, f) {
+		if f.Kind != wire.KindInvalid {
+			// JSON that only looked like a message ({"error":"..."}).
+			*f = wire.Frame{}
+		}
 		f.Problem = ""
 		if r.Dir == capture.S2C {
 			*call = s.httpStatus(r, f)
@@ -65,15 +70,27 @@ func (s *Store) httpFrame(r *capture.Record, f *wire.Frame, call *int) bool {
 func success(status int) bool { return status >= 200 && status <= 299 }
 
 // isStatusFrame reports whether r is an HTTP frame that carries no
-// JSON-RPC message: an empty body, or a non-JSON body on a non-2xx answer.
+// JSON-RPC message: an empty body, or on a non-2xx answer a body that is
+// not JSON, or JSON that is no JSON-RPC message (an OAuth error such as
+// {"error":"unauthorized"}: no "jsonrpc" member, and not a message whose
+// only fault is that missing member).
 func isStatusFrame(r *capture.Record, f *wire.Frame) bool {
 	if f.Kind != wire.KindInvalid {
-		return false
+		return r.Dir == capture.S2C && !success(r.HTTP.Status) && notJSONRPC(r, f)
 	}
 	if len(r.Msg) == 0 && r.Text == "" && r.Raw == "" && r.B64 == nil {
 		return true
 	}
-	return r.Dir == capture.S2C && len(r.Msg) == 0 && !success(r.HTTP.Status)
+	return r.Dir == capture.S2C && !success(r.HTTP.Status) && (len(r.Msg) == 0 || notJSONRPC(r, f))
+}
+
+// notJSONRPC reports whether a frame's JSON body is a document that only
+// looks like a message by accident.
+func notJSONRPC(r *capture.Record, f *wire.Frame) bool {
+	if f.Problem == "" || f.Problem == wire.ProblemVersion || len(r.Msg) == 0 || r.Msg.Kind() != '{' {
+		return false
+	}
+	return jsonraw.Member(r.Msg, "jsonrpc") == nil
 }
 
 // httpStatus ends the exchange's pending client call when the status is
