@@ -51,34 +51,32 @@ func redactPairs(s string) string {
 	return credentialPair.ReplaceAllString(s, "${1}"+capture.RedactedValue)
 }
 
-// redactJSON rewrites a JSON value, replacing the value of every member
-// named in keys, and reports whether body was valid JSON.
+// redactJSON replaces, in a JSON text, the value of every member named in
+// keys with the placeholder string, keeping every other byte, and reports
+// whether body was valid JSON.
 func redactJSON(body []byte, keys map[string]bool) (string, bool) {
 	dec := jsontext.NewDecoder(bytes.NewReader(body), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	var out bytes.Buffer
-	enc := jsontext.NewEncoder(&out, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	var out []byte
+	last := 0 // body is copied to out up to here
 	for {
 		tok, err := dec.ReadToken()
 		if err == io.EOF {
-			return out.String(), true
+			return string(append(out, body[last:]...)), true
 		}
 		if err != nil {
 			return "", false
 		}
-		// A member name: the decoder is inside an object and expects a
-		// value next (an odd count of tokens read in the object).
-		name := tok.Kind() == '"' && isName(dec)
-		if err := enc.WriteToken(tok); err != nil {
+		if tok.Kind() != '"' || !isName(dec) || !keys[tok.String()] {
+			continue
+		}
+		v, err := dec.ReadValue()
+		if err != nil {
 			return "", false
 		}
-		if name && keys[tok.String()] {
-			if _, err := dec.ReadValue(); err != nil {
-				return "", false
-			}
-			if err := enc.WriteToken(jsontext.String(capture.RedactedValue)); err != nil {
-				return "", false
-			}
-		}
+		end := int(dec.InputOffset())
+		out = append(out, body[last:end-len(v)]...)
+		out = append(out, `"`+capture.RedactedValue+`"`...)
+		last = end
 	}
 }
 
