@@ -53,6 +53,9 @@ func (f *httpFlags) checkForward(cmd *cobra.Command) error {
 	if fl.Changed("allow-host") {
 		return usagef("--allow-host is for the reverse proxy; with --forward use --allow-origin")
 	}
+	if err := httpproxy.CheckOrigins(f.fwd.allowOrigin); err != nil {
+		return usagef("--allow-origin: %v", err)
+	}
 	if !fl.Changed("listen") {
 		f.listen = forwardListen
 	}

@@ -44,7 +44,7 @@ func TestLooksJSONRPC(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"ping"}`:  true,
 		`{"id":1,"method":"ping"}`:                  true,
 		`[{"jsonrpc":"2.0","method":"x"}]`:          true,
-		`{"params":{"a":1},"jsonrpc":"2.0","id":1`: true, // cut short, the member seen
+		`{"params":{"a":1},"jsonrpc":"2.0","id":1`:  true, // cut short, the member seen
 		`{"redirect_uris":["x"],"client_name":"c"}`: false,
 		`grant_type=authorization_code&code=x`:      false,
 		`{"a":{"jsonrpc":"2.0"}}`:                   false,

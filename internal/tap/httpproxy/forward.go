@@ -150,6 +150,13 @@ func (ex *exchange) upstreamFailed(w http.ResponseWriter, r *http.Request, err e
 	w.WriteHeader(http.StatusBadGateway)
 }
 
+// CheckOrigins reports the first entry of a ForwardOptions.AllowOrigins
+// list that names no origin, as New would.
+func CheckOrigins(list []string) error {
+	_, err := newOriginSet(list)
+	return err
+}
+
 // originSet is ForwardOptions.AllowOrigins; nil allows every origin.
 type originSet struct {
 	hostPorts map[string]bool // "scheme://host:port" or "*://host:port", lower case
