@@ -82,23 +82,27 @@ func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	var upN, downN atomic.Int64
 	wg.Add(2)
 	in := hijacked(client, brw)
-	go func() { defer wg.Done(); upN.Store(relay(up, in)) }()
-	go func() { defer wg.Done(); downN.Store(relay(client, up)) }()
+	go func() { defer wg.Done(); upN.Store(relay(up, in, client)) }()
+	go func() { defer wg.Done(); downN.Store(relay(client, up, up)) }()
 	wg.Wait()
 	_ = client.Close()
 	_ = up.Close()
 	p.recordTunnel(ex, upN.Load(), downN.Load())
 }
 
-// relay copies src to dst until src ends, then half-closes dst (or closes
-// it), and returns the bytes copied.
-func relay(dst net.Conn, src io.Reader) int64 {
-	n, _ := io.Copy(dst, src)
-	if cw, ok := dst.(interface{ CloseWrite() error }); ok {
-		_ = cw.CloseWrite()
-	} else {
+// relay copies src (read from the connection srcConn) to dst and returns
+// the bytes copied. A clean end half-closes dst, so the other direction
+// runs on; a failure on either side closes both connections, so it ends
+// too.
+func relay(dst net.Conn, src io.Reader, srcConn net.Conn) int64 {
+	n, err := io.Copy(dst, src)
+	cw, ok := dst.(interface{ CloseWrite() error })
+	if err != nil || !ok {
 		_ = dst.Close()
+		_ = srcConn.Close()
+		return n
 	}
+	_ = cw.CloseWrite()
 	return n
 }
 
@@ -140,10 +144,23 @@ func (p *Proxy) intercept(w http.ResponseWriter, r *http.Request, ex *exchange, 
 		return
 	}
 	conn := newOneConn(tc)
-	var inner sync.WaitGroup
+	// The handlers still running once the tunnel closed are waited for,
+	// so their records are in before the capture ends.
+	var (
+		mu      sync.Mutex
+		stopped bool
+		inner   sync.WaitGroup
+	)
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, ir *http.Request) {
+			mu.Lock()
+			if stopped {
+				mu.Unlock()
+				w.WriteHeader(http.StatusServiceUnavailable)
+				return
+			}
 			inner.Add(1)
+			mu.Unlock()
 			defer inner.Done()
 			ir.URL.Scheme, ir.URL.Host = "https", target
 			p.forwardExchange(w, ir, true)
@@ -158,6 +175,9 @@ func (p *Proxy) intercept(w http.ResponseWriter, r *http.Request, ex *exchange, 
 	case <-r.Context().Done():
 	}
 	_ = srv.Close()
+	mu.Lock()
+	stopped = true
+	mu.Unlock()
 	inner.Wait()
 }
 
@@ -189,7 +209,6 @@ func (c *prefixConn) Read(p []byte) (int, error) { return c.r.Read(p) }
 // until that connection is closed.
 type oneConn struct {
 	conn   net.Conn
-	once   sync.Once
 	take   chan net.Conn
 	closed chan struct{}
 	shut   sync.Once

@@ -165,3 +165,25 @@ func TestConnectInterceptVerifiesOrigin(t *testing.T) {
 		t.Errorf("records %+v", recs)
 	}
 }
+
+// TestConnectInterceptUntrusted: a client that does not trust the CA fails
+// its handshake; the capture says so in an intercept-failed note.
+func TestConnectInterceptUntrusted(t *testing.T) {
+	origin := httptest.NewTLSServer(oauthOrigin())
+	defer origin.Close()
+	ca := newTestCA(t)
+	stop, buf, c := forwardProxy(t, &ForwardOptions{Intercept: ca.serverConfig, RootCAs: originPool(origin)}, originPool(origin))
+	if _, err := c.Get(origin.URL + "/.well-known/oauth-protected-resource/mcp"); err == nil {
+		t.Fatal("a client that does not trust the CA got an answer")
+	}
+	stop()
+	var notes []string
+	for _, r := range buf.records(t) {
+		if r.Type == capture.TypeNote {
+			notes = append(notes, r.Note)
+		}
+	}
+	if diff := cmp.Diff([]string{NoteInterceptFailed}, notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+}

@@ -87,7 +87,7 @@ func (p *Proxy) serveForward(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodConnect:
 		p.connect(w, r)
-	case r.URL.Scheme != "http" || r.URL.Host == "":
+	case r.URL.Scheme != "http" && r.URL.Scheme != "https" || r.URL.Host == "":
 		// An origin-form request is for mcptrail itself: it serves none.
 		http.Error(w, "mcptrail: this is a forward proxy; send absolute-form requests (set HTTP_PROXY/HTTPS_PROXY)", http.StatusBadRequest)
 	default:
