@@ -60,6 +60,12 @@ func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) 
 	}
 	ex.status, ex.upstreamErr = http.StatusBadGateway, upstreamCause(err)
 	p.record(ex.frame(capture.S2C, ex.envelope(http.StatusBadGateway, nil), nil))
-	ex.note(NoteUpstreamError, fmt.Sprintf("answered 502: %v", err))
+	cause := any(err)
+	if ex.url != "" {
+		// The forward proxy's URL is in the envelope, redacted; the
+		// error would quote it whole.
+		cause = ex.upstreamErr
+	}
+	ex.note(NoteUpstreamError, fmt.Sprintf("answered 502: %v", cause))
 	w.WriteHeader(http.StatusBadGateway)
 }
