@@ -190,7 +190,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 // parseTarget checks --target.
 func parseTarget(s string) (*url.URL, error) {
 	if s == "" {
-		return nil, usagef("--target URL is required")
+		return nil, usagef("--target URL (or --forward) is required")
 	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
