@@ -93,6 +93,9 @@ func (b *bodyTap) keep(p []byte) {
 	b.size += int64(len(p))
 	if xs := b.ex.xs; xs != nil && b.dir == capture.C2S {
 		xs.req.keep(p)
+		if xs.mode == modeExchange {
+			return // its record keeps the head only
+		}
 	}
 	switch {
 	case b.p.q.off:
