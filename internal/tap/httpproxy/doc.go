@@ -25,9 +25,10 @@
 // that is not known to be MCP (every forward one, and the reverse proxy's
 // requests off the MCP endpoint) is classified without waiting for a byte
 // (classify.go): MCP ones are captured as frames, the others as one
-// capture.TypeExchange record written when the answer ends, its seq from
-// the same counter, with credentials redacted in bodies and URLs
-// (creds.go, xchg.go).
+// capture.TypeExchange record whose seq, from the same counter, is taken
+// before the client can act on the answer and which is filled when the
+// answer ends, with credentials redacted in bodies and URLs (creds.go,
+// xchg.go).
 //
 // # Ordering
 //

@@ -22,7 +22,13 @@ func (p *Proxy) modifyResponse(resp *http.Response) error {
 	ex.status = resp.StatusCode
 	if xs := ex.xs; xs != nil && !ex.answerIsMCP(resp) {
 		xs.respHeaders = exchangeResponseHeaders(resp.Header, credentialKeys())
-		resp.Body = &headTap{rc: resp.Body, h: &xs.resp, err: &xs.err}
+		if resp.ContentLength >= 0 && resp.ContentLength <= capture.MaxExchangeBody {
+			// A small document of known length: its record comes
+			// before whatever the client does once it has the headers
+			// (follows a redirect, asks the next endpoint).
+			ex.reserveRecord()
+		}
+		resp.Body = &headTap{rc: resp.Body, ex: ex, length: resp.ContentLength}
 		return nil
 	}
 	env := ex.envelope(resp.StatusCode, responseHeaders(resp.Header))

@@ -27,6 +27,10 @@ type xstate struct {
 	intercepted bool
 	refused     string
 	err         string
+	// slot is the record's place in the capture, reserved before the
+	// answer's last bytes are handed on (so the record comes before
+	// whatever the client does next), or when the record is written.
+	slot *slot
 	// onDocument, when not nil, is handed the response body of a
 	// successful exchange once it ended (the reverse proxy's metadata
 	// check).
@@ -67,20 +71,33 @@ func (h *head) text(keys map[string]bool) string {
 }
 
 // headTap passes a non-MCP response body on unchanged, keeping its head.
+// The exchange's record is reserved before the body's last bytes are
+// handed on: on the read that completes its Content-Length, or at its end.
 type headTap struct {
 	rc io.ReadCloser
-	h  *head
-	// err is set to the error that cut the body short.
-	err *string
+	ex *exchange
+	// length is the body's Content-Length, -1 when unknown.
+	length int64
 }
 
 func (t *headTap) Read(p []byte) (int, error) {
 	n, err := t.rc.Read(p)
-	t.h.keep(p[:n])
-	if err != nil && err != io.EOF && *t.err == "" {
-		*t.err = "response body cut short: " + err.Error()
+	xs := t.ex.xs
+	xs.resp.keep(p[:n])
+	if err != nil || t.length >= 0 && xs.resp.size >= t.length {
+		t.ex.reserveRecord()
+	}
+	if err != nil && err != io.EOF && xs.err == "" {
+		xs.err = "response body cut short: " + err.Error()
 	}
 	return n, err
+}
+
+// reserveRecord reserves the exchange record's seq, once.
+func (ex *exchange) reserveRecord() {
+	if ex.xs.slot == nil && !ex.p.q.off {
+		ex.xs.slot = ex.p.q.reserveSeq(capture.TypeExchange)
+	}
 }
 
 func (t *headTap) Close() error { return t.rc.Close() }
@@ -127,8 +144,8 @@ func (ex *exchange) recordExchange() {
 		ReqSize: xs.req.size, RespSize: xs.resp.size, ReqCut: xs.req.cut, RespCut: xs.resp.cut,
 		Intercepted: xs.intercepted, Refused: xs.refused, Error: xs.err,
 	}
-	s := ex.p.q.reserveSeq(capture.TypeExchange)
-	ex.p.q.fill(s, func(r *capture.Record) {
+	ex.reserveRecord()
+	ex.p.q.fill(xs.slot, func(r *capture.Record) {
 		r.Time, r.Conn, r.Exchange = xs.start, ex.conn, x
 	})
 }
