@@ -129,16 +129,19 @@ func runForward(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 		}
 		return asUsage(err)
 	}
-	serveErr := serveUntilSignal(cmd.Context(), ln, p, func() {
-		u := "http://" + ln.Addr().String()
-		fmt.Fprintf(io.ErrOut, "mcptrail: forward proxy listening on %s/ (every origin, one capture)\n", u)
-		fmt.Fprintf(io.ErrOut, "mcptrail: point the client at it: HTTPS_PROXY=%s HTTP_PROXY=%s\n", u, u)
-	})
+	serveErr := serveUntilSignal(cmd.Context(), ln, p, func() { forwardReady(io, ln.Addr()) })
 	err = p.Close()
 	if live != nil {
 		live.finish(io)
 	}
 	return errors.Join(serveErr, closeCapture(io, file, false, err))
+}
+
+// forwardReady tells where the forward proxy listens and how to use it.
+func forwardReady(io *IOStreams, addr net.Addr) {
+	u := "http://" + addr.String()
+	fmt.Fprintf(io.ErrOut, "mcptrail: forward proxy listening on %s/ (every origin, one capture)\n", u)
+	fmt.Fprintf(io.ErrOut, "mcptrail: point the client at it: HTTPS_PROXY=%s HTTP_PROXY=%s\n", u, u)
 }
 
 // interceptor returns ForwardOptions.Intercept for --intercept and
