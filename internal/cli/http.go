@@ -50,6 +50,28 @@ JSONPath selections, regex matches, and what users typed into elicitation
 forms. .mcptrail.toml in the working directory may set label, capture and a
 [redact] table; flags override it.
 
+With --forward, mcptrail is an HTTP forward proxy instead (loopback,
+127.0.0.1:8080, unless --listen names another address): the client keeps
+the server's real URL and sends its requests through mcptrail with
+HTTPS_PROXY/HTTP_PROXY, so OAuth discovery, audiences and issuers stay as
+the servers expect. Plain http requests are relayed and captured; an https
+origin is reached through CONNECT, tunnelled blind (recorded as a tunnel:
+host, bytes, duration) unless --intercept names its host (or
+--intercept-all): mcptrail then decrypts the tunnel with a certificate from
+its local CA (mcptrail ca; the client must trust it) and verifies the real
+server's certificate as usual. MCP exchanges are captured as frames; every
+other exchange (OAuth metadata, registration, token requests) as one
+exchange record with method, URL, status, headers and bodies, with tokens,
+codes, code verifiers, client secrets and assertions replaced by
+[REDACTED] in bodies and URLs. --allow-origin limits the origins relayed
+(others get 403, recorded). One capture holds every origin.
+
+Through the reverse proxy, documents off the MCP endpoint (/.well-known
+metadata) are captured as exchange records too; when the server's
+protected-resource metadata names a resource other than mcptrail's URL,
+one line on stderr says that OAuth clients will refuse it and points to
+--forward.
+
 The --events-* and --otlp-* flags send analytics events as the stdio shim
 does (docs/events.md); a call answered only by an HTTP error status (401,
 403, 502, ...) is an event too, with that status as its error.`
@@ -60,29 +82,38 @@ type httpFlags struct {
 	target string
 	listen string
 	allow  []string
+	fwd    forwardFlags
 }
 
 func newHTTPCmd(io *IOStreams) *cobra.Command {
 	var f httpFlags
 	cmd := &cobra.Command{
-		Use:   "http --target URL [flags]",
+		Use:   "http (--target URL | --forward) [flags]",
 		Short: "Wrap a Streamable HTTP MCP server (reverse proxy with capture)",
 		Long:  httpLong,
 		Example: `  mcptrail http --target https://mcp.example.com/mcp
-  mcptrail http --target http://127.0.0.1:8080/mcp --listen 127.0.0.1:7001 --label local`,
+  mcptrail http --target http://127.0.0.1:8080/mcp --listen 127.0.0.1:7001 --label local
+  mcptrail http --forward --allow-origin https://mcp.example.com,https://auth.example.com --intercept mcp.example.com,auth.example.com`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.checkForward(cmd); err != nil {
+				return err
+			}
+			if f.fwd.on {
+				return runForward(cmd, io, &f)
+			}
 			return runHTTP(cmd, io, &f)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.target, "target", "", "the server's MCP endpoint `URL` (required)")
-	fl.StringVar(&f.listen, "listen", "127.0.0.1:7000", "listen on `ADDR` (host:port; port 0 picks one)")
+	fl.StringVar(&f.listen, "listen", "127.0.0.1:7000", "listen on `ADDR` (host:port; port 0 picks one; with --forward 127.0.0.1:8080)")
 	fl.StringVar(&f.capture, "capture", "", "write the capture to `PATH` instead of the sessions directory")
-	fl.StringVar(&f.label, "label", "", "name the session `L` (default: the target's host)")
+	fl.StringVar(&f.label, "label", "", "name the session `L` (default: the target's host, or \"forward\")")
 	fl.BoolVar(&f.noCapture, "no-capture", false, "relay only; write no capture")
 	addCaptureFileFlags(fl, &f.tapFlags)
 	fl.StringSliceVar(&f.allow, "allow-host", nil, "also accept requests whose Host is `HOST[:PORT]` (repeatable)")
+	f.fwd.add(fl)
 	f.redact.add(fl, "in the capture")
 	f.events.add(fl)
 	return cmd
@@ -118,6 +149,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 		Now:          io.Now,
 		AllowedHosts: allowedHosts(ln.Addr(), f.allow),
 		OnFailure:    (&failureNotices{w: io.ErrOut}).report,
+		OnHint:       func(s string) { fmt.Fprintf(io.ErrOut, "mcptrail: %s\n", termtext.Escape(s)) },
 	}
 	if file != nil {
 		opts.Capture = file
@@ -158,7 +190,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 // parseTarget checks --target.
 func parseTarget(s string) (*url.URL, error) {
 	if s == "" {
-		return nil, usagef("--target URL is required")
+		return nil, usagef("--target URL (or --forward) is required")
 	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

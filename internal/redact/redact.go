@@ -243,6 +243,8 @@ func (r *Redactor) Record(rec *capture.Record) bool {
 		if rec.B64 != nil {
 			changed = r.binaryRecord(rec) || changed
 		}
+	case capture.TypeExchange, capture.TypeTunnel:
+		changed = r.exchange(rec)
 	case capture.TypeNote:
 		// A note may quote a URL or a command line.
 		if rec.Text != "" {

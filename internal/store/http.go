@@ -43,6 +43,10 @@ func (s *Store) httpFrame(r *capture.Record, f *wire.Frame, call *int) bool {
 	env := r.HTTP
 	*call = -1
 	if isStatusFrame(r, f) {
+		if f.Kind != wire.KindInvalid {
+			// JSON that only looked like a message ({"error":"..."}).
+			*f = wire.Frame{}
+		}
 		f.Problem = ""
 		if r.Dir == capture.S2C {
 			*call = s.httpStatus(r, f)
@@ -67,20 +71,28 @@ func success(status int) bool { return status >= 200 && status <= 299 }
 
 // isStatusFrame reports whether r is an HTTP frame that carries no
 // JSON-RPC message: an empty body, or on a non-2xx answer a body that is
-// not JSON, or JSON that is not JSON-RPC (an OAuth {"error":"unauthorized"}:
-// no "jsonrpc" member, not a batch).
+// not JSON, or JSON that is no JSON-RPC message (an OAuth error such as
+// {"error":"unauthorized"}: no "jsonrpc" member, and not a message whose
+// only fault is that missing member while it names the id it answers).
 func isStatusFrame(r *capture.Record, f *wire.Frame) bool {
-	if r.Dir == capture.S2C && !success(r.HTTP.Status) && len(r.Msg) > 0 &&
-		r.Msg.Kind() != '[' && jsonraw.Member(r.Msg, "jsonrpc") == nil {
-		return true
-	}
 	if f.Kind != wire.KindInvalid {
-		return false
+		return r.Dir == capture.S2C && !success(r.HTTP.Status) && notJSONRPC(r, f)
 	}
 	if len(r.Msg) == 0 && r.Text == "" && r.Raw == "" && r.B64 == nil {
 		return true
 	}
-	return r.Dir == capture.S2C && len(r.Msg) == 0 && !success(r.HTTP.Status)
+	return r.Dir == capture.S2C && !success(r.HTTP.Status) && (len(r.Msg) == 0 || notJSONRPC(r, f))
+}
+
+// notJSONRPC reports whether a frame's JSON body is a document that only
+// looks like a message by accident.
+func notJSONRPC(r *capture.Record, f *wire.Frame) bool {
+	if f.Problem == "" || len(r.Msg) == 0 || r.Msg.Kind() != '{' || jsonraw.Member(r.Msg, "jsonrpc") != nil {
+		return false
+	}
+	// Without "jsonrpc", an error naming an id is a malformed answer to
+	// that id; {"error":{...}} alone answers nobody and is the status.
+	return f.Problem != wire.ProblemVersion || jsonraw.Member(r.Msg, "id") == nil
 }
 
 // httpStatus ends the exchange's pending client call when the status is

@@ -42,7 +42,7 @@ func (b *bodyTap) Read(p []byte) (int, error) {
 	defer b.mu.Unlock()
 	if n > 0 && !b.done {
 		b.keep(p[:n])
-		if b.slot == nil && b.scan.feed(p[:n]) {
+		if b.slot == nil && b.scan.feed(p[:n]) && b.isMCP() {
 			b.slot = b.p.q.reserve(true)
 		}
 	}
@@ -91,6 +91,12 @@ func (b *bodyTap) finishRequest() {
 // capture. With b.mu held.
 func (b *bodyTap) keep(p []byte) {
 	b.size += int64(len(p))
+	if xs := b.ex.xs; xs != nil && b.dir == capture.C2S {
+		xs.req.keep(p)
+		if xs.mode == modeExchange {
+			return // its record keeps the head only
+		}
+	}
 	switch {
 	case b.p.q.off:
 	case b.spool != nil:
@@ -122,10 +128,27 @@ func (k keeper) Write(p []byte) (int, error) {
 // whole body.
 func (b *bodyTap) reserve() {
 	b.mu.Lock()
-	if b.slot == nil {
+	if b.slot == nil && b.isMCP() {
 		b.slot = b.p.q.reserve(true)
 	}
 	b.mu.Unlock()
+}
+
+// isMCP reports whether the body belongs to an MCP exchange, deciding an
+// undecided request by what it holds of its body (classify.go). With b.mu
+// held.
+func (b *bodyTap) isMCP() bool {
+	xs := b.ex.xs
+	if xs == nil {
+		return true
+	}
+	if xs.mode == modeUndecided {
+		xs.mode = modeExchange
+		if looksJSONRPC(xs.req.buf) {
+			xs.mode = modeMCP
+		}
+	}
+	return xs.mode == modeMCP
 }
 
 // finishLocked records the frame once. err is the read error that ended
@@ -135,6 +158,15 @@ func (b *bodyTap) finishLocked(err error) {
 		return
 	}
 	b.done = true
+	if !b.isMCP() {
+		// Its exchange record holds it (xchg.go).
+		if b.spool != nil {
+			_ = b.spool.Close()
+		}
+		b.buf, b.spool = nil, nil
+		b.noteEnd(err)
+		return
+	}
 	if b.slot == nil {
 		b.slot = b.p.q.reserve(true)
 	}
@@ -151,6 +183,11 @@ func (b *bodyTap) finishLocked(err error) {
 		b.p.q.fill(b.slot, b.ex.rawFrame(b.dir, b.env, raw))
 	}
 	b.buf, b.spool = nil, nil
+	b.noteEnd(err)
+}
+
+// noteEnd notes a body that did not end cleanly.
+func (b *bodyTap) noteEnd(err error) {
 	switch {
 	case err == nil:
 		b.ex.note(NoteStreamAborted, bodyName(b.dir)+" body closed before its end")

@@ -1,5 +1,6 @@
 // Package httpproxy is mcptrail's Streamable HTTP tap: a reverse proxy
-// (net/http/httputil.ReverseProxy) in front of one MCP endpoint that
+// (net/http/httputil.ReverseProxy) in front of one MCP endpoint, or a
+// forward proxy for every origin a client names, that
 // forwards every request and response unchanged and emits capture records
 // for what crossed. It sits between the peers and the capture package; it
 // never correlates (the store does, by exchange and legacy session).
@@ -13,6 +14,21 @@
 // header names no allowed host are refused with 403 before they reach the
 // target (DNS-rebinding protection). Authorization and cookies are
 // forwarded but only their presence (and the auth scheme) is recorded.
+//
+// # Forward proxy and exchange records
+//
+// With Options.Forward the Proxy is an HTTP forward proxy instead
+// (forward.go): absolute-form requests go to the origin they name, CONNECT
+// is tunnelled blind (a capture.TypeTunnel record) or, when
+// ForwardOptions.Intercept selects the host, its TLS is terminated and the
+// requests inside are served like plain ones (connect.go). Each exchange
+// that is not known to be MCP (every forward one, and the reverse proxy's
+// requests off the MCP endpoint) is classified without waiting for a byte
+// (classify.go): MCP ones are captured as frames, the others as one
+// capture.TypeExchange record whose seq, from the same counter, is taken
+// before the client can act on the answer and which is filled when the
+// answer ends, with credentials redacted in bodies and URLs (creds.go,
+// xchg.go).
 //
 // # Ordering
 //

@@ -35,6 +35,10 @@ func (p *Proxy) reportFailure(ex *exchange, h http.Header) {
 	if p.onFailure == nil || ex.status < 400 {
 		return
 	}
+	if p.fwd != nil && ex.xs.mode != modeMCP {
+		// OAuth discovery probes paths that 404 as a matter of course.
+		return
+	}
 	f := Failure{Status: ex.status, Method: ex.method, Path: ex.path, RPCMethod: h.Get(mcp.HeaderMethod),
 		TargetDown: ex.upstreamErr != "", Err: ex.upstreamErr}
 	if f.RPCMethod == "" && ex.req != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -39,6 +38,10 @@ const (
 	// NoteBodyUnread: the target answered (or failed) without reading the
 	// whole request body; the tap read the rest for the capture only.
 	NoteBodyUnread = "body-unread"
+	// NoteInterceptFailed: the forward proxy could not terminate the TLS
+	// of a CONNECT it was told to intercept (the client does not trust
+	// mcptrail's CA, most often); the connection was closed.
+	NoteInterceptFailed = "intercept-failed"
 )
 
 // maxIdlePerHost is how many idle connections to the target the default
@@ -86,6 +89,15 @@ type Options struct {
 	// its handler is done. It is called from the exchange's goroutine, so
 	// it must be safe for concurrent use, and quick. Nil reports nothing.
 	OnFailure func(Failure)
+	// Forward, when not nil, makes the Proxy a forward proxy (forward.go)
+	// and Target is ignored; nil means a reverse proxy for Target.
+	Forward *ForwardOptions
+	// OnHint, when not nil, is called at most once, from an exchange's
+	// goroutine, with a one-line hint for the user: the reverse proxy
+	// saw protected-resource metadata naming a resource that is not its
+	// own URL, which spec-following OAuth clients refuse. Nil says
+	// nothing.
+	OnHint func(string)
 }
 
 // Redactor rewrites capture records before they are written
@@ -111,6 +123,11 @@ type Proxy struct {
 	// beforeEnd is Options.BeforeEnd; onFailure Options.OnFailure.
 	beforeEnd func() []capture.Record
 	onFailure func(Failure)
+	// fwd is set on a forward proxy (Options.Forward); hint is
+	// Options.OnHint, said at most once.
+	fwd      *forward
+	hint     func(string)
+	hintOnce sync.Once
 
 	closeOnce sync.Once
 	closeErr  error
@@ -119,18 +136,17 @@ type Proxy struct {
 // New returns a Proxy for opts and, when it captures, starts the capture
 // goroutine after writing the session header.
 func New(opts *Options) (*Proxy, error) {
+	if opts != nil && opts.Forward != nil {
+		return newForward(opts)
+	}
 	if opts == nil || opts.Target == nil || opts.Target.Host == "" {
 		return nil, ErrNoTarget
 	}
 	if s := opts.Target.Scheme; s != "http" && s != "https" {
 		return nil, fmt.Errorf("target %s: scheme must be http or https", opts.Target.Redacted())
 	}
-	now := opts.Now
-	if now == nil {
-		now = time.Now
-	}
-	p := &Proxy{target: opts.Target, q: newQueue(now), capture: opts.Capture != nil || opts.Feed != nil, beforeEnd: opts.BeforeEnd, onFailure: opts.OnFailure}
-	p.q.off, p.q.spoolDir = !p.capture, opts.SpoolDir
+	p := newProxy(opts)
+	p.target = opts.Target
 	if len(opts.AllowedHosts) > 0 {
 		p.allowed = make(map[string]bool, len(opts.AllowedHosts))
 		for _, h := range opts.AllowedHosts {
@@ -146,25 +162,48 @@ func New(opts *Options) (*Proxy, error) {
 		t.MaxIdleConnsPerHost = maxIdlePerHost
 		tr = t
 	}
-	p.rp = &httputil.ReverseProxy{
-		Rewrite:        p.rewrite,
+	p.rp = p.reverseProxy(p.rewrite, tr)
+	p.start(opts, opts.Target.Redacted())
+	return p, nil
+}
+
+// newProxy returns a Proxy with the fields both kinds share.
+func newProxy(opts *Options) *Proxy {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	p := &Proxy{q: newQueue(now), capture: opts.Capture != nil || opts.Feed != nil,
+		beforeEnd: opts.BeforeEnd, onFailure: opts.OnFailure, hint: opts.OnHint}
+	p.q.off, p.q.spoolDir = !p.capture, opts.SpoolDir
+	return p
+}
+
+// reverseProxy returns the relay that taps every exchange.
+func (p *Proxy) reverseProxy(rewrite func(*httputil.ProxyRequest), tr http.RoundTripper) *httputil.ReverseProxy {
+	return &httputil.ReverseProxy{
+		Rewrite:        rewrite,
 		Transport:      tr,
 		FlushInterval:  -1,
 		ModifyResponse: p.modifyResponse,
 		ErrorHandler:   p.errorHandler,
-		// Errors become capture notes; nothing is logged.
-		ErrorLog: log.New(io.Discard, "", 0),
+		ErrorLog:       discardLog(),
 	}
-	if p.capture {
-		h := opts.Header
-		h.Type = capture.TypeSession
-		h.Format = capture.FormatVersion
-		h.Transport = "http"
-		h.Target = opts.Target.Redacted()
-		h.Time = now()
-		go p.q.run(opts.Capture, &h, opts.Redact, opts.Feed)
+}
+
+// start writes the session header and starts the capture goroutine, when
+// the proxy captures.
+func (p *Proxy) start(opts *Options, target string) {
+	if !p.capture {
+		return
 	}
-	return p, nil
+	h := opts.Header
+	h.Type = capture.TypeSession
+	h.Format = capture.FormatVersion
+	h.Transport = "http"
+	h.Target = target
+	h.Time = p.q.now()
+	go p.q.run(opts.Capture, &h, opts.Redact, opts.Feed)
 }
 
 // Close ends the capture: it waits for the queued records and writes the
@@ -195,7 +234,11 @@ type exchange struct {
 	conn   string // the legacy session (Mcp-Session-Id on the request), or ""
 	method string
 	path   string
-	req    *bodyTap // nil when the request had no body
+	url    string // the absolute URL (forward proxy), else ""
+	// xs is set on an exchange that may not be MCP (classify.go); nil on
+	// the reverse proxy's MCP endpoint, where everything is.
+	xs  *xstate
+	req *bodyTap // nil when the request had no body
 	// status is the status the client got (0 until the answer began);
 	// upstreamErr, why the target failed when mcptrail answered 502.
 	// Only the exchange's handler goroutine sets and reads them.
@@ -207,73 +250,59 @@ type exchangeKey struct{}
 
 // ServeHTTP proxies one exchange and records it.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ex := &exchange{
-		p: p, id: "x" + strconv.FormatUint(p.next.Add(1), 10),
-		conn: r.Header.Get(mcp.HeaderSessionID), method: r.Method, path: r.URL.Path,
+	if p.fwd != nil {
+		p.serveForward(w, r)
+		return
 	}
+	ex := p.newExchange(r)
 	if !p.hostOK(r.Host) {
 		ex.note(NoteHostRejected, fmt.Sprintf("refused with 403: Host %q is not an allowed host", r.Host))
 		http.Error(w, "mcptrail: Host not allowed", http.StatusForbidden)
 		return
 	}
+	if !p.isEndpoint(r.URL.Path) {
+		ex.xs = newXstate(r, p.q.now(), redactURL(p.targetURL(r.URL), credentialKeys()))
+		ex.xs.onDocument = p.documentCheck(r)
+	}
+	p.serve(w, r, ex, p.rp)
+}
+
+// newExchange returns the exchange of a request, with the next id.
+func (p *Proxy) newExchange(r *http.Request) *exchange {
+	return &exchange{
+		p: p, id: "x" + strconv.FormatUint(p.next.Add(1), 10),
+		conn: r.Header.Get(mcp.HeaderSessionID), method: r.Method, path: r.URL.Path,
+	}
+}
+
+// hasBody reports whether a request comes with a body.
+func hasBody(r *http.Request) bool {
+	return r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0
+}
+
+// serve relays one exchange through rp, tapping its bodies.
+func (p *Proxy) serve(w http.ResponseWriter, r *http.Request, ex *exchange, rp http.Handler) {
 	env := ex.envelope(0, requestHeaders(r.Header))
-	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
-		p.record(ex.frame(capture.C2S, env, nil))
+	if !hasBody(r) {
+		if ex.xs == nil || ex.xs.mode == modeMCP {
+			p.record(ex.frame(capture.C2S, env, nil))
+		}
 	} else {
 		ex.req = &bodyTap{rc: r.Body, p: p, ex: ex, dir: capture.C2S, env: env}
 		r.Body = ex.req
 		fullDuplex(w, r)
 	}
 	r = r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex))
-	// Deferred first, so it runs once the request body was drained and
+	// Deferred first, so they run once the request body was drained and
 	// even when ReverseProxy panics to abort a broken response.
+	if ex.xs != nil {
+		defer ex.recordExchange()
+	}
 	defer p.reportFailure(ex, r.Header)
 	if ex.req != nil {
 		defer finishRequest(r.Context(), w, ex.req)
 	}
-	p.rp.ServeHTTP(w, r)
-}
-
-// finishRequest runs the request tap's finishRequest, which may still read
-// from the client. When the request's context ends first (the client went
-// away, or mcptrail is stopping and cancelled every request) a read
-// deadline unblocks that read, so a body that never ends cannot keep the
-// handler, and the end of the capture, waiting.
-func finishRequest(ctx context.Context, w http.ResponseWriter, b *bodyTap) {
-	var (
-		mu       sync.Mutex
-		returned bool
-	)
-	stop := context.AfterFunc(ctx, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		// The ResponseWriter must not be used once the handler returned.
-		if !returned {
-			_ = http.NewResponseController(w).SetReadDeadline(time.Now())
-		}
-	})
-	defer func() {
-		stop()
-		mu.Lock()
-		returned = true
-		mu.Unlock()
-	}()
-	b.finishRequest()
-}
-
-// fullDuplex lets the request body keep flowing to the target while the
-// answer flows back. By default Go's HTTP/1 server, once the response
-// starts, reads and closes whatever the handler has not read of the
-// request body (golang/go#40747): those bytes never reached the target
-// or the capture, and the transport's next read of the body failed, which
-// closed the upstream connection an SSE answer was streaming on. HTTP/2
-// is always full duplex.
-func fullDuplex(w http.ResponseWriter, r *http.Request) {
-	if r.ProtoMajor == 1 {
-		// It fails only for a ResponseWriter that cannot do it; nothing
-		// else can be done then.
-		_ = http.NewResponseController(w).EnableFullDuplex()
-	}
+	rp.ServeHTTP(w, r)
 }
 
 // record reserves and fills one frame at once.
@@ -306,7 +335,7 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	out := pr.Out
 	t := p.target
 	out.URL.Scheme, out.URL.Host = t.Scheme, t.Host
-	endpoint := pr.In.URL.Path == "/" || pr.In.URL.Path == t.Path
+	endpoint := p.isEndpoint(pr.In.URL.Path)
 	if t.Path != "" && t.Path != "/" && endpoint {
 		out.URL.Path, out.URL.RawPath = t.Path, t.RawPath
 	}
@@ -320,60 +349,20 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	out.Host = ""
 }
 
+// isEndpoint reports whether a request path names the MCP endpoint: "/"
+// or the target's path.
+func (p *Proxy) isEndpoint(path string) bool {
+	return path == "/" || path == p.target.Path
+}
+
 func exchangeOf(r *http.Request) *exchange {
 	ex, _ := r.Context().Value(exchangeKey{}).(*exchange)
 	return ex
 }
 
-// modifyResponse wraps the response body so each message in it is
-// recorded as it passes.
-func (p *Proxy) modifyResponse(resp *http.Response) error {
-	ex := exchangeOf(resp.Request)
-	if ex == nil {
-		return nil
-	}
-	if ex.req != nil {
-		ex.req.reserve()
-	}
-	ex.status = resp.StatusCode
-	env := ex.envelope(resp.StatusCode, responseHeaders(resp.Header))
-	if isEventStream(resp.Header.Get(mcp.HeaderContentType)) {
-		resp.Body = &sseTap{rc: resp.Body, p: p, ex: ex, env: env}
-	} else {
-		resp.Body = &bodyTap{rc: resp.Body, p: p, ex: ex, dir: capture.S2C, env: env}
-	}
-	return nil
-}
-
-func isEventStream(ct string) bool {
-	mt, _, _ := strings.Cut(ct, ";")
-	return strings.EqualFold(strings.TrimSpace(mt), mcp.MediaTypeEventStream)
-}
-
-// errorHandler answers 502 when the target failed before a response, and
-// records it; a client that went away gets a note instead.
-func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) {
-	ex := exchangeOf(r)
-	if ex == nil {
-		w.WriteHeader(http.StatusBadGateway)
-		return
-	}
-	if ex.req != nil {
-		ex.req.reserve()
-	}
-	if r.Context().Err() != nil {
-		ex.note(NoteClientGone, fmt.Sprintf("the client went away before the response: %v", err))
-		return
-	}
-	ex.status, ex.upstreamErr = http.StatusBadGateway, upstreamCause(err)
-	p.record(ex.frame(capture.S2C, ex.envelope(http.StatusBadGateway, nil), nil))
-	ex.note(NoteUpstreamError, fmt.Sprintf("answered 502: %v", err))
-	w.WriteHeader(http.StatusBadGateway)
-}
-
 // envelope returns the exchange's HTTP envelope with a status and headers.
 func (ex *exchange) envelope(status int, headers map[string]string) *capture.HTTP {
-	return &capture.HTTP{Exchange: ex.id, Method: ex.method, Path: ex.path, Status: status, Headers: headers}
+	return &capture.HTTP{Exchange: ex.id, Method: ex.method, Path: ex.path, Status: status, Headers: headers, URL: ex.url}
 }
 
 // frame returns the setter of a frame record for data (copied).
@@ -393,6 +382,6 @@ func (ex *exchange) note(kind, text string) {
 	s := ex.p.q.reserve(false)
 	ex.p.q.fill(s, func(r *capture.Record) {
 		r.Type, r.Note, r.Text, r.Conn = capture.TypeNote, kind, text, ex.conn
-		r.HTTP = &capture.HTTP{Exchange: ex.id, Method: ex.method, Path: ex.path}
+		r.HTTP = &capture.HTTP{Exchange: ex.id, Method: ex.method, Path: ex.path, URL: ex.url}
 	})
 }

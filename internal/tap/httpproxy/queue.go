@@ -63,16 +63,28 @@ func newQueue(now func() time.Time) *queue {
 // reserve appends an empty slot and, for a frame, gives it the next seq
 // and the current time. It waits while the queue is full.
 func (q *queue) reserve(frame bool) *slot {
+	if frame {
+		return q.reserveSeq(capture.TypeFrame)
+	}
+	return q.reserveSeq("")
+}
+
+// reserveSeq is reserve for a record of type t: a frame, or an exchange or
+// tunnel record, which takes its seq from the same counter; "" reserves a
+// slot without a seq (a note).
+func (q *queue) reserveSeq(t capture.Type) *slot {
 	q.q.Lock()
 	defer q.q.Unlock()
 	q.q.WaitRoomLocked(0)
 	s := &slot{}
 	s.rec.Time = q.now()
-	if frame {
+	if t != "" {
 		q.seq++
-		q.frames++
-		s.rec.Type = capture.TypeFrame
+		s.rec.Type = t
 		s.rec.Seq = q.seq
+	}
+	if t == capture.TypeFrame {
+		q.frames++
 	}
 	if !q.q.ClosedLocked() && !q.off {
 		s.ticket = q.q.ReserveLocked(s)
@@ -104,6 +116,9 @@ func (q *queue) fillSpooled(s *slot, sp *capture.Spool, set func(r *capture.Reco
 	set(&s.rec)
 	s.filled, s.spool = true, sp
 	s.n = len(s.rec.Raw) + len(s.rec.Text)
+	if x := s.rec.Exchange; x != nil {
+		s.n += len(x.ReqBody) + len(x.RespBody)
+	}
 	if s.queued {
 		q.q.FillLocked(s.ticket, s.n)
 	}

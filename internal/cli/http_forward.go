@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/tap/httpproxy"
+	"github.com/mcptrail/mcptrail/internal/tap/mitm"
+)
+
+// forwardListen is where `mcptrail http --forward` listens by default.
+const forwardListen = "127.0.0.1:8080"
+
+// forwardFlags are the http command's forward-proxy flags.
+type forwardFlags struct {
+	on           bool
+	allowOrigin  []string
+	intercept    []string
+	interceptAll bool
+}
+
+func (f *forwardFlags) add(fl *pflag.FlagSet) {
+	fl.BoolVar(&f.on, "forward", false, "be a forward proxy (HTTPS_PROXY) for every origin the client talks to, instead of a reverse proxy for --target")
+	fl.StringSliceVar(&f.allowOrigin, "allow-origin", nil, "with --forward: only relay to `ORIGIN`s (scheme://host[:port] or host:port; others get 403)")
+	fl.StringSliceVar(&f.intercept, "intercept", nil, "with --forward: decrypt CONNECT tunnels to `HOST`s with a leaf of mcptrail's local CA (see mcptrail ca)")
+	fl.BoolVar(&f.interceptAll, "intercept-all", false, "with --forward: decrypt every CONNECT tunnel")
+}
+
+// check refuses flag combinations that make no sense with or without
+// --forward.
+func (f *httpFlags) checkForward(cmd *cobra.Command) error {
+	fl := cmd.Flags()
+	if !f.fwd.on {
+		for _, n := range []string{"allow-origin", "intercept", "intercept-all"} {
+			if fl.Changed(n) {
+				return usagef("--%s needs --forward", n)
+			}
+		}
+		return nil
+	}
+	if fl.Changed("target") {
+		return usagef("--forward and --target cannot be used together: a forward proxy relays to whatever origin the client names")
+	}
+	if fl.Changed("allow-host") {
+		return usagef("--allow-host is for the reverse proxy; with --forward use --allow-origin")
+	}
+	if err := httpproxy.CheckOrigins(f.fwd.allowOrigin); err != nil {
+		return usagef("--allow-origin: %v", err)
+	}
+	if !fl.Changed("listen") {
+		f.listen = forwardListen
+	}
+	host, _, err := net.SplitHostPort(f.listen)
+	if err != nil {
+		return usagef("--listen %q: want host:port", f.listen)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) && !explicitAddress(host) {
+		return usagef("--forward listens on loopback unless --listen names the address to listen on (got %q): anyone who can reach it can use the proxy", f.listen)
+	}
+	return nil
+}
+
+// explicitAddress reports whether host names one address (not "", which
+// is every interface).
+func explicitAddress(host string) bool { return host != "" }
+
+// runForward is `mcptrail http --forward`.
+func runForward(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
+	red, err := f.settle(cmd)
+	if err != nil {
+		return err
+	}
+	intercept, err := f.fwd.interceptor(io)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		return listenError(f.listen, err)
+	}
+	label := f.label
+	if label == "" {
+		label = "forward"
+	}
+	start := io.Now()
+	id := capture.NewSessionID()
+	file, err := openCapture(io, &f.tapFlags, start, label, id)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+	opts := &httpproxy.Options{
+		Forward:   &httpproxy.ForwardOptions{AllowOrigins: f.fwd.allowOrigin, Intercept: intercept},
+		Header:    capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
+		Now:       io.Now,
+		OnFailure: (&failureNotices{w: io.ErrOut}).report,
+	}
+	if file != nil {
+		opts.Capture = file
+		opts.SpoolDir = filepath.Dir(file.Name())
+	}
+	if red != nil {
+		opts.Redact = red
+	}
+	live, err := f.events.start(cmd.Context(), file)
+	if err != nil {
+		_ = ln.Close()
+		closeQuietly(file)
+		return err
+	}
+	if live != nil {
+		opts.Feed, opts.BeforeEnd = live.feed, live.notes
+	}
+	p, err := httpproxy.New(opts)
+	if err != nil {
+		_ = ln.Close()
+		closeQuietly(file)
+		if live != nil {
+			live.finish(io)
+		}
+		return asUsage(err)
+	}
+	serveErr := serveUntilSignal(cmd.Context(), ln, p, func() { forwardReady(io, ln.Addr()) })
+	err = p.Close()
+	if live != nil {
+		live.finish(io)
+	}
+	return errors.Join(serveErr, closeCapture(io, file, false, err))
+}
+
+// forwardReady tells where the forward proxy listens and how to use it.
+func forwardReady(io *IOStreams, addr net.Addr) {
+	u := "http://" + addr.String()
+	fmt.Fprintf(io.ErrOut, "mcptrail: forward proxy listening on %s/ (every origin, one capture)\n", u)
+	fmt.Fprintf(io.ErrOut, "mcptrail: point the client at it: HTTPS_PROXY=%s HTTP_PROXY=%s\n", u, u)
+}
+
+// interceptor returns ForwardOptions.Intercept for --intercept and
+// --intercept-all, opening the local CA; nil when neither is given.
+func (f *forwardFlags) interceptor(io *IOStreams) (func(string) (*tls.Config, error), error) {
+	if !f.interceptAll && len(f.intercept) == 0 {
+		return nil, nil
+	}
+	state, err := capture.StateDir(io.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	ca, err := mitm.Open(filepath.Join(state, "ca"))
+	if err != nil {
+		return nil, fmt.Errorf("opening mcptrail's local CA for --intercept: %w", err)
+	}
+	hosts := make(map[string]bool, len(f.intercept))
+	for _, h := range f.intercept {
+		hosts[strings.ToLower(strings.TrimSpace(h))] = true
+	}
+	all := f.interceptAll
+	return func(host string) (*tls.Config, error) {
+		if !all && !hosts[strings.ToLower(host)] {
+			return nil, nil
+		}
+		return ca.ServerConfig(host)
+	}, nil
+}
