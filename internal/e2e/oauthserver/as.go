@@ -37,15 +37,15 @@ func (s *Server) serveAuthMetadata(w http.ResponseWriter, _ *http.Request) {
 		methods = []string{"plain"}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"issuer":                                issuer,
-		"authorization_endpoint":                s.endpoint("authorize"),
-		"token_endpoint":                        s.endpoint("token"),
-		"registration_endpoint":                 s.endpoint("register"),
-		"response_types_supported":              []string{"code"},
-		"grant_types_supported":                 []string{"authorization_code", "refresh_token"},
-		"code_challenge_methods_supported":      methods,
-		"token_endpoint_auth_methods_supported": []string{"none", "client_secret_basic", "client_secret_post"},
-		"scopes_supported":                      []string{Scope},
+		"issuer":                                         issuer,
+		"authorization_endpoint":                         s.endpoint("authorize"),
+		"token_endpoint":                                 s.endpoint("token"),
+		"registration_endpoint":                          s.endpoint("register"),
+		"response_types_supported":                       []string{"code"},
+		"grant_types_supported":                          []string{"authorization_code", "refresh_token"},
+		"code_challenge_methods_supported":               methods,
+		"token_endpoint_auth_methods_supported":          []string{"none", "client_secret_basic", "client_secret_post"},
+		"scopes_supported":                               []string{Scope},
 		"authorization_response_iss_parameter_supported": true,
 	})
 }
