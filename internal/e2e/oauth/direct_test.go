@@ -3,6 +3,7 @@ package oauth_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/mcptrail/mcptrail/internal/e2e/oauthserver"
@@ -53,7 +54,9 @@ func newServer(t *testing.T, tls bool) (*oauthserver.Server, route) {
 	return srv, r
 }
 
-// checkFlow checks what the server saw of one completed flow: one
+// checkFlow checks what the server saw of one completed flow: the
+// protected-resource metadata fetched where the 401 pointed and the
+// authorization-server metadata at its RFC 8414 location; one
 // registration; every authorization asked S256 with the resource
 // parameter; every code redeemed with a verifier and the resource
 // parameter; every bearer token passed the audience check; and whoami,
@@ -70,6 +73,11 @@ func checkFlow(t *testing.T, srv *oauthserver.Server, toolText string) {
 	}
 	if len(o.ToolCalls) != 1 || o.ToolCalls[0] != id {
 		t.Errorf("tool calls: %q, want [%q]", o.ToolCalls, id)
+	}
+	for _, doc := range []string{srv.ResourceMetadataURL(), srv.AuthMetadataURL()} {
+		if !slices.Contains(o.Documents, doc) {
+			t.Errorf("the client never fetched %s; documents served: %q", doc, o.Documents)
+		}
 	}
 	if len(o.Authorizations) == 0 {
 		t.Error("no authorization request reached the server")

@@ -27,10 +27,11 @@ func (s *Server) authHandler() http.Handler {
 }
 
 // serveAuthMetadata answers RFC 8414 authorization-server metadata.
-func (s *Server) serveAuthMetadata(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) serveAuthMetadata(w http.ResponseWriter, r *http.Request) {
+	s.st.document(s.asURL + r.URL.Path)
 	issuer := s.Issuer()
 	if s.opts.IssuerMismatch {
-		issuer = s.as.URL + "/someone-else"
+		issuer = s.asURL + "/someone-else"
 	}
 	methods := []string{"S256"}
 	if s.opts.PKCEPlain {
@@ -113,7 +114,7 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	}
 	back := url.Values{"state": {q.Get("state")}, "iss": {s.Issuer()}}
 	if s.opts.WrongIss {
-		back.Set("iss", s.as.URL+"/someone-else")
+		back.Set("iss", s.asURL+"/someone-else")
 	}
 	switch {
 	case q.Get("response_type") != "code":

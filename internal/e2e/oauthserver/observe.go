@@ -4,6 +4,9 @@ import "slices"
 
 // Observed is what the servers saw, in arrival order.
 type Observed struct {
+	// Documents lists the URLs of the metadata documents served (the
+	// protected-resource and authorization-server metadata).
+	Documents      []string
 	Registrations  []Registration
 	Authorizations []Authorization
 	TokenRequests  []TokenRequest
@@ -53,6 +56,7 @@ func (s *Server) Observed() Observed {
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
 	o := s.st.seen
+	o.Documents = slices.Clone(o.Documents)
 	o.Registrations = slices.Clone(o.Registrations)
 	o.Authorizations = slices.Clone(o.Authorizations)
 	o.TokenRequests = slices.Clone(o.TokenRequests)

@@ -42,7 +42,8 @@ func (s *Server) resourceHandler() http.Handler {
 }
 
 // serveResourceMetadata answers RFC 9728 protected-resource metadata.
-func (s *Server) serveResourceMetadata(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) serveResourceMetadata(w http.ResponseWriter, r *http.Request) {
+	s.st.document(s.rsURL + r.URL.Path)
 	writeJSON(w, http.StatusOK, map[string]any{
 		"resource":                 s.advertisedResource(),
 		"authorization_servers":    []string{s.Issuer()},

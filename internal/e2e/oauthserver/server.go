@@ -91,7 +91,10 @@ type Server struct {
 	opts Options
 	rs   *httptest.Server
 	as   *httptest.Server
-	st   *state
+	// rsURL and asURL are the servers' origins, known from their
+	// listeners before they start, so the handlers can be built first.
+	rsURL, asURL string
+	st           *state
 }
 
 // New starts a resource server and an authorization server on loopback;
@@ -103,6 +106,11 @@ func New(opts *Options) *Server {
 	}
 	s.rs = httptest.NewUnstartedServer(nil)
 	s.as = httptest.NewUnstartedServer(nil)
+	scheme := "http://"
+	if s.opts.TLS != nil {
+		scheme = "https://"
+	}
+	s.rsURL, s.asURL = scheme+s.rs.Listener.Addr().String(), scheme+s.as.Listener.Addr().String()
 	s.rs.Config.Handler = s.resourceHandler()
 	s.as.Config.Handler = s.authHandler()
 	if s.opts.TLS != nil {
@@ -125,21 +133,21 @@ func (s *Server) Close() {
 }
 
 // URL is the MCP endpoint clients connect to: the resource's identifier.
-func (s *Server) URL() string { return s.rs.URL + MCPPath }
+func (s *Server) URL() string { return s.rsURL + MCPPath }
 
 // ResourceOrigin is the resource server's origin (scheme://host:port).
-func (s *Server) ResourceOrigin() string { return s.rs.URL }
+func (s *Server) ResourceOrigin() string { return s.rsURL }
 
 // AuthOrigin is the authorization server's origin.
-func (s *Server) AuthOrigin() string { return s.as.URL }
+func (s *Server) AuthOrigin() string { return s.asURL }
 
 // Issuer is the authorization server's issuer identifier.
-func (s *Server) Issuer() string { return s.as.URL + s.opts.IssuerPath }
+func (s *Server) Issuer() string { return s.asURL + s.opts.IssuerPath }
 
 // ResourceMetadataURL is the RFC 9728 path-inserted metadata URL the 401
 // points to.
 func (s *Server) ResourceMetadataURL() string {
-	return s.rs.URL + "/.well-known/oauth-protected-resource" + MCPPath
+	return s.rsURL + "/.well-known/oauth-protected-resource" + MCPPath
 }
 
 // AuthMetadataURL is where the AS metadata is served: the RFC 8414
@@ -148,13 +156,13 @@ func (s *Server) AuthMetadataURL() string {
 	if s.opts.WrongWellKnownPath {
 		return s.Issuer() + "/.well-known/oauth-authorization-server"
 	}
-	return s.as.URL + "/.well-known/oauth-authorization-server" + s.opts.IssuerPath
+	return s.asURL + "/.well-known/oauth-authorization-server" + s.opts.IssuerPath
 }
 
 // advertisedResource is the resource the metadata names.
 func (s *Server) advertisedResource() string {
 	if s.opts.WrongResource {
-		return s.rs.URL + "/elsewhere"
+		return s.rsURL + "/elsewhere"
 	}
 	return s.URL()
 }
@@ -198,4 +206,11 @@ type grant struct {
 // writeOAuthError answers an OAuth error (RFC 6749 §5.2).
 func writeOAuthError(w http.ResponseWriter, code int, kind, desc string) {
 	writeJSON(w, code, map[string]string{"error": kind, "error_description": desc})
+}
+
+// document records that the metadata document at u was served.
+func (st *state) document(u string) {
+	st.mu.Lock()
+	st.seen.Documents = append(st.seen.Documents, u)
+	st.mu.Unlock()
 }

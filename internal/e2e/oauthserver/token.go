@@ -71,7 +71,7 @@ func (s *Server) redeemCode(c *client, code, redirect string, tr TokenRequest) (
 	out := *g
 	out.audience = s.URL()
 	if s.opts.WrongAudience {
-		out.audience = s.rs.URL + "/another-audience"
+		out.audience = s.rsURL + "/another-audience"
 	}
 	return &out, ""
 }
