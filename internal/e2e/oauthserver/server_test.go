@@ -13,19 +13,31 @@ import (
 	"github.com/mcptrail/mcptrail/internal/e2e/oauthserver"
 )
 
-// TestKnobs walks the flow with the lenient Go client against each fault
-// knob and checks the server did what the knob says, and nothing else.
+// TestKnobs walks each of Faults with the lenient Go client and checks
+// the server did what the knob says.
 func TestKnobs(t *testing.T) {
 	t.Parallel()
-	type check func(t *testing.T, s *oauthserver.Server, tr *oauthserver.Trace, o oauthserver.Observed)
-	for _, tc := range []struct {
-		name    string
-		opts    oauthserver.Options
-		client  oauthserver.Client
-		stopped bool // the walk must stop before whoami
-		check   check
-	}{
-		{"correct", oauthserver.Options{}, oauthserver.Client{}, false, func(t *testing.T, s *oauthserver.Server, tr *oauthserver.Trace, o oauthserver.Observed) {
+	checks := knobChecks()
+	for _, f := range oauthserver.Faults() {
+		check, ok := checks[f.Name]
+		if !ok {
+			t.Errorf("fault %s has no check here", f.Name)
+			continue
+		}
+		t.Run(f.Name, func(t *testing.T) {
+			t.Parallel()
+			walkFault(t, f, check)
+		})
+	}
+}
+
+// knobCheck checks one fault's walk beyond its outcome.
+type knobCheck func(t *testing.T, s *oauthserver.Server, tr *oauthserver.Trace, o oauthserver.Observed)
+
+// knobChecks holds a check per fault name; nil when the outcome says all.
+func knobChecks() map[string]knobCheck {
+	return map[string]knobCheck{
+		"clean": func(t *testing.T, s *oauthserver.Server, tr *oauthserver.Trace, o oauthserver.Observed) {
 			want := `Bearer resource_metadata="` + s.ResourceMetadataURL() + `", scope="` + oauthserver.Scope + `"`
 			if tr.Challenge != want || tr.Iss != s.Issuer() {
 				t.Errorf("challenge %q iss %q, want %q and %q", tr.Challenge, tr.Iss, want, s.Issuer())
@@ -34,86 +46,86 @@ func TestKnobs(t *testing.T) {
 			if d := cmp.Diff([]string{"S256", s.URL(), s.URL(), "client_secret_post"}, got); d != "" {
 				t.Errorf("authorization and token request (-want +got):\n%s", d)
 			}
-		}},
-		{"wrong resource", oauthserver.Options{WrongResource: true}, oauthserver.Client{}, false, func(t *testing.T, s *oauthserver.Server, _ *oauthserver.Trace, _ oauthserver.Observed) {
+		},
+		"resource-mismatch": func(t *testing.T, s *oauthserver.Server, _ *oauthserver.Trace, _ oauthserver.Observed) {
 			if got := field(t, s.ResourceMetadataURL(), "resource"); got == s.URL() {
 				t.Errorf("metadata resource %q is the server's URL", got)
 			}
-		}},
-		{"no resource_metadata", oauthserver.Options{NoResourceMetadataParam: true}, oauthserver.Client{}, false, func(t *testing.T, _ *oauthserver.Server, tr *oauthserver.Trace, _ oauthserver.Observed) {
+		},
+		"no-resource-metadata-param": func(t *testing.T, _ *oauthserver.Server, tr *oauthserver.Trace, _ oauthserver.Observed) {
 			if strings.Contains(tr.Challenge, "resource_metadata") {
 				t.Errorf("challenge %q names resource_metadata", tr.Challenge)
 			}
-		}},
-		{"no metadata anywhere", oauthserver.Options{NoResourceMetadataParam: true, NoProtectedResourceMetadata: true}, oauthserver.Client{}, true, nil},
-		{"issuer mismatch", oauthserver.Options{IssuerMismatch: true}, oauthserver.Client{}, false, func(t *testing.T, s *oauthserver.Server, _ *oauthserver.Trace, _ oauthserver.Observed) {
+		},
+		"no-resource-metadata": nil,
+		"issuer-mismatch": func(t *testing.T, s *oauthserver.Server, _ *oauthserver.Trace, _ oauthserver.Observed) {
 			if got := field(t, s.AuthMetadataURL(), "issuer"); got == s.Issuer() {
 				t.Errorf("metadata issuer %q is the issuer", got)
 			}
-		}},
-		{"wrong iss", oauthserver.Options{WrongIss: true}, oauthserver.Client{}, false, func(t *testing.T, s *oauthserver.Server, tr *oauthserver.Trace, _ oauthserver.Observed) {
+		},
+		"iss-mismatch": func(t *testing.T, s *oauthserver.Server, tr *oauthserver.Trace, _ oauthserver.Observed) {
 			if tr.Iss == s.Issuer() || tr.Iss == "" {
 				t.Errorf("iss %q, want another than %q", tr.Iss, s.Issuer())
 			}
-		}},
-		{"pkce plain", oauthserver.Options{PKCEPlain: true}, oauthserver.Client{}, false, func(t *testing.T, _ *oauthserver.Server, _ *oauthserver.Trace, o oauthserver.Observed) {
+		},
+		"pkce-plain": func(t *testing.T, _ *oauthserver.Server, _ *oauthserver.Trace, o oauthserver.Observed) {
 			if m := o.Authorizations[0].CodeChallengeMethod; m != "plain" {
 				t.Errorf("challenge method %q, want plain", m)
 			}
-		}},
-		{"path issuer", oauthserver.Options{IssuerPath: "/tenant1"}, oauthserver.Client{}, false, func(t *testing.T, s *oauthserver.Server, _ *oauthserver.Trace, _ oauthserver.Observed) {
+		},
+		"path-issuer": func(t *testing.T, s *oauthserver.Server, _ *oauthserver.Trace, _ oauthserver.Observed) {
 			if want := s.AuthOrigin() + "/.well-known/oauth-authorization-server/tenant1"; s.AuthMetadataURL() != want {
 				t.Errorf("metadata at %s, want %s", s.AuthMetadataURL(), want)
 			}
-		}},
-		{"wrong well-known path", oauthserver.Options{IssuerPath: "/tenant1", WrongWellKnownPath: true}, oauthserver.Client{}, false, func(t *testing.T, s *oauthserver.Server, _ *oauthserver.Trace, _ oauthserver.Observed) {
+		},
+		"wrong-well-known-path": func(t *testing.T, s *oauthserver.Server, _ *oauthserver.Trace, _ oauthserver.Observed) {
 			if code := status(t, s.AuthOrigin()+"/.well-known/oauth-authorization-server/tenant1"); code != http.StatusNotFound {
 				t.Errorf("RFC 8414 location answered %d, want 404", code)
 			}
-		}},
-		{"token in query", oauthserver.Options{AcceptQueryToken: true}, oauthserver.Client{TokenInQuery: true}, false, nil},
-		{"token in query refused", oauthserver.Options{}, oauthserver.Client{TokenInQuery: true}, true, nil},
-		{"wrong audience", oauthserver.Options{WrongAudience: true}, oauthserver.Client{}, true, func(t *testing.T, _ *oauthserver.Server, _ *oauthserver.Trace, o oauthserver.Observed) {
+		},
+		"token-in-query":         nil,
+		"token-in-query-refused": nil,
+		"audience-rejected": func(t *testing.T, _ *oauthserver.Server, _ *oauthserver.Trace, o oauthserver.Observed) {
 			if len(o.AudienceChecks) == 0 || o.AudienceChecks[0].OK {
 				t.Errorf("audience checks %+v, want a failed one", o.AudienceChecks)
 			}
-		}},
-		{"no resource parameter refused", oauthserver.Options{}, oauthserver.Client{OmitResource: true}, true, func(t *testing.T, _ *oauthserver.Server, _ *oauthserver.Trace, o oauthserver.Observed) {
-			if e := o.TokenRequests[0].Error; e != "invalid_target" {
-				t.Errorf("token request error %q, want invalid_target", e)
-			}
-		}},
-		{"no resource parameter allowed", oauthserver.Options{AllowMissingResource: true}, oauthserver.Client{OmitResource: true}, false, func(t *testing.T, _ *oauthserver.Server, _ *oauthserver.Trace, o oauthserver.Observed) {
+		},
+		"no-resource-parameter": func(t *testing.T, _ *oauthserver.Server, _ *oauthserver.Trace, o oauthserver.Observed) {
 			if r := o.TokenRequests[0].Resource; r != "" {
 				t.Errorf("token request resource %q, want none", r)
 			}
-		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			s := oauthserver.New(&tc.opts)
-			defer s.Close()
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			tr, err := tc.client.Run(ctx, s.URL())
-			o := s.Observed()
-			switch {
-			case tc.stopped && err == nil:
-				t.Fatalf("the walk completed (%q); want it stopped", tr.Tool)
-			case !tc.stopped && err != nil:
-				t.Fatalf("walk: %v", err)
-			case !tc.stopped && tr.Tool != oauthserver.WhoamiText(tr.ClientID):
-				t.Errorf("whoami answered %q for client %q", tr.Tool, tr.ClientID)
+		},
+		"no-resource-parameter-refused": func(t *testing.T, _ *oauthserver.Server, _ *oauthserver.Trace, o oauthserver.Observed) {
+			if e := o.TokenRequests[0].Error; e != "invalid_target" {
+				t.Errorf("token request error %q, want invalid_target", e)
 			}
-			if tc.check != nil {
-				if len(o.Authorizations) == 0 || len(o.TokenRequests) == 0 {
-					t.Fatalf("the walk did not reach the token endpoint: %v", err)
-				}
-				tc.check(t, s, tr, o)
-			}
-			checkIssued(t, o)
-		})
+		},
 	}
+}
+
+// walkFault walks f and checks its outcome, then check.
+func walkFault(t *testing.T, f oauthserver.Fault, check knobCheck) {
+	s := oauthserver.New(&f.Options)
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tr, err := f.Client.Run(ctx, s.URL())
+	o := s.Observed()
+	switch {
+	case !f.Completes && err == nil:
+		t.Fatalf("the walk completed (%q); want it stopped", tr.Tool)
+	case f.Completes && err != nil:
+		t.Fatalf("walk: %v", err)
+	case f.Completes && tr.Tool != oauthserver.WhoamiText(tr.ClientID):
+		t.Errorf("whoami answered %q for client %q", tr.Tool, tr.ClientID)
+	}
+	if check != nil {
+		if len(o.Authorizations) == 0 || len(o.TokenRequests) == 0 {
+			t.Fatalf("the walk did not reach the token endpoint: %v", err)
+		}
+		check(t, s, tr, o)
+	}
+	checkIssued(t, o)
 }
 
 // TestTLS: over https with a test CA, the Go client trusting it walks the
