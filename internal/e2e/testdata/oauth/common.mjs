@@ -6,9 +6,12 @@ import { randomBytes } from 'node:crypto';
 
 // useProxy routes every fetch of this process (the SDK's included) through
 // the forward proxy at proxyURL; Node 20's fetch ignores HTTP(S)_PROXY.
+// proxyTunnel: false sends http:// requests in absolute form, which the
+// proxy reads; undici's default tunnels them through CONNECT as it does
+// https://.
 export function useProxy(proxyURL) {
   if (!proxyURL) return;
-  setGlobalDispatcher(new EnvHttpProxyAgent({ httpProxy: proxyURL, httpsProxy: proxyURL, noProxy: '' }));
+  setGlobalDispatcher(new EnvHttpProxyAgent({ httpProxy: proxyURL, httpsProxy: proxyURL, noProxy: '', proxyTunnel: false }));
 }
 
 // args reads the command line: SERVER_URL [PROXY_URL].
