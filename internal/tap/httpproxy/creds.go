@@ -95,6 +95,7 @@ func redactForm(s string, keys map[string]bool) string {
 		return s
 	}
 	pairs := strings.Split(s, "&")
+	plain := plainChallenge(pairs)
 	changed := false
 	for i, p := range pairs {
 		k, _, found := strings.Cut(p, "=")
@@ -102,7 +103,7 @@ func redactForm(s string, keys map[string]bool) string {
 		if err != nil {
 			name = k
 		}
-		if found && keys[name] {
+		if found && (keys[name] || plain && name == "code_challenge") {
 			pairs[i] = k + "=" + capture.RedactedValue
 			changed = true
 		}
@@ -111,6 +112,28 @@ func redactForm(s string, keys map[string]bool) string {
 		return s
 	}
 	return strings.Join(pairs, "&")
+}
+
+// plainChallenge reports whether form pairs hold a PKCE code_challenge
+// sent with the "plain" method (named, or by default when
+// code_challenge_method is absent, RFC 7636 §4.3): that challenge is the
+// code verifier itself, so it is a credential too.
+func plainChallenge(pairs []string) bool {
+	challenge, method := false, "plain"
+	for _, p := range pairs {
+		k, v, _ := strings.Cut(p, "=")
+		switch k {
+		case "code_challenge":
+			challenge = true
+		case "code_challenge_method":
+			if m, err := url.QueryUnescape(v); err == nil {
+				method = m
+			} else {
+				method = v
+			}
+		}
+	}
+	return challenge && method == "plain"
 }
 
 // redactURL returns u as recorded: its query's credentials replaced, a

@@ -38,6 +38,23 @@ func TestRedactBody(t *testing.T) {
 	}
 }
 
+// TestRedactPlainChallenge: a PKCE code_challenge sent with the plain
+// method (named, or by default) is the code verifier itself, so an
+// authorization URL keeps it only with S256.
+func TestRedactPlainChallenge(t *testing.T) {
+	t.Parallel()
+	for query, want := range map[string]string{
+		"code_challenge=" + canary + "&code_challenge_method=plain&state=s": "code_challenge=[REDACTED]&code_challenge_method=plain&state=s",
+		"state=s&code_challenge=" + canary:                                  "state=s&code_challenge=[REDACTED]",
+		"code_challenge=abc&code_challenge_method=S256":                     "code_challenge=abc&code_challenge_method=S256",
+	} {
+		u, _ := url.Parse("https://as/authorize?" + query)
+		if got := redactURL(u, credentialKeys()); got != "https://as/authorize?"+want {
+			t.Errorf("redactURL(?%s) = %s, want ?%s", query, got, want)
+		}
+	}
+}
+
 func TestLooksJSONRPC(t *testing.T) {
 	t.Parallel()
 	for body, want := range map[string]bool{
