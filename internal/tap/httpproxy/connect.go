@@ -78,10 +78,17 @@ func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	// Cancelling the request (mcptrail stopping) closes both ends.
 	stop := context.AfterFunc(r.Context(), func() { _ = client.Close(); _ = up.Close() })
 	defer stop()
+	in, plain := sniffHTTP(hijacked(client, brw))
+	if plain {
+		// A client that sends plain HTTP through CONNECT (undici does for
+		// http:// origins) is served as the forward proxy serves it.
+		_ = up.Close()
+		p.serveTunnel(r, ex.url, in, "http", false)
+		return
+	}
 	var wg sync.WaitGroup
 	var upN, downN atomic.Int64
 	wg.Add(2)
-	in := hijacked(client, brw)
 	go func() { defer wg.Done(); upN.Store(relay(up, in, client)) }()
 	go func() { defer wg.Done(); downN.Store(relay(client, up, up)) }()
 	wg.Wait()
@@ -132,9 +139,14 @@ func (p *Proxy) intercept(w http.ResponseWriter, r *http.Request, ex *exchange, 
 		_ = client.Close()
 		return
 	}
+	in, plain := sniffHTTP(hijacked(client, brw))
+	if plain {
+		p.serveTunnel(r, target, in, "http", false)
+		return
+	}
 	cfg = cfg.Clone()
 	cfg.NextProtos = []string{"http/1.1"} // the inner server speaks HTTP/1.1
-	tc := tls.Server(hijacked(client, brw), cfg)
+	tc := tls.Server(in, cfg)
 	hctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
 	err = tc.HandshakeContext(hctx)
 	cancel()
@@ -143,7 +155,14 @@ func (p *Proxy) intercept(w http.ResponseWriter, r *http.Request, ex *exchange, 
 		_ = tc.Close()
 		return
 	}
-	conn := newOneConn(tc)
+	p.serveTunnel(r, target, tc, "https", true)
+}
+
+// serveTunnel serves the HTTP/1.1 requests a client sends inside a
+// CONNECT tunnel to target (decrypted, or plain HTTP) as exchanges of the
+// forward proxy, until the tunnel closes or the CONNECT is cancelled.
+func (p *Proxy) serveTunnel(r *http.Request, target string, c net.Conn, scheme string, intercepted bool) {
+	conn := newOneConn(c)
 	// The handlers still running once the tunnel closed are waited for,
 	// so their records are in before the capture ends.
 	var (
@@ -162,8 +181,8 @@ func (p *Proxy) intercept(w http.ResponseWriter, r *http.Request, ex *exchange, 
 			inner.Add(1)
 			mu.Unlock()
 			defer inner.Done()
-			ir.URL.Scheme, ir.URL.Host = "https", target
-			p.forwardExchange(w, ir, true)
+			ir.URL.Scheme, ir.URL.Host = scheme, target
+			p.forwardExchange(w, ir, intercepted)
 		}),
 		ReadHeaderTimeout: 30 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return r.Context() },
@@ -179,6 +198,24 @@ func (p *Proxy) intercept(w http.ResponseWriter, r *http.Request, ex *exchange, 
 	stopped = true
 	mu.Unlock()
 	inner.Wait()
+}
+
+// sniffWait is how long a tunnel waits for the client's first byte to
+// tell plain HTTP from anything else; a protocol whose server speaks
+// first is relayed blind after it.
+const sniffWait = time.Second
+
+// sniffHTTP reads, without consuming it, the first byte the client sends
+// into a tunnel and reports whether it starts an HTTP/1 request line (a
+// method is an upper-case token; a TLS record starts with 0x16). The
+// returned connection reads that byte again.
+func sniffHTTP(c net.Conn) (net.Conn, bool) {
+	br := bufio.NewReader(c)
+	_ = c.SetReadDeadline(time.Now().Add(sniffWait))
+	b, err := br.Peek(1)
+	_ = c.SetReadDeadline(time.Time{})
+	out := &prefixConn{Conn: c, r: br}
+	return out, err == nil && b[0] >= 'A' && b[0] <= 'Z'
 }
 
 // discardLog is a logger that says nothing: errors become capture notes.

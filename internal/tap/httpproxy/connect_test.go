@@ -1,13 +1,16 @@
 package httpproxy
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"fmt"
 	"math/big"
 	"net"
 	"net/http"
@@ -127,7 +130,7 @@ func TestConnectIntercept(t *testing.T) {
 		"frame c2s POST " + o + "/mcp", "frame s2c POST " + o + "/mcp",
 		"exchange GET " + o + "/.well-known/oauth-protected-resource/mcp intercepted",
 		"exchange POST " + o + "/register intercepted",
-		"exchange GET " + o + "/authorize?response_type=code&code_challenge=abc&state=s1&code=[REDACTED] intercepted",
+		"exchange GET " + o + "/authorize?response_type=code&code_challenge=abc&code_challenge_method=S256&state=s1&code=[REDACTED] intercepted",
 		"exchange POST " + o + "/token intercepted",
 		"frame c2s POST " + o + "/mcp", "frame s2c POST " + o + "/mcp",
 		"end"}
@@ -185,5 +188,72 @@ func TestConnectInterceptUntrusted(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{NoteInterceptFailed}, notes); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+}
+
+// connectClient is a client that reaches every origin through a CONNECT
+// tunnel of the proxy c uses, even a plain http one (as undici does), and
+// speaks plain HTTP inside it.
+func connectClient(t *testing.T, c *http.Client) *http.Client {
+	t.Helper()
+	pu, err := c.Transport.(*http.Transport).Proxy(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := (&net.Dialer{}).DialContext(ctx, network, pu.Host)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(conn, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", addr, addr)
+		br := bufio.NewReader(conn)
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil || resp.StatusCode != http.StatusOK || br.Buffered() != 0 {
+			_ = conn.Close()
+			return nil, fmt.Errorf("CONNECT %s: %v %v", addr, resp, err)
+		}
+		return conn, nil
+	}
+	return &http.Client{Transport: &http.Transport{DialContext: dial}, CheckRedirect: c.CheckRedirect}
+}
+
+// TestConnectPlainHTTP: a client that sends plain HTTP inside a CONNECT
+// tunnel (undici's default for http:// origins through a proxy, which
+// mcp-remote cannot change) is served like absolute-form requests: frames
+// and exchange records, no blind tunnel, blind or with --intercept-all.
+func TestConnectPlainHTTP(t *testing.T) {
+	origin := httptest.NewServer(oauthOrigin())
+	defer origin.Close()
+	want := direct(t, origin)
+	o := origin.URL
+	wantRecs := []string{
+		"frame c2s POST " + o + "/mcp", "frame s2c POST " + o + "/mcp",
+		"exchange GET " + o + "/.well-known/oauth-protected-resource/mcp",
+		"exchange POST " + o + "/register",
+		"exchange GET " + o + "/authorize?response_type=code&code_challenge=abc&code_challenge_method=S256&state=s1&code=[REDACTED]",
+		"exchange POST " + o + "/token",
+		"frame c2s POST " + o + "/mcp", "frame s2c POST " + o + "/mcp",
+		"end"}
+	for name, fo := range map[string]*ForwardOptions{"blind": {}, "intercept-all": {Intercept: newTestCA(t).serverConfig}} {
+		t.Run(name, func(t *testing.T) {
+			stop, buf, c := forwardProxy(t, fo, nil)
+			cc := connectClient(t, c)
+			got := flow(t, cc, o)
+			cc.CloseIdleConnections() // ends the tunnels
+			stop()
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("answers (-direct +proxied):\n%s", diff)
+			}
+			var shapes []string
+			for _, r := range buf.records(t) {
+				shapes = append(shapes, shape(&r))
+			}
+			if diff := cmp.Diff(wantRecs, shapes); diff != "" {
+				t.Errorf("records (-want +got):\n%s", diff)
+			}
+			if bytes.Contains(buf.b.Bytes(), []byte(canary)) {
+				t.Errorf("the canary is in the capture")
+			}
+		})
 	}
 }

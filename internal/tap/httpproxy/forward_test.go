@@ -101,7 +101,7 @@ func flow(t *testing.T, c *http.Client, base string) []string {
 		{"POST", "/mcp", "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, ""},
 		{"GET", "/.well-known/oauth-protected-resource/mcp", "", "", ""},
 		{"POST", "/register", "application/json", `{"redirect_uris":["http://127.0.0.1:1/cb"],"client_secret":"` + canary + `"}`, ""},
-		{"GET", "/authorize?response_type=code&code_challenge=abc&state=s1&code=" + canary, "", "", ""},
+		{"GET", "/authorize?response_type=code&code_challenge=abc&code_challenge_method=S256&state=s1&code=" + canary, "", "", ""},
 		{"POST", "/token", "application/x-www-form-urlencoded", "grant_type=authorization_code&code=" + canary + "&code_verifier=" + canary + "&client_secret=" + canary + "&assertion=" + canary + "&resource=http%3A%2F%2Fx", ""},
 		{"POST", "/mcp", "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, "Bearer " + canary},
 	}
@@ -180,7 +180,7 @@ func TestForwardPlain(t *testing.T) {
 		"frame c2s POST " + o + "/mcp", "frame s2c POST " + o + "/mcp",
 		"exchange GET " + o + "/.well-known/oauth-protected-resource/mcp",
 		"exchange POST " + o + "/register",
-		"exchange GET " + o + "/authorize?response_type=code&code_challenge=abc&state=s1&code=[REDACTED]",
+		"exchange GET " + o + "/authorize?response_type=code&code_challenge=abc&code_challenge_method=S256&state=s1&code=[REDACTED]",
 		"exchange POST " + o + "/token",
 		"frame c2s POST " + o + "/mcp", "frame s2c POST " + o + "/mcp",
 		"end"}
