@@ -162,6 +162,11 @@ func argsKey(raw jsontext.Value) string {
 		sum := sha256.Sum256(raw)
 		return "sha256:" + hex.EncodeToString(sum[:])
 	}
+	if len(raw) > hashedArgs && isCanonical(raw) {
+		// Its canonical form is itself: hash it without the copy.
+		sum := sha256.Sum256(raw)
+		return "\x00sha256:" + string(sum[:])
+	}
 	c := mcp.CanonicalArguments(raw)
 	if len(c) <= hashedArgs {
 		return c
