@@ -47,8 +47,8 @@ func TestLineIndex(t *testing.T) {
 				case 1:
 					line += r.IntN(3) + 1
 				case 2:
-					if tc.descend && i > 100 {
-						seq -= uint64(r.IntN(50) + 1)
+					if tc.descend && i%50 == 0 {
+						seq -= min(seq-1, uint64(r.IntN(50)+1))
 					}
 				}
 				rec := &capture.Record{Seq: seq, Line: line}
