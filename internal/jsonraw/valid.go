@@ -140,15 +140,25 @@ func special(w uint64) bool {
 	return (zero(q)|zero(b)|(w-lanesCtl)&^w)&lanes80 != 0
 }
 
+// PlainRun returns the index of the first '"', '\\' or control character
+// in v at or after j (len(v) if none), skipping eight bytes at a time: the
+// end of the plain text of a string.
+func PlainRun(v []byte, j int) int {
+	for len(v)-j >= 8 && !special(binary.LittleEndian.Uint64(v[j:])) {
+		j += 8
+	}
+	for j < len(v) && v[j] != '"' && v[j] != '\\' && v[j] >= 0x20 {
+		j++
+	}
+	return j
+}
+
 // validString returns the index after the string at v[i] (a '"'), or -1
 // when it is not one jsontext surely accepts.
 func validString(v []byte, i int) int {
 	j := i + 1
 	for {
-		for len(v)-j >= 8 && !special(binary.LittleEndian.Uint64(v[j:])) {
-			j += 8
-		}
-		if j >= len(v) {
+		if j = PlainRun(v, j); j >= len(v) {
 			return -1
 		}
 		switch c := v[j]; {
@@ -156,12 +166,10 @@ func validString(v []byte, i int) int {
 			return j + 1
 		case c < 0x20:
 			return -1
-		case c == '\\':
+		default: // a '\\'
 			if j = validEscape(v, j); j < 0 {
 				return -1
 			}
-		default:
-			j++
 		}
 	}
 }

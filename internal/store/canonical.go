@@ -3,6 +3,8 @@ package store
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 )
 
 // isCanonical reports whether raw is a JSON value already in the RFC 8785
@@ -124,6 +126,9 @@ func canonName(b []byte, i int) ([]byte, int) {
 // it is in the encoder's minimal form (b is valid UTF-8), or -1.
 func canonString(b []byte, i int) int {
 	for j := i + 1; j < len(b); j++ {
+		if j = jsonraw.PlainRun(b, j); j >= len(b) {
+			return -1
+		}
 		switch c := b[j]; {
 		case c == '"':
 			return j + 1
