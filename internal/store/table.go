@@ -32,7 +32,7 @@ type callTable struct {
 	// except absent or `{}` arguments (their key is "{}" either way), so
 	// that a pending call without arguments costs one bit.
 	tracked []uint64
-	args    map[int]jsontext.Value
+	args    pendingArgs
 	// owned[b] equals epoch while block b belongs to the table alone.
 	// Every block that exists when a snapshot is taken is shared with it
 	// (epoch moves on), and flush copies a shared block before changing a
@@ -127,14 +127,11 @@ func (t *callTable) track(i int, args jsontext.Value) {
 	switch {
 	case len(args) == 0 || string(args) == "{}":
 		return
-	case t.args == nil:
-		t.args = make(map[int]jsontext.Value)
-	}
-	if len(args) > keptArgs {
-		t.args[i] = jsontext.Value(keyMark + argsKey(args))
+	case len(args) > keptArgs:
+		t.args.put(i, jsontext.Value(keyMark+argsKey(args)))
 		return
 	}
-	t.args[i] = append(jsontext.Value{}, args...)
+	t.args.put(i, append(jsontext.Value{}, args...))
 }
 
 // keptArgs is the size of arguments up to which a pending call keeps a
@@ -197,10 +194,7 @@ func (t *callTable) untrack(i int) (jsontext.Value, bool) {
 		return nil, false
 	}
 	t.tracked[i/64] &^= 1 << (i % 64)
-	args, ok := t.args[i]
-	if ok {
-		delete(t.args, i)
-	}
+	args, _ := t.args.take(i)
 	return args, true
 }
 
@@ -224,6 +218,6 @@ func (t *callTable) export() Calls {
 func (t *callTable) finish() Calls {
 	t.flush()
 	out := t.calls
-	t.calls, t.tracked, t.args = Calls{}, nil, nil
+	t.calls, t.tracked, t.args = Calls{}, nil, pendingArgs{}
 	return out
 }
