@@ -59,8 +59,8 @@ func TestPendingArgs(t *testing.T) {
 				if p.len() != len(want) {
 					t.Fatalf("len() = %d, want %d", p.len(), len(want))
 				}
-				if len(p.win) > minWindow+1 && len(p.win) > 4*p.live+1 {
-					t.Fatalf("window of %d slots holds %d values", len(p.win), p.live)
+				if n := p.hi - p.lo; n > minWindow+1 && n > 4*p.live+1 {
+					t.Fatalf("window of %d slots holds %d values", n, p.live)
 				}
 			}
 		})
