@@ -1,6 +1,7 @@
 package store
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mcptrail/mcptrail/internal/mcp"
@@ -46,12 +47,17 @@ func TestIsCanonical(t *testing.T) {
 }
 
 // FuzzIsCanonical checks that what isCanonical accepts, Canonicalize
-// leaves unchanged, so argsKey's shortcut gives the same key.
+// leaves unchanged, so argsKey's shortcut gives the same key, and that
+// appendArgsKey appends argsKey.
 func FuzzIsCanonical(f *testing.F) {
 	for _, tc := range canonCases {
 		f.Add([]byte(tc.in))
+		f.Add([]byte(`{"text":"` + strings.Repeat("x", 200) + `",` + tc.in[1:]))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := string(appendArgsKey([]byte("p"), b)), "p"+argsKey(b); got != want {
+			t.Fatalf("appendArgsKey(%q) = %q, want %q", b, got, want)
+		}
 		if isCanonical(b) {
 			if c := mcp.CanonicalArguments(b); c != string(b) {
 				t.Fatalf("isCanonical(%q) but Canonicalize gives %q", b, c)

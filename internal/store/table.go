@@ -128,7 +128,8 @@ func (t *callTable) track(i int, args jsontext.Value) {
 	case len(args) == 0 || string(args) == "{}":
 		return
 	case len(args) > keptArgs:
-		t.args.put(i, jsontext.Value(keyMark+argsKey(args)))
+		key := make(jsontext.Value, 0, len(keyMark)+len(canonHashMark)+sha256.Size)
+		t.args.put(i, appendArgsKey(append(key, keyMark...), args))
 		return
 	}
 	t.args.put(i, append(jsontext.Value{}, args...))
@@ -162,8 +163,14 @@ func argsKey(raw jsontext.Value) string {
 	if len(raw) > hashedArgs && isCanonical(raw) {
 		// Its canonical form is itself: hash it without the copy.
 		sum := sha256.Sum256(raw)
-		return "\x00sha256:" + string(sum[:])
+		return canonHashMark + string(sum[:])
 	}
+	return canonArgsKey(raw)
+}
+
+// canonArgsKey is argsKey of arguments within maxArgs: their canonical
+// form, or its hash past hashedArgs bytes.
+func canonArgsKey(raw jsontext.Value) string {
 	c := mcp.CanonicalArguments(raw)
 	if len(c) <= hashedArgs {
 		return c
@@ -172,7 +179,24 @@ func argsKey(raw jsontext.Value) string {
 	// call keeps this one (a NUL starts no JSON text, so no canonical form
 	// can equal it).
 	sum := sha256.Sum256([]byte(c))
-	return "\x00sha256:" + string(sum[:])
+	return canonHashMark + string(sum[:])
+}
+
+// canonHashMark starts the argsKey that is the hash of a canonical form.
+const canonHashMark = "\x00sha256:"
+
+// appendArgsKey appends argsKey(raw) to dst, without a copy of the key
+// when raw is already in canonical form (and past hashedArgs, within
+// maxArgs): what track keeps of most large arguments, in one allocation.
+func appendArgsKey(dst []byte, raw jsontext.Value) []byte {
+	switch {
+	case len(raw) > maxArgs:
+		return append(dst, argsKey(raw)...)
+	case len(raw) > hashedArgs && isCanonical(raw):
+		sum := sha256.Sum256(raw)
+		return append(append(dst, canonHashMark...), sum[:]...)
+	}
+	return append(dst, canonArgsKey(raw)...)
 }
 
 // hashedArgs is the length of a canonical form past which argsKey is its
