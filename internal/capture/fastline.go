@@ -168,15 +168,18 @@ func (st *fastState) msgMember(line []byte, i int, rec *Record) (int, int) {
 	if i >= len(line) || (line[i] != '{' && line[i] != '[') {
 		return 0, -1
 	}
-	end := containerEnd(line, i)
+	// jsonraw.ValidEnd finds the end of most messages and vouches for
+	// them in one pass; the rest are bracket-counted and left to jsontext.
+	end := jsonraw.ValidEnd(line, i)
 	if end < 0 {
-		return 0, -1
+		if end = containerEnd(line, i); end < 0 {
+			return 0, -1
+		}
+		if !jsontext.Value(line[i:end]).IsValid(jsontext.AllowDuplicateNames(true)) {
+			return 0, -1
+		}
 	}
-	v := line[i:end]
-	if !jsontext.Value(v).IsValid(jsontext.AllowDuplicateNames(true)) {
-		return 0, -1
-	}
-	rec.Msg = st.keep(v)
+	rec.Msg = st.keep(line[i:end])
 	return fMsg, end
 }
 

@@ -33,10 +33,9 @@ func callAssertions(snap *store.Snapshot, a *Assertions) []finding.Finding {
 	called := map[string]int{}
 	for i := range snap.Calls.Len() {
 		c := snap.Calls.At(i)
-		desc := describe(snap, i)
 		if a.MaxDuration > 0 && c.Status != store.StatusPending && ms(c.DurationMS) > a.MaxDuration {
 			out = append(out, finding.New(rules.AssertMaxDuration, c.RequestSeq, "%s took %s, over --max-duration %s",
-				desc, ms(c.DurationMS), a.MaxDuration).OfCall(i))
+				describe(snap, i), ms(c.DurationMS), a.MaxDuration).OfCall(i))
 		}
 		if a.ExpectNoPending && c.Status == store.StatusPending {
 			out = append(out, finding.New(rules.AssertNoPending, c.RequestSeq, "%s %s id %s got no answer (--expect-no-pending)",

@@ -3,7 +3,6 @@ package check
 import (
 	"fmt"
 	"slices"
-	"sort"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
@@ -139,27 +138,4 @@ func describe(snap *store.Snapshot, i int) string {
 		return call.Method
 	}
 	return call.Method + " " + call.Target
-}
-
-// lineIndex maps the seqs of a session's frames to their capture lines.
-// Seqs grow through a session, so it is two sorted slices.
-type lineIndex struct {
-	seqs  []uint64
-	lines []int
-}
-
-func (x *lineIndex) add(f *store.Frame) {
-	if f.Record != nil && f.Record.Line > 0 {
-		x.seqs = append(x.seqs, f.Seq)
-		x.lines = append(x.lines, f.Record.Line)
-	}
-}
-
-// line returns the capture line of the frame seq, 0 when unknown.
-func (x *lineIndex) line(seq uint64) int {
-	i := sort.Search(len(x.seqs), func(i int) bool { return x.seqs[i] >= seq })
-	if i < len(x.seqs) && x.seqs[i] == seq {
-		return x.lines[i]
-	}
-	return 0
 }

@@ -54,13 +54,13 @@ func TestTrackBounded(t *testing.T) {
 	small := jsontext.Value(`{"q":"x"}`)
 	tab.track(0, small)
 	tab.track(1, jsontext.Value(bigArgs(1<<20, "ab", true)))
-	if got := string(tab.args[0]); got != string(small) {
+	if got := string(tab.args.get(0)); got != string(small) {
 		t.Errorf("small arguments kept as %q", got)
 	}
-	if n := len(tab.args[1]); n > 100 {
+	if n := len(tab.args.get(1)); n > 100 {
 		t.Errorf("1 MiB of arguments kept as %d bytes", n)
 	}
-	if k1, k2 := trackedKey(tab.args[1]), argsKey(jsontext.Value(bigArgs(1<<20, "ab", true))); k1 != k2 {
+	if k1, k2 := trackedKey(tab.args.get(1)), argsKey(jsontext.Value(bigArgs(1<<20, "ab", true))); k1 != k2 {
 		t.Errorf("tracked key %q, want %q", k1, k2)
 	}
 }
@@ -74,8 +74,8 @@ func TestTrackEmptyArgs(t *testing.T) {
 	tab.track(0, jsontext.Value(`{}`))
 	tab.track(1, nil)
 	tab.track(70, jsontext.Value(`{"a":1}`))
-	if len(tab.args) != 1 {
-		t.Errorf("%d argument copies kept, want 1 (for call 70)", len(tab.args))
+	if tab.args.len() != 1 {
+		t.Errorf("%d argument copies kept, want 1 (for call 70)", tab.args.len())
 	}
 	for _, i := range []int{0, 1} {
 		args, ok := tab.untrack(i)
@@ -127,10 +127,10 @@ func TestMRTRMidArguments(t *testing.T) {
 	var tab callTable
 	args := jsontext.Value(bigArgs(n, "xy", true))
 	tab.track(0, args)
-	if k := len(tab.args[0]); k > 100 {
+	if k := len(tab.args.get(0)); k > 100 {
 		t.Errorf("%d bytes of arguments kept as %d bytes", len(args), k)
 	}
-	if k1, k2 := trackedKey(tab.args[0]), argsKey(jsontext.Value(bigArgs(n, "xy", false))); k1 != k2 {
+	if k1, k2 := trackedKey(tab.args.get(0)), argsKey(jsontext.Value(bigArgs(n, "xy", false))); k1 != k2 {
 		t.Errorf("tracked key %q, want %q (the reordered arguments' key)", k1, k2)
 	}
 }

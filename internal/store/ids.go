@@ -16,10 +16,72 @@ type idSpace struct {
 
 // idMap maps the raw ids of one space to calls. Integer tokens, by far
 // the most common ids, are keyed by their value, which takes two thirds
-// of the room of a string key; every other token by its text.
+// of the room of a string key; every other token by its text. Clients
+// mostly count their ids up from 0 or 1, so a small non-negative id is
+// kept in dense, indexed by its value (call index + 1, 0 for none): a
+// slice read instead of a hash lookup that misses the cache, and half the
+// room. dense grows only while the ids it would cover are at least a
+// quarter used (denseFits), so sparse or random ids stay in nums.
 type idMap struct {
-	nums map[int64]int
-	strs map[string]int
+	dense []int
+	nums  map[int64]int
+	strs  map[string]int
+	// used counts the ids in dense.
+	used int
+}
+
+// getNum returns the call of the integer id n.
+func (m *idMap) getNum(n int64) (int, bool) {
+	if n >= 0 && n < int64(len(m.dense)) {
+		if idx := m.dense[n]; idx != 0 {
+			return idx - 1, true
+		}
+		return 0, false
+	}
+	idx, ok := m.nums[n]
+	return idx, ok
+}
+
+// setNum makes call the call of the integer id n.
+func (m *idMap) setNum(n int64, call int) {
+	if n >= int64(len(m.dense)) && m.denseFits(n) {
+		m.grow(n)
+	}
+	if n < 0 || n >= int64(len(m.dense)) {
+		m.nums[n] = call
+		return
+	}
+	if m.dense[n] == 0 {
+		m.used++
+	}
+	m.dense[n] = call + 1
+}
+
+// denseFits reports whether dense may grow to hold id n: it then covers at
+// most two slots per id it holds (counting n and the ids of nums it could
+// take over), past minDense.
+func (m *idMap) denseFits(n int64) bool {
+	return n < m.denseBound()
+}
+
+// denseBound is the size dense may grow to.
+func (m *idMap) denseBound() int64 {
+	const minDense = 1024
+	return 2*int64(m.used+len(m.nums)+1) + minDense
+}
+
+// grow makes dense cover id n, moving the ids of nums it now covers.
+func (m *idMap) grow(n int64) {
+	size := max(int(n)+1, int(min(2*int64(len(m.dense)), m.denseBound())), 64)
+	old := len(m.dense)
+	m.dense = append(m.dense, make([]int, size-old)...)
+	for k, call := range m.nums {
+		if k >= int64(old) && k < int64(size) {
+			m.dense[k] = call + 1
+			m.used++
+			delete(m.nums, k)
+		}
+	}
 }
 
 // ids maps each id space's raw ids to the latest call that used them.
@@ -63,8 +125,7 @@ func (t *ids) lookup(dir capture.Dir, conn, id string) (int, bool) {
 		return 0, false
 	}
 	if n, ok := intToken(id); ok {
-		idx, ok := m.nums[n]
-		return idx, ok
+		return m.getNum(n)
 	}
 	idx, ok := m.strs[id]
 	return idx, ok
@@ -74,7 +135,7 @@ func (t *ids) lookup(dir capture.Dir, conn, id string) (int, bool) {
 func (t *ids) set(dir capture.Dir, conn, id string, call int) {
 	m := t.space(dir, conn, true)
 	if n, ok := intToken(id); ok {
-		m.nums[n] = call
+		m.setNum(n, call)
 		return
 	}
 	m.strs[id] = call

@@ -32,7 +32,7 @@ type callTable struct {
 	// except absent or `{}` arguments (their key is "{}" either way), so
 	// that a pending call without arguments costs one bit.
 	tracked []uint64
-	args    map[int]jsontext.Value
+	args    pendingArgs
 	// owned[b] equals epoch while block b belongs to the table alone.
 	// Every block that exists when a snapshot is taken is shared with it
 	// (epoch moves on), and flush copies a shared block before changing a
@@ -127,14 +127,12 @@ func (t *callTable) track(i int, args jsontext.Value) {
 	switch {
 	case len(args) == 0 || string(args) == "{}":
 		return
-	case t.args == nil:
-		t.args = make(map[int]jsontext.Value)
-	}
-	if len(args) > keptArgs {
-		t.args[i] = jsontext.Value(keyMark + argsKey(args))
+	case len(args) > keptArgs:
+		key := make(jsontext.Value, 0, len(keyMark)+len(canonHashMark)+sha256.Size)
+		t.args.put(i, appendArgsKey(append(key, keyMark...), args))
 		return
 	}
-	t.args[i] = append(jsontext.Value{}, args...)
+	t.args.put(i, append(jsontext.Value{}, args...))
 }
 
 // keptArgs is the size of arguments up to which a pending call keeps a
@@ -162,6 +160,17 @@ func argsKey(raw jsontext.Value) string {
 		sum := sha256.Sum256(raw)
 		return "sha256:" + hex.EncodeToString(sum[:])
 	}
+	if len(raw) > hashedArgs && isCanonical(raw) {
+		// Its canonical form is itself: hash it without the copy.
+		sum := sha256.Sum256(raw)
+		return canonHashMark + string(sum[:])
+	}
+	return canonArgsKey(raw)
+}
+
+// canonArgsKey is argsKey of arguments within maxArgs: their canonical
+// form, or its hash past hashedArgs bytes.
+func canonArgsKey(raw jsontext.Value) string {
 	c := mcp.CanonicalArguments(raw)
 	if len(c) <= hashedArgs {
 		return c
@@ -170,7 +179,24 @@ func argsKey(raw jsontext.Value) string {
 	// call keeps this one (a NUL starts no JSON text, so no canonical form
 	// can equal it).
 	sum := sha256.Sum256([]byte(c))
-	return "\x00sha256:" + string(sum[:])
+	return canonHashMark + string(sum[:])
+}
+
+// canonHashMark starts the argsKey that is the hash of a canonical form.
+const canonHashMark = "\x00sha256:"
+
+// appendArgsKey appends argsKey(raw) to dst, without a copy of the key
+// when raw is already in canonical form (and past hashedArgs, within
+// maxArgs): what track keeps of most large arguments, in one allocation.
+func appendArgsKey(dst []byte, raw jsontext.Value) []byte {
+	switch {
+	case len(raw) > maxArgs:
+		return append(dst, argsKey(raw)...)
+	case len(raw) > hashedArgs && isCanonical(raw):
+		sum := sha256.Sum256(raw)
+		return append(append(dst, canonHashMark...), sum[:]...)
+	}
+	return append(dst, canonArgsKey(raw)...)
 }
 
 // hashedArgs is the length of a canonical form past which argsKey is its
@@ -192,10 +218,7 @@ func (t *callTable) untrack(i int) (jsontext.Value, bool) {
 		return nil, false
 	}
 	t.tracked[i/64] &^= 1 << (i % 64)
-	args, ok := t.args[i]
-	if ok {
-		delete(t.args, i)
-	}
+	args, _ := t.args.take(i)
 	return args, true
 }
 
@@ -219,6 +242,6 @@ func (t *callTable) export() Calls {
 func (t *callTable) finish() Calls {
 	t.flush()
 	out := t.calls
-	t.calls, t.tracked, t.args = Calls{}, nil, nil
+	t.calls, t.tracked, t.args = Calls{}, nil, pendingArgs{}
 	return out
 }
