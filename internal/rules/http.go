@@ -32,6 +32,9 @@ type HTTP struct {
 	tools map[string]toolHeaders
 	// failed holds the exchanges already flagged http-error-status.
 	failed map[string]bool
+	// anonymous holds the exchanges whose request carried no
+	// Authorization, until their first answer frame.
+	anonymous map[string]bool
 }
 
 // NewHTTP returns the HTTP rules of one session.

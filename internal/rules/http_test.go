@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"maps"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -55,14 +56,23 @@ func TestHTTPErrorStatus(t *testing.T) {
 		return []step{q, a}
 	}
 	call := func(ex, id string) step { return post(ex, tool(id, "a", "{}", ""), modernHeaders("a")) }
+	authed := func(s step) step {
+		s.http.Headers = maps.Clone(s.http.Headers)
+		s.http.Headers["Authorization"] = "Bearer [present]"
+		return s
+	}
 	tests := []struct {
 		name    string
 		steps   []step
 		finding []string
 		message string
 	}{
-		{"401", []step{call("x1", "1"), answer("x1", 401, "", map[string]string{"WWW-Authenticate": `Bearer scope="s"`}), endRec()},
-			[]string{"http-error-status@2"}, `tools/call was answered HTTP 401 Unauthorized; WWW-Authenticate: Bearer scope="s"`},
+		{"401 to a bearer token", []step{authed(call("x1", "1")), answer("x1", 401, "", map[string]string{"WWW-Authenticate": `Bearer error="invalid_token"`}), endRec()},
+			[]string{"http-error-status@2"}, `tools/call was answered HTTP 401 Unauthorized; WWW-Authenticate: Bearer error="invalid_token"`},
+		{"401 challenge to an anonymous request: the authorization flow starts", []step{call("x1", "1"),
+			answer("x1", 401, "", map[string]string{"WWW-Authenticate": `Bearer scope="s"`}), endRec()}, nil, ""},
+		{"401 without a challenge", []step{call("x1", "1"), answer("x1", 401, "", nil), endRec()},
+			[]string{"http-error-status@2"}, `tools/call was answered HTTP 401 Unauthorized`},
 		{"403", []step{call("x1", "1"), answer("x1", 403, "forbidden origin", plain), endRec()},
 			[]string{"http-error-status@2"}, "tools/call was answered HTTP 403 Forbidden"},
 		{"404", []step{call("x1", "1"), answer("x1", 404, "404 page not found", plain), endRec()},

@@ -35,7 +35,8 @@ func httpRules() []finding.Rule {
 				"Origin, 404 at a wrong endpoint, an unknown method or a terminated session, 5xx at the server, and a 502 followed by an " +
 				"upstream-error note at a target that was down. Not flagged: 400, the protocol's own rejection (the JSON-RPC error says why, " +
 				"and a dual-era client's probe of a 2025 server expects it), and 405 to a GET or DELETE, which a server without the legacy " +
-				"stream or sessions answers.",
+				"stream or sessions answers; nor a 401 with a WWW-Authenticate challenge to a request that carried no Authorization, " +
+				"which is how the authorization flow starts (`mcptrail auth` shows that flow and the oauth rules judge it).",
 			Spec: spec + "§5.2 (Status codes); §5.3"},
 		{ID: finding.HTTPContentType, Category: c, Severity: finding.Error,
 			Summary: "a request's response is neither application/json nor text/event-stream (rule 60)",

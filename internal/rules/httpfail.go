@@ -15,10 +15,31 @@ import (
 // not the protocol's 400, nor 405 to a GET or DELETE), once per exchange:
 // the status frame of an answer without a JSON-RPC message, or the
 // message (a JSON-RPC error, say) that answers the exchange's request.
+//
+// A 401 with a WWW-Authenticate challenge to a request that carried no
+// Authorization is not flagged: it is how the authorization flow starts
+// (the oauth rules and `mcptrail auth` judge that flow).
 func (h *HTTP) failure(f *store.Frame) {
 	r := f.Record
 	env := r.HTTP
-	if r.Dir != capture.S2C || env.Exchange == "" || !mcp.FailureStatus(env.Method, env.Status) || h.failed[env.Exchange] {
+	if env.Exchange == "" {
+		return
+	}
+	if r.Dir == capture.C2S {
+		if _, ok := env.Headers[mcp.HeaderAuthorization]; !ok {
+			if h.anonymous == nil {
+				h.anonymous = make(map[string]bool)
+			}
+			h.anonymous[env.Exchange] = true
+		}
+		return
+	}
+	anonymous := h.anonymous[env.Exchange]
+	delete(h.anonymous, env.Exchange)
+	if !mcp.FailureStatus(env.Method, env.Status) || h.failed[env.Exchange] {
+		return
+	}
+	if anonymous && env.Status == http.StatusUnauthorized && env.Headers[mcp.HeaderWWWAuthenticate] != "" {
 		return
 	}
 	if f.InExchange && f.Call < 0 {
