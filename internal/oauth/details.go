@@ -101,6 +101,7 @@ func authorizationDetails(a *AuthorizationRequest, add func(k, v string), list f
 	add("scope", a.Scope)
 	*p = append(*p, "state="+yesNo(a.State))
 	add("redirect_uri", a.RedirectURI)
+	add("iss", a.ResponseIss)
 }
 
 func tokenDetails(k *Token, add func(k, v string), list func(k string, v []string), p *[]string) {

@@ -138,6 +138,9 @@ type AuthorizationRequest struct {
 	Scope               string   `json:"scope,omitempty"`
 	State               bool     `json:"state"`
 	RedirectURI         string   `json:"redirect_uri,omitempty"`
+	// ResponseIss is the iss of the authorization response the endpoint
+	// redirected to (its Location), when it answered with one (RFC 9207).
+	ResponseIss string `json:"response_iss,omitempty"`
 }
 
 // Callback is the authorization response delivered to the redirect URI.

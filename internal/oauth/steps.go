@@ -70,7 +70,8 @@ func authorizationStep(x *store.Exchange) Step {
 	q := query(x.URL)
 	st.Authorization = &AuthorizationRequest{ClientID: q.Get("client_id"), ResponseType: q.Get("response_type"),
 		CodeChallenge: q.Has("code_challenge"), CodeChallengeMethod: q.Get("code_challenge_method"),
-		Resource: q["resource"], Scope: q.Get("scope"), State: q.Has("state"), RedirectURI: q.Get("redirect_uri")}
+		Resource: q["resource"], Scope: q.Get("scope"), State: q.Has("state"), RedirectURI: q.Get("redirect_uri"),
+		ResponseIss: query(x.RespHeaders["Location"]).Get("iss")}
 	// A redirect to the client is what a working authorization endpoint
 	// answers; the user's consent happens in between.
 	st.OK = x.Error == "" && (success(x.Status) || x.Status >= 300 && x.Status <= 399)

@@ -53,7 +53,7 @@ func checkFlow(f *oauth.Flow, sawFetches bool, raise func(finding.Finding)) {
 		metaMissing(f, raise)
 	}
 	insecure := map[string]bool{}
-	tokenIssued := false
+	tokenIssued, issChecked := false, false
 	for i := range f.Steps {
 		st := &f.Steps[i]
 		at := func(f finding.Finding) { raiseAt(raise, st.Line, f) }
@@ -72,10 +72,9 @@ func checkFlow(f *oauth.Flow, sawFetches bool, raise func(finding.Finding)) {
 			if a := st.Authorization; !a.CodeChallenge || a.CodeChallengeMethod != "S256" {
 				at(finding.New(finding.OAuthPKCENotS256, st.Seq, "authorization request uses %s", pkceDescription(a)))
 			}
+			issChecked = responseIss(st.Seq, st.Authorization.ResponseIss, f.Issuer, issChecked, at)
 		case oauth.StepCallback:
-			if iss := st.Callback.Iss; iss != "" && f.Issuer != "" && iss != f.Issuer {
-				at(finding.New(finding.OAuthIssuerMismatch, st.Seq, "the authorization response's iss %q is not the issuer %q", iss, f.Issuer))
-			}
+			issChecked = responseIss(st.Seq, st.Callback.Iss, f.Issuer, issChecked, at)
 		case oauth.StepToken:
 			if len(st.Token.Resource) == 0 {
 				at(finding.New(finding.OAuthResourceParamMiss, st.Seq, "token request (grant_type %s) to %s has no resource parameter", orNone(st.Token.GrantType), st.URL))
@@ -89,6 +88,20 @@ func checkFlow(f *oauth.Flow, sawFetches bool, raise func(finding.Finding)) {
 		}
 	}
 	wrongPath(f, listed, raise)
+}
+
+// responseIss raises oauth-issuer-mismatch for an authorization
+// response whose iss is not the flow's issuer, once a flow (the redirect
+// and the callback carry the same response); it reports whether the flow's
+// response was checked.
+func responseIss(seq uint64, iss, issuer string, checked bool, at func(finding.Finding)) bool {
+	if checked || iss == "" {
+		return checked
+	}
+	if issuer != "" && iss != issuer {
+		at(finding.New(finding.OAuthIssuerMismatch, seq, "the authorization response's iss %q is not the issuer %q", iss, issuer))
+	}
+	return true
 }
 
 // serverRules checks one authorization-server metadata fetch.
@@ -146,9 +159,12 @@ func metaMissing(f *oauth.Flow, raise func(finding.Finding)) {
 // wrongPath raises for metadata of a path-bearing issuer served at a
 // location RFC 8414 (or OIDC discovery) does not form for it.
 func wrongPath(f *oauth.Flow, listed []string, raise func(finding.Finding)) {
+	// The issuers the resource metadata listed are the ones the client
+	// looked for; a document naming another is an issuer mismatch, not a
+	// misplaced document. Without that list, each document's own issuer.
 	issuers := slices.Clone(listed)
 	for _, st := range f.Steps {
-		if st.Kind == oauth.StepServerMeta && st.OK && st.Server.Issuer != "" {
+		if len(listed) == 0 && st.Kind == oauth.StepServerMeta && st.OK && st.Server.Issuer != "" {
 			issuers = append(issuers, st.Server.Issuer)
 		}
 	}

@@ -2,8 +2,10 @@ package oauth_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"testing"
 	"time"
 
@@ -36,7 +38,57 @@ func TestForwardFaults(t *testing.T) {
 				t.Error("the capture holds no exchange record")
 			}
 			checkNoSecrets(t, fw, srv.Observed().Secrets())
+			checkJudged(t, fw, f.Name)
 		})
+	}
+}
+
+// faultRules is what the oauth rules must find in each fault's real
+// capture: the rule ids of every finding, sorted; nil means none at all.
+func faultRules() map[string][]string {
+	return map[string][]string{
+		"clean":                         nil,
+		"resource-mismatch":             {"oauth-resource-mismatch"},
+		"no-resource-metadata-param":    nil, // the metadata is still found at the well-known location
+		"no-resource-metadata":          {"oauth-metadata-missing"},
+		"issuer-mismatch":               {"oauth-issuer-mismatch"},
+		"iss-mismatch":                  {"oauth-issuer-mismatch"},
+		"pkce-plain":                    {"oauth-pkce-not-s256"},
+		"path-issuer":                   nil,
+		"wrong-well-known-path":         {"oauth-metadata-wrong-path"},
+		"token-in-query":                {"oauth-token-in-query"},
+		"token-in-query-refused":        {"oauth-token-in-query"},
+		"audience-rejected":             {"http-error-status", "oauth-token-rejected"},
+		"no-resource-parameter":         {"oauth-resource-parameter-missing"},
+		"no-resource-parameter-refused": {"oauth-resource-parameter-missing"},
+	}
+}
+
+// checkJudged exports the fault's capture as JSON and requires exactly the
+// findings faultRules names for it: the oauth rules catch each fault on
+// real traffic, and the clean flow raises nothing.
+func checkJudged(t *testing.T, fw *forwardTap, fault string) {
+	t.Helper()
+	want, ok := faultRules()[fault]
+	if !ok {
+		t.Fatalf("faultRules has no entry for %s", fault)
+	}
+	var doc struct {
+		Findings []struct{ Rule, Message string }
+	}
+	out := fw.run(t, "export", "-T", "json", fw.capture)
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("export -T json: %v", err)
+	}
+	var got []string
+	for _, f := range doc.Findings {
+		if !slices.Contains(got, f.Rule) {
+			got = append(got, f.Rule)
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(want, got) {
+		t.Errorf("findings %v, want the rules %v:\n%+v", got, want, doc.Findings)
 	}
 }
 
