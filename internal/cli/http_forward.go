@@ -140,8 +140,9 @@ func runForward(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 // forwardReady tells where the forward proxy listens and how to use it.
 func forwardReady(io *IOStreams, addr net.Addr) {
 	u := "http://" + addr.String()
-	fmt.Fprintf(io.ErrOut, "mcptrail: forward proxy listening on %s/ (every origin, one capture)\n", u)
-	fmt.Fprintf(io.ErrOut, "mcptrail: point the client at it: HTTPS_PROXY=%s HTTP_PROXY=%s\n", u, u)
+	// One write: whoever waits for the first line has the second too.
+	fmt.Fprintf(io.ErrOut, "mcptrail: forward proxy listening on %s/ (every origin, one capture)\n"+
+		"mcptrail: point the client at it: HTTPS_PROXY=%s HTTP_PROXY=%s\n", u, u, u)
 }
 
 // interceptor returns ForwardOptions.Intercept for --intercept and
