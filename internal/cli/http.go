@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/tap/httpproxy"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
@@ -151,6 +152,16 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 		OnFailure:    (&failureNotices{w: io.ErrOut}).report,
 		OnHint:       func(s string) { fmt.Fprintf(io.ErrOut, "mcptrail: %s\n", termtext.Escape(s)) },
 	}
+	return serveProxy(cmd, io, f, ln, file, red, opts, func(err error) error { return err }, func() {
+		fmt.Fprintf(io.ErrOut, "mcptrail: listening on http://%s/ → %s\n", ln.Addr(), termtext.Escape(shownTarget(target, red)))
+	})
+}
+
+// serveProxy finishes opts (capture file, redaction, live events), serves
+// the proxy on ln until a signal, calling ready once it listens, and ends
+// the capture. newErr maps an error of httpproxy.New to the one returned.
+func serveProxy(cmd *cobra.Command, io *IOStreams, f *httpFlags, ln net.Listener, file *capture.File, red *redact.Redactor,
+	opts *httpproxy.Options, newErr func(error) error, ready func()) error {
 	if file != nil {
 		opts.Capture = file
 		opts.SpoolDir = filepath.Dir(file.Name()) // a huge frame waits next to its capture
@@ -175,11 +186,9 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 		if live != nil {
 			live.finish(io)
 		}
-		return err
+		return newErr(err)
 	}
-	serveErr := serveUntilSignal(cmd.Context(), ln, p, func() {
-		fmt.Fprintf(io.ErrOut, "mcptrail: listening on http://%s/ → %s\n", ln.Addr(), termtext.Escape(shownTarget(target, red)))
-	})
+	serveErr := serveUntilSignal(cmd.Context(), ln, p, ready)
 	err = p.Close()
 	if live != nil {
 		live.finish(io)

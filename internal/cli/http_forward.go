@@ -2,7 +2,6 @@ package cli
 
 import (
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -104,37 +103,7 @@ func runForward(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 		Now:       io.Now,
 		OnFailure: (&failureNotices{w: io.ErrOut}).report,
 	}
-	if file != nil {
-		opts.Capture = file
-		opts.SpoolDir = filepath.Dir(file.Name())
-	}
-	if red != nil {
-		opts.Redact = red
-	}
-	live, err := f.events.start(cmd.Context(), file)
-	if err != nil {
-		_ = ln.Close()
-		closeQuietly(file)
-		return err
-	}
-	if live != nil {
-		opts.Feed, opts.BeforeEnd = live.feed, live.notes
-	}
-	p, err := httpproxy.New(opts)
-	if err != nil {
-		_ = ln.Close()
-		closeQuietly(file)
-		if live != nil {
-			live.finish(io)
-		}
-		return asUsage(err)
-	}
-	serveErr := serveUntilSignal(cmd.Context(), ln, p, func() { forwardReady(io, ln.Addr()) })
-	err = p.Close()
-	if live != nil {
-		live.finish(io)
-	}
-	return errors.Join(serveErr, closeCapture(io, file, false, err))
+	return serveProxy(cmd, io, f, ln, file, red, opts, asUsage, func() { forwardReady(io, ln.Addr()) })
 }
 
 // forwardReady tells where the forward proxy listens and how to use it.

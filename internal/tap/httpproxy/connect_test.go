@@ -125,15 +125,7 @@ func TestConnectIntercept(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("answers (-direct +proxied):\n%s", diff)
 	}
-	o := origin.URL
-	wantRecs := []string{
-		"frame c2s POST " + o + "/mcp", "frame s2c POST " + o + "/mcp",
-		"exchange GET " + o + "/.well-known/oauth-protected-resource/mcp intercepted",
-		"exchange POST " + o + "/register intercepted",
-		"exchange GET " + o + "/authorize?response_type=code&code_challenge=abc&code_challenge_method=S256&state=s1&code=[REDACTED] intercepted",
-		"exchange POST " + o + "/token intercepted",
-		"frame c2s POST " + o + "/mcp", "frame s2c POST " + o + "/mcp",
-		"end"}
+	wantRecs := flowRecords(origin.URL, " intercepted")
 	var shapes []string
 	for _, r := range buf.records(t) {
 		shapes = append(shapes, shape(&r))
@@ -226,14 +218,7 @@ func TestConnectPlainHTTP(t *testing.T) {
 	defer origin.Close()
 	want := direct(t, origin)
 	o := origin.URL
-	wantRecs := []string{
-		"frame c2s POST " + o + "/mcp", "frame s2c POST " + o + "/mcp",
-		"exchange GET " + o + "/.well-known/oauth-protected-resource/mcp",
-		"exchange POST " + o + "/register",
-		"exchange GET " + o + "/authorize?response_type=code&code_challenge=abc&code_challenge_method=S256&state=s1&code=[REDACTED]",
-		"exchange POST " + o + "/token",
-		"frame c2s POST " + o + "/mcp", "frame s2c POST " + o + "/mcp",
-		"end"}
+	wantRecs := flowRecords(o, "")
 	for name, fo := range map[string]*ForwardOptions{"blind": {}, "intercept-all": {Intercept: newTestCA(t).serverConfig}} {
 		t.Run(name, func(t *testing.T) {
 			stop, buf, c := forwardProxy(t, fo, nil)

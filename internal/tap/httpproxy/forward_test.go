@@ -162,6 +162,20 @@ func shape(r *capture.Record) string {
 	return string(r.Type)
 }
 
+// flowRecords is the shape (see shape) of the records flow leaves
+// through the proxy for origin o; mark ends each exchange record's line
+// (" intercepted" for a decrypted tunnel).
+func flowRecords(o, mark string) []string {
+	return []string{
+		"frame c2s POST " + o + "/mcp", "frame s2c POST " + o + "/mcp",
+		"exchange GET " + o + "/.well-known/oauth-protected-resource/mcp" + mark,
+		"exchange POST " + o + "/register" + mark,
+		"exchange GET " + o + "/authorize?response_type=code&code_challenge=abc&code_challenge_method=S256&state=s1&code=[REDACTED]" + mark,
+		"exchange POST " + o + "/token" + mark,
+		"frame c2s POST " + o + "/mcp", "frame s2c POST " + o + "/mcp",
+		"end"}
+}
+
 // TestForwardPlain: absolute-form requests reach their origin unchanged;
 // MCP exchanges are frames with HTTP.URL, the others exchange records with
 // every credential redacted, all in seq order.
@@ -175,15 +189,7 @@ func TestForwardPlain(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("answers through the proxy differ from direct ones (-direct +proxied):\n%s", diff)
 	}
-	o := origin.URL
-	wantRecs := []string{
-		"frame c2s POST " + o + "/mcp", "frame s2c POST " + o + "/mcp",
-		"exchange GET " + o + "/.well-known/oauth-protected-resource/mcp",
-		"exchange POST " + o + "/register",
-		"exchange GET " + o + "/authorize?response_type=code&code_challenge=abc&code_challenge_method=S256&state=s1&code=[REDACTED]",
-		"exchange POST " + o + "/token",
-		"frame c2s POST " + o + "/mcp", "frame s2c POST " + o + "/mcp",
-		"end"}
+	wantRecs := flowRecords(origin.URL, "")
 	recs := buf.records(t)
 	var shapes []string
 	var last uint64
