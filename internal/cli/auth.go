@@ -43,12 +43,7 @@ token value is ever shown: the capture holds none.
 SESSION, PATH, - and --session pick the capture as for export. --json writes
 the flows as the export's "auth" member (docs/export-json.md). The oauth
 rules (mcptrail rules --category oauth) judge the same flows.`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) > 1 {
-				return usagef("auth takes at most one SESSION, PATH or -, got %d arguments", len(args))
-			}
-			return nil
-		},
+		Args: oneInput("auth"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.input = args[0]

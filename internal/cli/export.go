@@ -63,12 +63,7 @@ other existing file.
 
 The --redact-* flags (and the [redact] table of .mcptrail.toml) scrub the
 export; the capture file itself is only read.`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) > 1 {
-				return usagef("export takes at most one SESSION, PATH or -, got %d arguments", len(args))
-			}
-			return nil
-		},
+		Args: oneInput("export"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.input = args[0]

@@ -48,12 +48,7 @@ session of the state directory, live ones marked.
 
 The --redact-* flags (and the [redact] table of .mcptrail.toml) scrub what is
 shown and exported, as for export; the capture file itself is only read.`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) > 1 {
-				return usagef("open takes at most one SESSION, PATH or -, got %d arguments", len(args))
-			}
-			return nil
-		},
+		Args: oneInput("open"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.input = args[0]

@@ -69,3 +69,14 @@ func strictHelp(root, help *cobra.Command) {
 		return nil
 	}
 }
+
+// oneInput is the Args check of a command that reads at most one capture:
+// a SESSION, a PATH or - (stdin).
+func oneInput(name string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) > 1 {
+			return usagef("%s takes at most one SESSION, PATH or -, got %d arguments", name, len(args))
+		}
+		return nil
+	}
+}
