@@ -89,7 +89,7 @@ func (hw *Writer) Frame(f *store.Frame) {
 func (hw *Writer) Finish(snap *store.Snapshot) error {
 	var entries []entry
 	if hw.http != nil {
-		entries = hw.http.entries(snap.Session.Target)
+		entries = inOrder(append(hw.http.entries(snap.Session.Target), exchangeEntries(snap)...))
 	} else {
 		entries = hw.stdioEntries(snap)
 	}

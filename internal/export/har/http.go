@@ -23,6 +23,7 @@ func newExchanges() *exchanges { return &exchanges{byID: make(map[string]*exchan
 // exchange is one HTTP request and its response, from their frames.
 type exchange struct {
 	id, conn, method, path  string
+	url                     string // absolute, from a forward proxy's envelope
 	reqHeaders, respHeaders map[string]string
 	reqBodies, respBodies   []body
 	start, reqEnd           time.Time // first and last request frame
@@ -39,7 +40,7 @@ func (xs *exchanges) frame(f *store.Frame) {
 	env := f.Record.HTTP
 	x := xs.byID[env.Exchange]
 	if x == nil {
-		x = &exchange{id: env.Exchange, conn: f.Conn, method: env.Method, path: env.Path}
+		x = &exchange{id: env.Exchange, conn: f.Conn, method: env.Method, path: env.Path, url: env.URL}
 		xs.byID[env.Exchange] = x
 		xs.list = append(xs.list, x)
 	}
@@ -85,11 +86,11 @@ func merge(m, h map[string]string) map[string]string {
 
 // entries returns one entry per exchange; target is the session's upstream
 // URL, whose origin the request paths are shown on.
-func (xs *exchanges) entries(target string) []entry {
+func (xs *exchanges) entries(target string) []timed {
 	origin := originOf(target)
-	entries := make([]entry, 0, len(xs.list))
+	entries := make([]timed, 0, len(xs.list))
 	for _, x := range xs.list {
-		entries = append(entries, x.entry(origin))
+		entries = append(entries, timed{seq: x.seqs[0], e: x.entry(origin)})
 	}
 	return entries
 }
@@ -102,7 +103,7 @@ func (x *exchange) entry(origin string) entry {
 	e := entry{
 		StartedDateTime: harTime(start),
 		Request: request{
-			Method: x.method, URL: requestURL(origin, x.path), HTTPVersion: "HTTP/1.1",
+			Method: x.method, URL: x.requestURL(origin), HTTPVersion: "HTTP/1.1",
 			Cookies: []struct{}{}, Headers: headers(x.reqHeaders), QueryString: []nameValue{},
 			HeadersSize: -1, BodySize: 0,
 		},
@@ -147,6 +148,15 @@ func originOf(target string) string {
 		return "http://localhost"
 	}
 	return strings.ToLower(scheme) + "://" + rest
+}
+
+// requestURL is the exchange's absolute URL: the one a forward proxy
+// recorded, else the session target's origin followed by the path.
+func (x *exchange) requestURL(origin string) string {
+	if x.url != "" {
+		return x.url
+	}
+	return requestURL(origin, x.path)
 }
 
 // requestURL is origin followed by path ("/" when empty).
