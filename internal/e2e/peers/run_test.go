@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
-	mcpgoserver "github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptrail/mcptrail/internal/e2e/mcpgopeer"
@@ -54,6 +53,9 @@ func (s session) run(ctx context.Context, t *testing.T) string {
 	}
 	if tp != nil {
 		tp.stop(t)
+	}
+	if r, ok := c.(interface{ received() []string }); ok {
+		checkReceived(t, capture, r.received())
 	}
 	return capture
 }
@@ -132,7 +134,7 @@ func (s session) httpServer(t *testing.T) string {
 	t.Helper()
 	var h nethttp.Handler
 	if s.server == mcpGo {
-		h = mcpgoserver.NewStreamableHTTPServer(mcpgopeer.NewServer())
+		h = mcpgopeer.NewHTTPHandler()
 	} else {
 		srv := sdkpeer.NewServer(s.version == legacy)
 		h = mcp.NewStreamableHTTPHandler(func(*nethttp.Request) *mcp.Server { return srv },
