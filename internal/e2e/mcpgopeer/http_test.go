@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the test drives mcp-go's per-request log level (deprecated in 2026-07-28) on purpose
+
 package mcpgopeer_test
 
 import (
