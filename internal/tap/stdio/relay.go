@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 )
@@ -104,7 +103,7 @@ func (t *tap) relayOut(src *os.File, dst io.Writer, s stream, l *life) {
 // is gone, and lost of the chunk's bytes, already recorded, did not reach it.
 func (t *tap) writeFailed(s stream, lost int, err error, l *life) {
 	if s != streamS2C {
-		if !errors.Is(err, syscall.EPIPE) {
+		if !brokenPipe(err) {
 			t.relayError("writing the server's "+streamName(s)+" to the client", err)
 		}
 		return
