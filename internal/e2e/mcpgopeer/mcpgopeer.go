@@ -10,11 +10,12 @@
 // retries; against a 2025-11-25 client mcp-go sends the server-initiated
 // elicitation/create and sampling/createMessage itself. The stdio tests run
 // the server as a process (../peers/cmd/mcpgoserver); the HTTP tests serve
-// it in-process behind mcp-go's Streamable HTTP handler.
+// it in-process behind mcp-go's Streamable HTTP handler (NewHTTPHandler).
 package mcpgopeer
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -124,14 +125,26 @@ func ask(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error
 
 // work sends two notifications/progress for the request's progressToken
 // (when it has one) and an info log message (when the client's level lets
-// it through) before its result.
+// it through) before its result. Over HTTP (NewHTTPHandler) it returns
+// only once the last progress notification has been written, so that
+// mcp-go cannot drop one of them (see NewHTTPHandler).
 func work(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	srv := server.ServerFromContext(ctx)
+	var written <-chan struct{}
+	m := req.Params.Meta
+	hasToken := m != nil && m.ProgressToken != nil
+	if wt, ok := ctx.Value(watchKey{}).(*watch); ok && hasToken {
+		token, err := json.Marshal(m.ProgressToken)
+		if err != nil {
+			return mcp.NewToolResultError("progress token: " + err.Error()), nil
+		}
+		written = wt.expect([]byte(`"notifications/progress"`), []byte(`"message":"step 2"`), append([]byte(`"progressToken":`), token...))
+	}
 	err := srv.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(mcp.LoggingLevelInfo, "work", "working"))
 	if err != nil {
 		return mcp.NewToolResultError("log: " + err.Error()), nil
 	}
-	if m := req.Params.Meta; m != nil && m.ProgressToken != nil {
+	if hasToken {
 		for i := 1; i <= 2; i++ {
 			err := srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
 				"progressToken": m.ProgressToken, "progress": i, "total": 2, "message": fmt.Sprintf("step %d", i),
@@ -139,6 +152,13 @@ func work(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, er
 			if err != nil {
 				return mcp.NewToolResultError("progress: " + err.Error()), nil
 			}
+		}
+	}
+	if written != nil {
+		select {
+		case <-written:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for the progress notifications to be written: %w", ctx.Err())
 		}
 	}
 	return mcp.NewToolResultText("worked"), nil

@@ -149,3 +149,23 @@ func (s session) checkTraffic(t *testing.T, capture string) {
 		}
 	}
 }
+
+// checkReceived requires capture to hold at least as many frames of each
+// notification method as the client received: the proxy forwarded them,
+// so the capture has them.
+func checkReceived(t *testing.T, capture string, received []string) {
+	t.Helper()
+	raw, err := os.ReadFile(capture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make(map[string]int)
+	for _, m := range received {
+		want[m]++
+	}
+	for m, n := range want {
+		if got := bytes.Count(raw, []byte(`"method":"`+m+`"`)); got < n {
+			t.Errorf("the client received %d %s, the capture holds %d", n, m, got)
+		}
+	}
+}

@@ -5,6 +5,7 @@ package peers_test
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -16,6 +17,25 @@ type mcpgoClient struct {
 	c       *client.Client
 	version string
 	notes   chan string // the methods of the notifications it received
+	got     *receipts   // every notification it received, in order
+}
+
+// receipts records the methods of the notifications a client received.
+type receipts struct {
+	mu      sync.Mutex
+	methods []string
+}
+
+func (r *receipts) add(method string) {
+	r.mu.Lock()
+	r.methods = append(r.methods, method)
+	r.mu.Unlock()
+}
+
+func (r *receipts) list() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.methods...)
 }
 
 // mcpgoHandlers answer the server's questions: every form is accepted,
@@ -47,7 +67,9 @@ func connectMcpgo(ctx context.Context, tr transport.Interface, version string) (
 	}
 	c := client.NewClient(tr, opts...)
 	notes := make(chan string, 64)
+	got := new(receipts)
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		got.add(n.Method)
 		select {
 		case notes <- n.Method:
 		default: // the test reads only the first few
@@ -63,7 +85,7 @@ func connectMcpgo(ctx context.Context, tr transport.Interface, version string) (
 		_ = c.Close()
 		return nil, fmt.Errorf("initializing the mcp-go client: %w", err)
 	}
-	return &mcpgoClient{c: c, version: res.ProtocolVersion, notes: notes}, nil
+	return &mcpgoClient{c: c, version: res.ProtocolVersion, notes: notes, got: got}, nil
 }
 
 // watchTools makes notifications/tools/list_changed reach the client: at
@@ -85,6 +107,9 @@ func (m *mcpgoClient) watchTools(ctx context.Context) (<-chan string, func(), er
 }
 
 func (m *mcpgoClient) protocolVersion() string { return m.version }
+
+// received lists the methods of the notifications the client received.
+func (m *mcpgoClient) received() []string { return m.got.list() }
 
 func (m *mcpgoClient) callTool(ctx context.Context, name string, args map[string]any, progressToken string) (string, bool, error) {
 	var req mcp.CallToolRequest

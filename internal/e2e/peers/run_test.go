@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
-	mcpgoserver "github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptrail/mcptrail/internal/e2e/mcpgopeer"
@@ -55,6 +54,9 @@ func (s session) run(ctx context.Context, t *testing.T) string {
 	if tp != nil {
 		tp.stop(t)
 	}
+	if r, ok := c.(interface{ received() []string }); ok {
+		checkReceived(t, capture, r.received())
+	}
 	return capture
 }
 
@@ -81,12 +83,10 @@ func (s session) clientVersion() string {
 // client SDK's own stdio transport, mcptrail's stderr going to stderr.
 //
 // The mcp-go transport gets the command from a factory that sets its
-// Stderr: by default it reads mcptrail's stderr through a pipe that Close
-// closes before the process has exited, so mcptrail's relay of the
-// server's last stderr bytes can fail with EPIPE, a relay-error warning
-// (seen once under heavy load). That is mcptrail's stderr relay meeting a
-// client that stopped reading stderr, not protocol traffic; see the
-// report of issue 13.
+// Stderr, so that a failing test can show mcptrail's stderr. (By default
+// mcp-go reads it through a pipe that Close closes before the process has
+// exited; the stdio tap stops relaying stderr quietly on that EPIPE, see
+// internal/tap/stdio TestRunStderrReaderGone.)
 func (s session) connectStdio(ctx context.Context, home, capture string, stderr io.Writer) (peerClient, error) {
 	args := append([]string{"--capture", capture, "--"}, s.serverArgs()...)
 	env := []string{"MCPTRAIL_HOME=" + home}
@@ -132,7 +132,7 @@ func (s session) httpServer(t *testing.T) string {
 	t.Helper()
 	var h nethttp.Handler
 	if s.server == mcpGo {
-		h = mcpgoserver.NewStreamableHTTPServer(mcpgopeer.NewServer())
+		h = mcpgopeer.NewHTTPHandler()
 	} else {
 		srv := sdkpeer.NewServer(s.version == legacy)
 		h = mcp.NewStreamableHTTPHandler(func(*nethttp.Request) *mcp.Server { return srv },

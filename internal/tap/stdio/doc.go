@@ -9,7 +9,9 @@
 // once: no re-encoding and no line buffering, so CRLF, odd whitespace,
 // invalid UTF-8, lines of many megabytes and a last line without a newline
 // pass unchanged. The server's stderr is copied to Options.Stderr and
-// captured one line per stderr record.
+// captured one line per stderr record; once the client has closed the pipe
+// it read our stderr from (EPIPE), the copying stops without a relay-error
+// note and the capturing goes on.
 //
 // # Ordering
 //

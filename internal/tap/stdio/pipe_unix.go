@@ -3,6 +3,7 @@
 package stdio
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -27,3 +28,6 @@ func pipe() (r, w *os.File, err error) {
 	}
 	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
 }
+
+// brokenPipe reports whether err is a write to a pipe whose reader is gone.
+func brokenPipe(err error) bool { return errors.Is(err, syscall.EPIPE) }

@@ -1,8 +1,10 @@
 package stdio
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"syscall"
 )
 
 // pipe returns an anonymous pipe. Windows anonymous pipes are synchronous:
@@ -14,4 +16,13 @@ func pipe() (r, w *os.File, err error) {
 		return nil, nil, fmt.Errorf("creating pipe: %w", err)
 	}
 	return r, w, nil
+}
+
+// errNoData is ERROR_NO_DATA, "the pipe is being closed", which a write
+// to a pipe whose reader is gone may fail with, as ERROR_BROKEN_PIPE does.
+const errNoData = syscall.Errno(232)
+
+// brokenPipe reports whether err is a write to a pipe whose reader is gone.
+func brokenPipe(err error) bool {
+	return errors.Is(err, syscall.ERROR_BROKEN_PIPE) || errors.Is(err, errNoData) || errors.Is(err, syscall.EPIPE)
 }

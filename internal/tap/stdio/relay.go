@@ -97,11 +97,15 @@ func (t *tap) relayOut(src *os.File, dst io.Writer, s stream, l *life) {
 }
 
 // writeFailed handles a failed write of a chunk to the client: on stderr a
-// relay error; on stdout the client is gone, and lost of the chunk's bytes,
-// already recorded, did not reach it.
+// relay error, unless the client closed the pipe it read our stderr from
+// (EPIPE: mcp-go's stdio client does so before we exit), which only stops
+// the relay, the lines being captured all the same; on stdout the client
+// is gone, and lost of the chunk's bytes, already recorded, did not reach it.
 func (t *tap) writeFailed(s stream, lost int, err error, l *life) {
 	if s != streamS2C {
-		t.relayError("writing the server's "+streamName(s)+" to the client", err)
+		if !brokenPipe(err) {
+			t.relayError("writing the server's "+streamName(s)+" to the client", err)
+		}
 		return
 	}
 	l.clientGone(fmt.Sprintf("writing the server's stdout to the client: %v (at least the last %d bytes recorded before this note did not reach it)", err, lost))
