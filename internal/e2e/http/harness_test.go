@@ -1,7 +1,6 @@
 package http_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -56,32 +55,7 @@ func launchTap(t *testing.T, tp *tap, home, wd string, args []string) *tap {
 	tp.cmd = exec.Command(bins.mcptrail, args...)
 	tp.cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+home)
 	tp.cmd.Dir = wd
-	pr, pw := io.Pipe()
-	tp.cmd.Stderr = pw
-	if err := tp.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { tp.done <- tp.cmd.Wait(); pw.Close() }()
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			tp.stderr.Write(append(sc.Bytes(), '\n'))
-			if m := listening.FindSubmatch(sc.Bytes()); m != nil {
-				select {
-				case found <- string(m[1]):
-				default:
-				}
-			}
-		}
-		_, _ = io.Copy(io.Discard, pr)
-	}()
-	select {
-	case tp.addr = <-found:
-	case <-time.After(20 * time.Second):
-		_ = tp.cmd.Process.Kill()
-		t.Fatalf("mcptrail http did not start listening; stderr:\n%s", tp.stderr.String())
-	}
+	tp.addr = testbin.StartListener(t, tp.cmd, tp.stderr, tp.done, listening)
 	t.Cleanup(func() {
 		if tp.cmd.ProcessState == nil {
 			_ = tp.cmd.Process.Kill()

@@ -1,9 +1,7 @@
 package oauth_test
 
 import (
-	"bufio"
 	"bytes"
-	"io"
 	"net/url"
 	"os"
 	"os/exec"
@@ -114,42 +112,13 @@ func startForward(t *testing.T, srv *oauthserver.Server, upstreamCA string) *for
 // process is killed at cleanup if still running.
 func (fw *forwardTap) start(t *testing.T) string {
 	t.Helper()
-	pr, pw := io.Pipe()
-	fw.cmd.Stderr = pw
-	if err := fw.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { fw.done <- fw.cmd.Wait(); pw.Close() }()
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			fw.stderr.Write(append(sc.Bytes(), '\n'))
-			if m := proxyListening.FindSubmatch(sc.Bytes()); m != nil {
-				select {
-				case found <- string(m[1]):
-				default:
-				}
-			}
-		}
-		_, _ = io.Copy(io.Discard, pr)
-	}()
 	t.Cleanup(func() {
 		if fw.cmd.ProcessState == nil {
 			_ = fw.cmd.Process.Kill()
 			<-fw.done
 		}
 	})
-	select {
-	case addr := <-found:
-		return addr
-	case err := <-fw.done:
-		fw.done <- err
-		t.Fatalf("mcptrail http --forward exited before listening: %v\nstderr:\n%s", err, fw.stderr.String())
-	case <-time.After(20 * time.Second):
-		t.Fatalf("mcptrail http --forward did not start listening; stderr:\n%s", fw.stderr.String())
-	}
-	return ""
+	return testbin.StartListener(t, fw.cmd, fw.stderr, fw.done, proxyListening)
 }
 
 // caPath returns the CA certificate file `mcptrail ca --path` names.

@@ -3,7 +3,6 @@
 package peers_test
 
 import (
-	"bufio"
 	"context"
 	"io"
 	nethttp "net/http"
@@ -161,33 +160,7 @@ func startTap(t *testing.T, home, capture, target string) *tap {
 	tp := &tap{stderr: new(testbin.Buffer), done: make(chan error, 1)}
 	tp.cmd = exec.Command(bins.mcptrail, "http", "--listen", "127.0.0.1:0", "--target", target, "--capture", capture)
 	tp.cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+home)
-	pr, pw := io.Pipe()
-	tp.cmd.Stderr = pw
-	if err := tp.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { tp.done <- tp.cmd.Wait(); pw.Close() }()
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			tp.stderr.Write(append(sc.Bytes(), '\n'))
-			if m := listening.FindSubmatch(sc.Bytes()); m != nil {
-				select {
-				case found <- string(m[1]):
-				default:
-				}
-			}
-		}
-		_, _ = io.Copy(io.Discard, pr)
-	}()
-	select {
-	case tp.addr = <-found:
-	case <-time.After(20 * time.Second):
-		_ = tp.cmd.Process.Kill()
-		<-tp.done
-		t.Fatalf("mcptrail http did not start listening; stderr:\n%s", tp.stderr.String())
-	}
+	tp.addr = testbin.StartListener(t, tp.cmd, tp.stderr, tp.done, listening)
 	return tp
 }
 
