@@ -51,8 +51,13 @@ func TestForwardSDK(t *testing.T) {
 	ts := httptest.NewServer(mux)
 	defer ts.Close()
 	tp := startForward(t, "--allow-origin", ts.URL)
-	if !strings.Contains(tp.stderr.String(), "HTTPS_PROXY=http://"+tp.addr) {
-		t.Errorf("stderr does not give the proxy setting:\n%s", tp.stderr.String())
+	// The setting is the line after the one the harness waited for: the
+	// harness copies it into tp.stderr right after, so poll briefly.
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(tp.stderr.String(), "HTTPS_PROXY=http://"+tp.addr); {
+		if time.Now().After(deadline) {
+			t.Fatalf("stderr does not give the proxy setting:\n%s", tp.stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	proxy, _ := url.Parse("http://" + tp.addr)
 	hc := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}
