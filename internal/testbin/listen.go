@@ -3,6 +3,7 @@ package testbin
 import (
 	"bufio"
 	"io"
+	"os"
 	"os/exec"
 	"regexp"
 	"testing"
@@ -50,4 +51,22 @@ func StartListener(t testing.TB, cmd *exec.Cmd, stderr *Buffer, done chan error,
 		t.Fatalf("%s did not start listening; stderr:\n%s", cmd, stderr.String())
 	}
 	return ""
+}
+
+// StopListener interrupts cmd (started by StartListener) and waits for
+// it to exit cleanly; it fails t when cmd exits with an error, or kills it
+// and fails t when it is still running after 15 seconds.
+func StopListener(t testing.TB, cmd *exec.Cmd, stderr *Buffer, done chan error) {
+	t.Helper()
+	_ = cmd.Process.Signal(os.Interrupt)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("%s exited with %v; stderr:\n%s", cmd, err, stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("%s did not exit after SIGINT; stderr:\n%s", cmd, stderr.String())
+	}
 }

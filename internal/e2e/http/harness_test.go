@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"syscall"
 	"testing"
 	"time"
 
@@ -71,17 +70,7 @@ func (tp *tap) url(path string) string { return "http://" + tp.addr + path }
 // stop sends SIGINT and waits for a clean exit.
 func (tp *tap) stop(t *testing.T) {
 	t.Helper()
-	_ = tp.cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case err := <-tp.done:
-		if err != nil {
-			t.Errorf("mcptrail http exited with %v; stderr:\n%s", err, tp.stderr.String())
-		}
-	case <-time.After(15 * time.Second):
-		_ = tp.cmd.Process.Kill()
-		<-tp.done
-		t.Fatalf("mcptrail http did not exit after SIGINT; stderr:\n%s", tp.stderr.String())
-	}
+	testbin.StopListener(t, tp.cmd, tp.stderr, tp.done)
 }
 
 // records reads the capture.

@@ -8,9 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mcptrail/mcptrail/internal/e2e/oauthserver"
 	"github.com/mcptrail/mcptrail/internal/testbin"
@@ -152,15 +150,5 @@ func (fw *forwardTap) run(t *testing.T, args ...string) string {
 // stop sends SIGINT and waits for a clean exit.
 func (fw *forwardTap) stop(t *testing.T) {
 	t.Helper()
-	_ = fw.cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case err := <-fw.done:
-		if err != nil {
-			t.Errorf("mcptrail http --forward exited with %v; stderr:\n%s", err, fw.stderr.String())
-		}
-	case <-time.After(15 * time.Second):
-		_ = fw.cmd.Process.Kill()
-		<-fw.done
-		t.Fatalf("mcptrail http --forward did not exit after SIGINT; stderr:\n%s", fw.stderr.String())
-	}
+	testbin.StopListener(t, fw.cmd, fw.stderr, fw.done)
 }
