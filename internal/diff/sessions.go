@@ -70,9 +70,11 @@ func clientCalls(s *store.Snapshot) ([]call, error) {
 		cc := call{ref: CallRef{Method: c.Method, Target: c.Target, Index: c.Index, Seq: c.RequestSeq},
 			status: c.Status, err: c.Error, ms: c.DurationMS, rounds: 1}
 		final := c
-		if c.Operation >= 0 {
+		if c.Operation >= 0 && c.Operation < s.Operations.Len() {
 			op := s.Operations.At(c.Operation)
-			final = s.Calls.At(op.Rounds[len(op.Rounds)-1].Call)
+			if n := len(op.Rounds); n > 0 {
+				final = s.Calls.At(op.Rounds[n-1].Call)
+			}
 			cc.status, cc.err, cc.ms, cc.rounds, cc.mrtr = op.Status, final.Error, op.ToolMS, len(op.Rounds), true
 		}
 		req, err := message(s, c.RequestSeq)
