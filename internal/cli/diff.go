@@ -67,6 +67,13 @@ each call whose duration (an MRTR operation's tool time) at least doubled;
 			return runDiff(ios, &opts, dopts, args[0], args[1])
 		},
 	}
+	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) >= 2 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		// A path is an argument too: the shell completes files as well.
+		return sessionCompletions(ios, prefix), cobra.ShellCompDirectiveDefault
+	}
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.asJSON, "json", false, "write the report as JSON")
 	fl.StringVar(&opts.slowerThan, "slower-than", "2x", "report calls and p50s that grew by the `FACTOR` or more (0: compare no duration)")
