@@ -37,12 +37,13 @@ func setMember(obj []byte, name string, val []byte) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("setting member %q: %w", name, err)
 		}
+		got := nt.String() // before the next read voids the token
 		v, err := dec.ReadValue()
 		if err != nil {
 			return nil, fmt.Errorf("setting member %q: %w", name, err)
 		}
 		members++
-		if nt.String() == name {
+		if got == name {
 			end := int(dec.InputOffset())
 			return slices.Concat(obj[:end-len(v)], val, obj[end:]), nil
 		}
