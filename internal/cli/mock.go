@@ -117,6 +117,7 @@ func loadMockScript(ios *IOStreams, opts *mockOptions) (*mock.Script, string, er
 	if err != nil {
 		return nil, "", fmt.Errorf("reading %s: %w", ci.name, err)
 	}
+	reportDamage(ios.ErrOut, ci.name, snap.Session.Damage)
 	if snap.Session.Redacted && !opts.allowRedacted {
 		return nil, "", usagef("%s is a redacted capture: the mock would serve [REDACTED] in place of recorded values (pass --allow-redacted to serve it anyway)", ci.name)
 	}

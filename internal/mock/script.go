@@ -21,8 +21,9 @@ type Script struct {
 	// rounds holds, by operation index, the operation's rounds after the
 	// first: rounds[op][0] is round 2.
 	rounds map[int][]round
-	// Warnings says what of the capture the mock cannot play (damage,
-	// invalid frames, requests without an answer), one sentence each.
+	// Warnings says what of the capture the mock cannot play (invalid
+	// frames, requests without an answer, server requests that belong to
+	// no call), one sentence each.
 	Warnings []string
 }
 
@@ -106,15 +107,10 @@ func (s *Script) warnf(format string, args ...any) {
 	s.Warnings = append(s.Warnings, fmt.Sprintf(format, args...))
 }
 
-// damage turns what the reader and the store skipped into warnings.
+// damage warns of the frames the store could not read as messages (the
+// lines the capture reader skipped are the caller's to report: they are
+// in snap.Session.Damage).
 func (s *Script) damage(snap *store.Snapshot) {
-	d := snap.Session.Damage
-	if d.Torn {
-		s.warnf("the capture's last line is torn (%d bytes); it is skipped", d.TornBytes)
-	}
-	if d.Corrupt > 0 {
-		s.warnf("%d lines of the capture are not records (first at line %v); they are skipped", d.Corrupt, d.CorruptLines)
-	}
 	if n := snap.Counts.Invalid; n > 0 {
 		s.warnf("%d frames of the capture are not JSON-RPC messages; they are skipped", n)
 	}
