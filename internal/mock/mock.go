@@ -125,8 +125,7 @@ func (m *Mock) request(f *wire.Frame, out Sender) {
 	req := mcp.ParseRequest(f.Method, f.Params)
 	if req.HasRequestState {
 		if st, ok := m.states[req.RequestState]; ok {
-			delete(m.states, req.RequestState)
-			m.retry(&st, &req, id, out)
+			m.retry(req.RequestState, &st, &req, id, out)
 			return
 		}
 	}
@@ -154,8 +153,10 @@ func (m *Mock) request(f *wire.Frame, out Sender) {
 	m.reply(i, -1, e.response, e.asks, id, out)
 }
 
-// retry answers an MRTR retry that echoed a requestState the mock minted.
-func (m *Mock) retry(st *mrtrState, req *mcp.Request, id string, out Sender) {
+// retry answers an MRTR retry that echoed a requestState the mock minted;
+// the state is spent once the retry is answered with the next round, and
+// stays valid after a refused retry.
+func (m *Mock) retry(state string, st *mrtrState, req *mcp.Request, id string, out Sender) {
 	e := &m.script.entries[st.entry]
 	if !mcp.Covers(req.InputResponseKeys, inputRequests(st.needs)) {
 		out.Send(errorMsg(id, CodeNoMatch, fmt.Sprintf("%s retry: expected inputResponses for %q, got %q",
@@ -169,6 +170,7 @@ func (m *Mock) retry(st *mrtrState, req *mcp.Request, id string, out Sender) {
 		return
 	}
 	r := &rounds[st.round]
+	delete(m.states, state)
 	m.reached[r.call] = true
 	m.reply(st.entry, st.round+1, r.response, r.asks, id, out)
 }
