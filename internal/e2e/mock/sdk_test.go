@@ -40,7 +40,25 @@ func TestGoSDKStdio(t *testing.T) {
 			want := c.play(ctx, t, stdioThroughTap(t, dir, recorded, server...))
 			got := c.play(ctx, t, stdioThroughTap(t, dir, mocked, bins.mcptrail, "mock", recorded))
 			compareSessions(t, want, got, recorded, mocked)
+			c.askUnrecorded(ctx, t, stdioThroughTap(t, dir, filepath.Join(dir, "unrecorded.jsonl"), bins.mcptrail, "mock", recorded))
 		})
+	}
+}
+
+// askUnrecorded calls a tool the recording never saw, through transport to
+// the mock, and checks the documented error.
+func (c conversation) askUnrecorded(ctx context.Context, t *testing.T, transport mcp.Transport) {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: clientName, Version: clientVersion}, nil)
+	cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: c.version})
+	if err != nil {
+		t.Fatalf("connecting at %s: %v", c.version, err)
+	}
+	defer cs.Close()
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "never-recorded", Arguments: map[string]any{"x": 1}})
+	const want = "mcptrail mock: no recorded answer for tools/call never-recorded: expected tools/call "
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("calling a tool the recording never saw: %v, want an error containing %q", err, want)
 	}
 }
 
