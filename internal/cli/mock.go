@@ -48,7 +48,10 @@ inputResponses for the recorded keys, and gets the next recorded round or
 the final result. A legacy call that carried server requests (an
 elicitation/create) sends them, with ids the mock mints, and answers the
 call once the client has answered them. The recorded answer is sent
-whatever the client answers.
+whatever the client answers. The server notifications recorded while a
+call was in flight are sent before its answer (a progress notification
+with the live request's progressToken, and only when it has one); the
+others are not sent. A notification from the client gets nothing.
 
 A request the recording has no answer for gets a JSON-RPC error whose
 message starts "mcptrail mock:" and says what was expected (-32601 for a

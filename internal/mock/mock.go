@@ -75,7 +75,15 @@ type legacyWait struct {
 	entry  int
 	child  int
 	liveID string
+	token  []byte // the live request's progressToken, or nil
 	out    Sender
+}
+
+// answer is a recorded answer and what goes with it.
+type answer struct {
+	resp  []byte
+	asks  []string // the inputRequests keys of an input_required result
+	notes [][]byte // the notifications sent before it
 }
 
 // New returns a Mock that plays s.
@@ -122,10 +130,11 @@ func (m *Mock) Serve(msg []byte, out Sender) {
 
 func (m *Mock) request(f *wire.Frame, out Sender) {
 	id := f.ID.Raw()
+	token := progressToken(f.Params)
 	req := mcp.ParseRequest(f.Method, f.Params)
 	if req.HasRequestState {
 		if st, ok := m.states[req.RequestState]; ok {
-			m.retry(req.RequestState, &st, &req, id, out)
+			m.retry(req.RequestState, &st, &req, id, token, out)
 			return
 		}
 	}
@@ -147,16 +156,16 @@ func (m *Mock) request(f *wire.Frame, out Sender) {
 	m.used[i] = true
 	e := &m.script.entries[i]
 	if len(e.children) > 0 {
-		m.sendChild(i, 0, id, out)
+		m.sendChild(&legacyWait{entry: i, liveID: id, token: token, out: out})
 		return
 	}
-	m.reply(i, -1, e.response, e.asks, id, out)
+	m.reply(i, -1, answer{e.response, e.asks, e.notes}, id, token, out)
 }
 
 // retry answers an MRTR retry that echoed a requestState the mock minted;
 // the state is spent once the retry is answered with the next round, and
 // stays valid after a refused retry.
-func (m *Mock) retry(state string, st *mrtrState, req *mcp.Request, id string, out Sender) {
+func (m *Mock) retry(state string, st *mrtrState, req *mcp.Request, id string, token []byte, out Sender) {
 	e := &m.script.entries[st.entry]
 	if !mcp.Covers(req.InputResponseKeys, inputRequests(st.needs)) {
 		out.Send(errorMsg(id, CodeNoMatch, fmt.Sprintf("%s retry: expected inputResponses for %q, got %q",
@@ -172,7 +181,7 @@ func (m *Mock) retry(state string, st *mrtrState, req *mcp.Request, id string, o
 	r := &rounds[st.round]
 	delete(m.states, state)
 	m.reached[r.call] = true
-	m.reply(st.entry, st.round+1, r.response, r.asks, id, out)
+	m.reply(st.entry, st.round+1, answer{r.response, r.asks, r.notes}, id, token, out)
 }
 
 func inputRequests(keys []string) []mcp.InputRequest {
@@ -186,8 +195,9 @@ func inputRequests(keys []string) []mcp.InputRequest {
 // reply sends a recorded response under the live id; an input_required
 // result gets a fresh requestState, and the retry it asks for is noted.
 // next is the index of the round that retry plays.
-func (m *Mock) reply(entry, next int, resp []byte, asks []string, id string, out Sender) {
+func (m *Mock) reply(entry, next int, a answer, id string, token []byte, out Sender) {
 	e := &m.script.entries[entry]
+	resp := a.resp
 	if resp == nil {
 		out.Send(errorMsg(id, CodeNoMatch, fmt.Sprintf("%s: the recorded call was never answered", describe(e.method, e.target))), true)
 		return
@@ -201,12 +211,13 @@ func (m *Mock) reply(entry, next int, resp []byte, asks []string, id string, out
 		state := fmt.Sprintf("mcptrail-mock-%s-%d", m.nonce, m.minted)
 		q, _ := jsontext.AppendQuote(nil, state)
 		b, err = setPath(b, []string{"result"}, "requestState", q)
-		m.states[state] = mrtrState{entry: entry, round: next, needs: asks}
+		m.states[state] = mrtrState{entry: entry, round: next, needs: a.asks}
 	}
 	if err != nil {
 		out.Send(errorMsg(id, CodeNoMatch, fmt.Sprintf("%s: the recorded answer cannot be replayed: %v", describe(e.method, e.target), err)), true)
 		return
 	}
+	sendNotes(a.notes, token, out)
 	out.Send(b, true)
 }
 
@@ -216,19 +227,19 @@ func (m *Mock) inputRequired(resp []byte) bool {
 	return f.Kind == wire.KindResponse && r.InputRequired()
 }
 
-// sendChild sends the entry's k-th legacy server request under an id the
-// mock mints, and holds the call until the client answers it.
-func (m *Mock) sendChild(entry, k int, liveID string, out Sender) {
-	e := &m.script.entries[entry]
+// sendChild sends the w.child-th legacy server request of w's entry under
+// an id the mock mints, and holds the call until the client answers it.
+func (m *Mock) sendChild(w *legacyWait) {
+	e := &m.script.entries[w.entry]
 	m.minted++
 	id := strconv.FormatInt(m.minted, 10)
-	b, err := setMember(e.children[k], "id", []byte(id))
+	b, err := setMember(e.children[w.child], "id", []byte(id))
 	if err != nil {
-		out.Send(errorMsg(liveID, CodeNoMatch, fmt.Sprintf("%s: the recorded server request cannot be replayed: %v", describe(e.method, e.target), err)), true)
+		w.out.Send(errorMsg(w.liveID, CodeNoMatch, fmt.Sprintf("%s: the recorded server request cannot be replayed: %v", describe(e.method, e.target), err)), true)
 		return
 	}
-	m.waits[id] = &legacyWait{entry: entry, child: k, liveID: liveID, out: out}
-	out.Send(b, false)
+	m.waits[id] = w
+	w.out.Send(b, false)
 }
 
 // answered continues the call held for the mock's request the client just
@@ -241,10 +252,11 @@ func (m *Mock) answered(f *wire.Frame) {
 	delete(m.waits, f.ID.Raw())
 	e := &m.script.entries[w.entry]
 	if w.child+1 < len(e.children) {
-		m.sendChild(w.entry, w.child+1, w.liveID, w.out)
+		w.child++
+		m.sendChild(w)
 		return
 	}
-	m.reply(w.entry, -1, e.response, e.asks, w.liveID, w.out)
+	m.reply(w.entry, -1, answer{e.response, e.asks, e.notes}, w.liveID, w.token, w.out)
 }
 
 // errorMsg is a JSON-RPC error response from the mock itself.

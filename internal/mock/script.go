@@ -45,6 +45,9 @@ type entry struct {
 	asks []string
 	// children are the legacy server requests the call carried, in order.
 	children [][]byte
+	// notes are the server notifications recorded while the call was in
+	// flight, sent before its answer.
+	notes [][]byte
 }
 
 // round is an MRTR retry: the recorded answer, and the keys the retry
@@ -54,6 +57,7 @@ type round struct {
 	response []byte
 	asks     []string // this round's own inputRequests keys
 	needs    []string
+	notes    [][]byte // as entry.notes
 }
 
 // NewScript reads the playable part of snap. Snapshot.Frame must be able
@@ -91,6 +95,9 @@ func NewScript(snap *store.Snapshot) (*Script, error) {
 		}
 	}
 	if err := s.readOperations(snap, byCall); err != nil {
+		return nil, err
+	}
+	if err := s.readNotes(snap); err != nil {
 		return nil, err
 	}
 	if len(s.entries) == 0 {
