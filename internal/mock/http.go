@@ -1,0 +1,195 @@
+package mock
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+
+	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/wire"
+)
+
+// maxBody bounds a POST body the mock reads.
+const maxBody = 64 << 20
+
+// Handler returns the mock as a Streamable HTTP endpoint, on every path,
+// for clients of both eras: a request POST is answered with JSON, or with
+// an SSE stream when the call carries a legacy server request; a
+// notification or an answer POST gets 202. A successful initialize is
+// given an Mcp-Session-Id (2025 era); DELETE with it ends the session.
+// GET (the legacy standalone stream) gets 405, which clients accept. A
+// request whose Origin is not this host or a loopback name gets 403.
+func (m *Mock) Handler() http.Handler {
+	return &httpHandler{m: m, sessions: map[string]bool{}}
+}
+
+type httpHandler struct {
+	m        *Mock
+	mu       sync.Mutex
+	n        int
+	sessions map[string]bool
+}
+
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !originAllowed(r) {
+		http.Error(w, "origin not allowed", http.StatusForbidden)
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.post(w, r)
+	case http.MethodDelete:
+		if h.endSession(r.Header.Get("Mcp-Session-Id")) {
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+		fallthrough
+	default:
+		w.Header().Set("Allow", "POST, DELETE")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	}
+}
+
+// originAllowed reports whether r has no Origin, or one naming r's host or
+// a loopback host (spec 5.2: servers validate Origin against DNS
+// rebinding).
+func originAllowed(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	if o == "" {
+		return true
+	}
+	u, err := url.Parse(o)
+	if err != nil {
+		return false
+	}
+	if u.Host == r.Host {
+		return true
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (h *httpHandler) endSession(id string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if id == "" || !h.sessions[id] {
+		return false
+	}
+	delete(h.sessions, id)
+	return true
+}
+
+func (h *httpHandler) newSession() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.n++
+	id := fmt.Sprintf("mcptrail-mock-%s-s%d", h.m.nonce, h.n)
+	h.sessions[id] = true
+	return id
+}
+
+func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil || len(body) > maxBody {
+		http.Error(w, "reading the body failed or it is too large", http.StatusBadRequest)
+		return
+	}
+	f := wire.Decode(body)
+	if f.Kind != wire.KindRequest {
+		st := newStream()
+		h.m.Serve(body, st)
+		if msgs, _ := st.take(); len(msgs) > 0 { // the mock's error for an invalid message
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write(msgs[0])
+			return
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	st := newStream()
+	h.m.Serve(body, st)
+	msgs, final := st.take()
+	if final && len(msgs) == 1 {
+		if f.Method == mcp.MethodInitialize && wire.Decode(msgs[0]).Kind == wire.KindResponse {
+			w.Header().Set("Mcp-Session-Id", h.newSession())
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(msgs[0])
+		return
+	}
+	h.stream(w, r, st, msgs, final)
+}
+
+// stream answers a request with an SSE stream: the messages so far, then
+// each the mock sends until the final one or the client goes away.
+func (h *httpHandler) stream(w http.ResponseWriter, r *http.Request, st *stream, msgs [][]byte, final bool) {
+	defer st.close()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("X-Accel-Buffering", "no")
+	rc := http.NewResponseController(w)
+	for {
+		for _, msg := range msgs {
+			if _, err := fmt.Fprintf(w, "event: message\ndata: %s\n\n", msg); err != nil {
+				return
+			}
+		}
+		if err := rc.Flush(); err != nil || final {
+			return
+		}
+		select {
+		case <-st.wake:
+		case <-r.Context().Done():
+			return
+		}
+		msgs, final = st.take()
+	}
+}
+
+// stream is a Sender that queues one request's answer for its HTTP
+// response; once closed (the response is over) it drops what it is sent.
+type stream struct {
+	mu     sync.Mutex
+	msgs   [][]byte
+	final  bool
+	closed bool
+	wake   chan struct{}
+}
+
+func newStream() *stream { return &stream{wake: make(chan struct{}, 1)} }
+
+func (s *stream) Send(msg []byte, final bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	s.msgs = append(s.msgs, msg)
+	s.final = s.final || final
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (s *stream) take() ([][]byte, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	msgs := s.msgs
+	s.msgs = nil
+	return msgs, s.final
+}
+
+func (s *stream) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+}
