@@ -14,7 +14,7 @@ import (
 
 // addCompletions teaches cobra's completion command (mcptrail completion
 // bash|zsh|fish|powershell) what mcptrail's arguments are: session ids of
-// the state directory for export, ledger and open, export formats, rule
+// the state directory for export, ledger, open and mock, export formats, rule
 // ids and categories.
 func addCompletions(root *cobra.Command, io *IOStreams) {
 	sessions := func(_ *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -29,7 +29,7 @@ func addCompletions(root *cobra.Command, io *IOStreams) {
 	}
 	for _, cmd := range root.Commands() {
 		switch cmd.Name() {
-		case "export", "ledger", "open":
+		case "export", "ledger", "open", "mock":
 			cmd.ValidArgsFunction = sessions
 			_ = cmd.RegisterFlagCompletionFunc("session", sessionFlag)
 		case "rules":

@@ -122,6 +122,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Mcp-Session-Id", h.newSession())
 		}
 		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(statusOf(r, msgs[0]))
 		_, _ = w.Write(msgs[0])
 		return
 	}
@@ -192,4 +193,18 @@ func (s *stream) close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
+}
+
+// statusOf is the HTTP status of a request's single JSON answer: 404 for a
+// 2026-07-28 request whose method the mock does not know (the spec pins
+// 404 plus -32601 so a modern client tells it from a legacy 404), else 200.
+// A legacy client reads 404 as "session gone", so it keeps 200.
+func statusOf(r *http.Request, answer []byte) int {
+	if r.Header.Get("MCP-Protocol-Version") != mcp.Version20260728 {
+		return http.StatusOK
+	}
+	if f := wire.Decode(answer); f.Kind == wire.KindError && f.ErrorCode == CodeUnknownMethod {
+		return http.StatusNotFound
+	}
+	return http.StatusOK
 }
