@@ -330,7 +330,7 @@ func (s *tomlScanner) escape() (rune, error) {
 	return rune(v), nil
 }
 
-// multiLineString passes a """...""" or '''...''' string; its value is not
+// multiLineString passes a multi-line string (basic or literal); its value is not
 // decoded (kind 'l'): no command or argument is written that way here.
 func (s *tomlScanner) multiLineString() (*node, error) {
 	q := s.src[s.pos]
