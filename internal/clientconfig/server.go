@@ -109,15 +109,21 @@ func tomlServers(src []byte) ([]server, error) {
 	fields := map[string]map[string]*tomlKV{}
 	for i := range kvs {
 		kv := &kvs[i]
-		if len(kv.path) != 3 || kv.path[0] != "mcp_servers" {
+		if len(kv.path) < 3 || kv.path[0] != "mcp_servers" {
 			continue
 		}
-		name := kv.path[1]
+		name, field := kv.path[1], kv.path[2]
 		if fields[name] == nil {
 			fields[name] = map[string]*tomlKV{}
 			names = append(names, name)
 		}
-		fields[name][kv.path[2]] = kv
+		if len(kv.path) == 3 && !kv.header {
+			fields[name][field] = kv
+		} else if fields[name][field] == nil {
+			// A table (mcp_servers.NAME.env, or an odd args.x): neither
+			// a command nor a list of arguments.
+			fields[name][field] = &tomlKV{path: kv.path[:3], val: &node{kind: 't'}}
+		}
 	}
 	out := make([]server, 0, len(names))
 	for _, name := range names {
@@ -151,11 +157,15 @@ func tomlServer(src []byte, name string, f map[string]*tomlKV) server {
 	// A line of its own, after the command's, with its indentation and
 	// key prefix (mcp_servers.NAME. when the command's key is dotted).
 	lead := string(src[cmdKV.lineStart:cmdKV.keyStart]) + string(src[cmdKV.keyStart:cmdKV.lastKeyStart])
+	nl := "\n"
+	if strings.HasSuffix(string(src[:cmdKV.lineEnd]), "\r\n") {
+		nl = "\r\n"
+	}
 	sv.addArgs = func(arr string) (int, string) {
 		if cmdKV.lineEnd == len(src) && !strings.HasSuffix(string(src), "\n") {
 			return len(src), "\n" + lead + "args = " + arr
 		}
-		return cmdKV.lineEnd, lead + "args = " + arr + "\n"
+		return cmdKV.lineEnd, lead + "args = " + arr + nl
 	}
 	sv.addedArgs = func() (int, int, string) {
 		argsKV := f["args"]
@@ -163,7 +173,7 @@ func tomlServer(src []byte, name string, f map[string]*tomlKV) server {
 		if argsKV.lineEnd == len(src) && !strings.HasSuffix(string(src), "\n") {
 			return cmdKV.lineEnd - 1, len(src), "\n" + line
 		}
-		return cmdKV.lineEnd, argsKV.lineEnd, line + "\n"
+		return cmdKV.lineEnd, argsKV.lineEnd, line + nl
 	}
 	return sv
 }
@@ -184,11 +194,11 @@ func stringElems(arr *node) ([]string, bool) {
 	return out, true
 }
 
-// wrapped reports whether sv is an entry wrap wrote: its args start with
-// --label and hold "--" followed by the original command; it returns the
-// index of "--".
+// wrapped reports whether sv is an entry wrap wrote: its command is
+// mcptrail, its args start with --label and hold "--" followed by the
+// original command; it returns the index of "--".
 func (sv *server) wrapped() (dash int, ok bool) {
-	if sv.command == nil || sv.command.kind != '"' {
+	if !sv.throughMcptrail("") {
 		return 0, false
 	}
 	args, ok := stringElems(sv.args)
@@ -203,7 +213,8 @@ func (sv *server) wrapped() (dash int, ok bool) {
 }
 
 // throughMcptrail reports whether sv's command is mcptrail already (a
-// hand-written wrap, or ours).
+// hand-written wrap, or ours): self, or a file whose name holds
+// "mcptrail" (mcptrail, mcptrail.exe, a renamed build).
 func (sv *server) throughMcptrail(self string) bool {
 	if sv.command == nil || sv.command.kind != '"' {
 		return false
@@ -213,5 +224,5 @@ func (sv *server) throughMcptrail(self string) bool {
 		return true
 	}
 	base := strings.ToLower(c[strings.LastIndexAny(c, `/\`)+1:])
-	return strings.TrimSuffix(base, ".exe") == "mcptrail"
+	return strings.Contains(base, "mcptrail")
 }

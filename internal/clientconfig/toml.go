@@ -23,6 +23,9 @@ type tomlKV struct {
 	val *node
 	// inline reports whether the pair sits inside an inline table.
 	inline bool
+	// header reports whether this is a table header (val is a node of
+	// kind 't'; only path is set).
+	header bool
 }
 
 // tomlScanner reads the TOML a client configuration holds, tolerantly: it
@@ -123,6 +126,7 @@ func (s *tomlScanner) header() error {
 	}
 	s.pos += len(closing)
 	s.table = path
+	s.kvs = append(s.kvs, tomlKV{path: path, val: &node{kind: 't'}, header: true})
 	return nil
 }
 
