@@ -77,6 +77,9 @@ func newWrapUnwrapCmd(io *IOStreams, wrap bool) *cobra.Command {
 	fl.StringVar(&f.client, "client", "", "only the configurations of `CLIENT`: "+strings.Join(clientconfig.Clients(), ", "))
 	fl.StringVar(&f.config, "config", "", "edit `FILE` instead of searching the clients' usual places (TOML if it ends in .toml)")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print the change as a unified diff; write nothing")
+	if !wrap {
+		fl.StringVar(&f.mcptrail, "mcptrail", "", "also take entries whose command is `PATH` for mcptrail (as wrap --mcptrail wrote them)")
+	}
 	if wrap {
 		fl.StringVar(&f.mcptrail, "mcptrail", "", "the mcptrail command to write, as `PATH` (default: this binary's absolute path)")
 		fl.StringVar(&f.capture, "capture", "", "also write --capture `TEMPLATE` (fields {time}, {label}, {pid}, {id}); default: the sessions directory")
@@ -200,7 +203,7 @@ func (r *wrapRun) file(loc clientconfig.Location, names []string) error {
 	if r.wrap {
 		out, changes, err = clientconfig.Wrap(src, loc.Format, names, r.opts)
 	} else {
-		out, changes, err = clientconfig.Unwrap(src, loc.Format, names)
+		out, changes, err = clientconfig.Unwrap(src, loc.Format, names, r.opts)
 	}
 	if err != nil {
 		if r.f.config != "" {

@@ -175,8 +175,13 @@ func skip(c Change, why string) Change {
 // Unwrap restores the servers of src named in names (all when nil) that
 // wrap wrapped, and returns the new document and what happened to each
 // server found. An entry wrap did not write is left alone, so unwrapping
-// twice changes nothing.
-func Unwrap(src []byte, f Format, names []string) ([]byte, []Change, error) {
+// twice changes nothing. An entry counts as wrapped when its command is
+// a file named like mcptrail or, with opts, opts.Mcptrail.
+func Unwrap(src []byte, f Format, names []string, opts *Options) ([]byte, []Change, error) {
+	self := ""
+	if opts != nil {
+		self = opts.Mcptrail
+	}
 	list, err := servers(src, f)
 	if err != nil {
 		return nil, nil, err
@@ -184,18 +189,18 @@ func Unwrap(src []byte, f Format, names []string) ([]byte, []Change, error) {
 	var edits []edit
 	var changes []Change
 	for _, sv := range pick(list, names) {
-		es, c := unwrapOne(src, &sv)
+		es, c := unwrapOne(src, &sv, self)
 		edits = append(edits, es...)
 		changes = append(changes, c)
 	}
 	return apply(src, edits), changes, nil
 }
 
-func unwrapOne(src []byte, sv *server) ([]edit, Change) {
+func unwrapOne(src []byte, sv *server, self string) ([]edit, Change) {
 	c := Change{Name: sv.name, Action: Unwrapped, Type: sv.typ}
-	dash, ok := sv.wrapped()
+	dash, ok := sv.wrapped(self)
 	if !ok {
-		if sv.throughMcptrail("") {
+		if sv.throughMcptrail(self) {
 			return nil, skip(c, "it runs through mcptrail, but not as wrap writes it")
 		}
 		c.Action = NotWrapped

@@ -60,14 +60,14 @@ func TestWrapRoundTrip(t *testing.T) {
 			if diff := cmp.Diff(string(wrapped), string(again)); diff != "" {
 				t.Errorf("wrapping twice changed the file (-once +twice):\n%s", diff)
 			}
-			back, _, err := Unwrap(wrapped, f, nil)
+			back, _, err := Unwrap(wrapped, f, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(string(orig), string(back)); diff != "" {
 				t.Errorf("unwrap did not restore the original (-orig +unwrapped):\n%s", diff)
 			}
-			same, _, err := Unwrap(orig, f, nil)
+			same, _, err := Unwrap(orig, f, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

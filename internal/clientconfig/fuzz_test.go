@@ -43,10 +43,10 @@ func roundTrip(t *testing.T, src []byte, f Format) []byte {
 	if err != nil || !bytes.Equal(again, wrapped) {
 		t.Fatalf("wrapping twice changed the document (err %v):\n%s\n---\n%s", err, wrapped, again)
 	}
-	if same, _, err := Unwrap(src, f, nil); err != nil || !bytes.Equal(same, src) {
+	if same, _, err := Unwrap(src, f, nil, nil); err != nil || !bytes.Equal(same, src) {
 		return wrapped // src holds wrapped entries already
 	}
-	back, _, err := Unwrap(wrapped, f, nil)
+	back, _, err := Unwrap(wrapped, f, nil, nil)
 	if err != nil || !bytes.Equal(back, src) {
 		t.Fatalf("unwrap did not restore the original (err %v):\n%q\n---\n%q\n---\n%q", err, src, wrapped, back)
 	}

@@ -197,8 +197,8 @@ func stringElems(arr *node) ([]string, bool) {
 // wrapped reports whether sv is an entry wrap wrote: its command is
 // mcptrail, its args start with --label and hold "--" followed by the
 // original command; it returns the index of "--".
-func (sv *server) wrapped() (dash int, ok bool) {
-	if !sv.throughMcptrail("") {
+func (sv *server) wrapped(self string) (dash int, ok bool) {
+	if !sv.throughMcptrail(self) {
 		return 0, false
 	}
 	args, ok := stringElems(sv.args)
