@@ -227,7 +227,7 @@ func (r *wrapRun) file(loc clientconfig.Location, names []string) error {
 	if err != nil {
 		return err
 	}
-	if err := clientconfig.Replace(loc.Path, out); err != nil {
+	if err := clientconfig.Replace(loc.Path, src, out); err != nil {
 		return err
 	}
 	fmt.Fprintf(r.io.ErrOut, "%s: written (backup: %s)\n", loc.Path, filepath.Base(backup))

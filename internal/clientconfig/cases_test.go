@@ -205,7 +205,10 @@ func TestBackupReplace(t *testing.T) {
 	if err := os.Symlink(path, link); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
-	if err := Replace(link, []byte("new")); err != nil {
+	if err := Replace(link, []byte("stale"), []byte("new")); !errors.Is(err, ErrChanged) {
+		t.Errorf("Replace over content it did not read: %v, want ErrChanged", err)
+	}
+	if err := Replace(link, []byte("old"), []byte("new")); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {

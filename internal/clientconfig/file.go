@@ -1,6 +1,8 @@
 package clientconfig
 
 import (
+	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -46,13 +48,21 @@ func Backup(path string, data []byte, now time.Time) (string, error) {
 	}
 }
 
+// ErrChanged is returned by Replace when the file no longer holds what
+// was read: its client wrote it meanwhile.
+var ErrChanged = errors.New("the file changed while it was being edited; run again")
+
 // Replace writes data to path at once (a temporary file renamed over it),
-// keeping the file's permissions. A symbolic link (a dotfiles manager's)
-// stays a link: its target is replaced.
-func Replace(path string, data []byte) error {
+// keeping the file's permissions, if path still holds old (else
+// ErrChanged). A symbolic link (a dotfiles manager's) stays a link: its
+// target is replaced.
+func Replace(path string, old, data []byte) error {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return fmt.Errorf("replacing %s: %w", path, err)
+	}
+	if now, err := os.ReadFile(real); err != nil || !bytes.Equal(now, old) {
+		return fmt.Errorf("replacing %s: %w", path, cmp.Or(err, ErrChanged))
 	}
 	fi, err := os.Stat(real)
 	if err != nil {
