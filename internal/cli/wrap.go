@@ -270,6 +270,9 @@ func (r *wrapRun) reportRemote(loc clientconfig.Location, c clientconfig.Change)
 	fmt.Fprintf(r.io.ErrOut, "%s: %s is a url server (%s: %s); its entry is not edited. Run\n"+
 		"    mcptrail http --target %s --label %s --listen 127.0.0.1:%d\n"+
 		"  and set its %s to %s\n", loc.Path, c.Name, c.URLKey, c.URL, shellQuote(c.URL), shellQuote(c.Name), port, c.URLKey, local)
+	if c.Type == "sse" || (loc.Client == "gemini" && c.URLKey == "url") {
+		fmt.Fprintf(r.io.ErrOut, "  (%s uses the old HTTP+SSE transport; mcptrail http is made for Streamable HTTP)\n", c.Name)
+	}
 }
 
 // notFound is the error for server names no configuration holds.
