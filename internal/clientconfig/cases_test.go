@@ -36,6 +36,12 @@ func TestWrapCases(t *testing.T) {
 			opts: Options{Capture: `C:\c\{label}.jsonl`},
 		},
 		{
+			name: "a label and a template that are --",
+			src:  `{"mcpServers":{"--":{"command":"x","args":["--"]}}}`,
+			want: `{"mcpServers":{"--":{"command":"/bin/mcptrail","args":["--label", "--", "--capture", "--", "--", "x", "--"]}}}`,
+			opts: Options{Capture: "--"},
+		},
+		{
 			name: "BOM and CRLF",
 			src:  "\xef\xbb\xbf{\r\n  \"mcpServers\": {\r\n    \"a\": {\r\n      \"command\": \"x\"\r\n    }\r\n  }\r\n}\r\n",
 			want: "\xef\xbb\xbf{\r\n  \"mcpServers\": {\r\n    \"a\": {\r\n      \"command\": \"/bin/mcptrail\",\r\n      \"args\": [\"--label=a\", \"--\", \"x\"]\r\n    }\r\n  }\r\n}\r\n",

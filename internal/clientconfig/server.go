@@ -205,11 +205,22 @@ func (sv *server) wrapped(self string) (dash int, ok bool) {
 	if !ok || len(args) == 0 || (args[0] != "--label" && !strings.HasPrefix(args[0], "--label=")) {
 		return 0, false
 	}
-	dash = slices.Index(args, "--")
-	if dash < 0 || dash+1 >= len(args) {
+	// Past the values of --label and --capture, which may be "--" too.
+	from := 1
+	if args[0] == "--label" {
+		from = 2
+	}
+	if from+1 < len(args) && args[from] == "--capture" {
+		from += 2
+	}
+	if from > len(args) {
 		return 0, false
 	}
-	return dash, true
+	i := slices.Index(args[from:], "--")
+	if i < 0 || from+i+1 >= len(args) {
+		return 0, false
+	}
+	return from + i, true
 }
 
 // throughMcptrail reports whether sv's command is mcptrail already (a
