@@ -114,6 +114,9 @@ func runWrap(io *IOStreams, f *wrapFlags, args []string, wrap bool) error {
 		if opts.Mcptrail, err = os.Executable(); err != nil {
 			return fmt.Errorf("finding this binary's path (pass --mcptrail PATH): %w", err)
 		}
+		if rel, err := filepath.Rel(os.TempDir(), opts.Mcptrail); err == nil && !strings.HasPrefix(rel, "..") {
+			fmt.Fprintf(io.ErrOut, "mcptrail: warning: this binary is in a temporary directory (go run?): the clients would lose it; pass --mcptrail PATH\n")
+		}
 	}
 	locs, err := f.locations(io)
 	if err != nil {
