@@ -25,7 +25,8 @@ A stdio server's command becomes this mcptrail binary (its absolute path,
 or --mcptrail PATH) with "--label NAME --" and the original command line
 after it, so each session is captured under the server's name. For a url
 server, nothing is edited: mcptrail prints the 'mcptrail http' command to
-run and the URL to point the client at.
+run and the URL to point the client at. NAME is wrapped in every file
+that has a server of that name; --client or --config narrows the search.
 
 Before a file is changed, its current content is copied next to it as
 FILE.mcptrail-backup-TIME (readable by you only). Only the bytes of the
