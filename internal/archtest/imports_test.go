@@ -86,6 +86,9 @@ func layers() map[string][]string {
 		"internal/mock": below("internal/store", "internal/transcript"),
 		// The session comparison that diff and replay print.
 		"internal/diff": view,
+
+		// Client configuration files (wrap/unwrap): text splices, no MCP.
+		"internal/clientconfig": nil,
 		// The CLI wires everything; only the command imports it.
 		"internal/cli": {"*"},
 		"cmd/mcptrail": {"internal/cli"},

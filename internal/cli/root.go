@@ -56,6 +56,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newCACmd(io),    // ca.go
 		newDiffCmd(io),  // diff.go
 		newMockCmd(io),  // mock.go
+		newWrapCmd(io), newUnwrapCmd(io),
 	)
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which it sets only when it suggests itself
 	setVersion(root)

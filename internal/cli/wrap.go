@@ -1,0 +1,293 @@
+package cli
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcptrail/mcptrail/internal/clientconfig"
+)
+
+const wrapLong = `Put mcptrail in front of the MCP servers your clients start, by editing
+their configuration files: Claude Desktop, Claude Code (~/.claude.json and
+the project's .mcp.json), Cursor (~/.cursor/mcp.json and .cursor/mcp.json),
+VS Code (its user mcp.json and .vscode/mcp.json), Windsurf, Gemini CLI
+(~/.gemini/settings.json and .gemini/settings.json) and Codex
+(~/.codex/config.toml and .codex/config.toml).
+
+A stdio server's command becomes this mcptrail binary (its absolute path,
+or --mcptrail PATH) with "--label NAME --" and the original command line
+after it, so each session is captured under the server's name. For a url
+server, nothing is edited: mcptrail prints the 'mcptrail http' command to
+run and the URL to point the client at. NAME is wrapped in every file
+that has a server of that name; --client or --config narrows the search.
+
+Before a file is changed, its current content is copied next to it as
+FILE.mcptrail-backup-TIME (readable by you only). Only the bytes of the
+entries wrapped change: comments, key order and layout stay. Wrapping a
+wrapped server changes nothing. 'mcptrail unwrap' gives back the original
+entries byte for byte. --dry-run prints the change as a diff and writes
+nothing. Restart the client (or reload its MCP servers) afterwards.`
+
+// wrapFlags are the flags wrap and unwrap share.
+type wrapFlags struct {
+	all      bool
+	client   string
+	config   string
+	dryRun   bool
+	mcptrail string
+	capture  string
+}
+
+func newWrapCmd(io *IOStreams) *cobra.Command {
+	return newWrapUnwrapCmd(io, true)
+}
+
+func newUnwrapCmd(io *IOStreams) *cobra.Command {
+	return newWrapUnwrapCmd(io, false)
+}
+
+func newWrapUnwrapCmd(io *IOStreams, wrap bool) *cobra.Command {
+	var f wrapFlags
+	cmd := &cobra.Command{
+		Use:   "wrap (NAME | --all) [flags]",
+		Short: "Put mcptrail in front of the servers in your MCP clients' configs",
+		Long:  wrapLong,
+		Example: `  mcptrail wrap github --dry-run
+  mcptrail wrap --all --client claude-desktop
+  mcptrail wrap filesystem --config ./claude_desktop_config.json`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runWrap(io, &f, args, wrap)
+		},
+	}
+	if !wrap {
+		cmd.Use = "unwrap (NAME | --all) [flags]"
+		cmd.Short = "Take mcptrail out of the servers 'mcptrail wrap' wrapped"
+		cmd.Long = "Undo 'mcptrail wrap': restore each wrapped server's original entry, byte for\nbyte, after a backup of the file (FILE.mcptrail-backup-TIME). Entries wrap\ndid not write are left alone; unwrapping twice changes nothing."
+		cmd.Example = "  mcptrail unwrap --all\n  mcptrail unwrap github --client cursor --dry-run"
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.all, "all", false, "every server of the configurations found")
+	fl.StringVar(&f.client, "client", "", "only the configurations of `CLIENT`: "+strings.Join(clientconfig.Clients(), ", "))
+	fl.StringVar(&f.config, "config", "", "edit `FILE` instead of searching the clients' usual places (TOML if it ends in .toml)")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "print the change as a unified diff; write nothing")
+	if !wrap {
+		fl.StringVar(&f.mcptrail, "mcptrail", "", "also take entries whose command is `PATH` for mcptrail (as wrap --mcptrail wrote them)")
+	}
+	if wrap {
+		fl.StringVar(&f.mcptrail, "mcptrail", "", "the mcptrail command to write, as `PATH` (default: this binary's absolute path)")
+		fl.StringVar(&f.capture, "capture", "", "also write --capture `TEMPLATE` (fields {time}, {label}, {pid}, {id}); default: the sessions directory")
+	}
+	return cmd
+}
+
+// check validates the invocation and returns the server names to act on
+// (nil: all).
+func (f *wrapFlags) check(args []string) ([]string, error) {
+	switch {
+	case len(args) == 0 && !f.all:
+		return nil, usagef("name a server, or pass --all")
+	case len(args) == 1 && f.all:
+		return nil, usagef("name a server or pass --all, not both")
+	case f.client != "" && !slices.Contains(clientconfig.Clients(), f.client):
+		return nil, usagef("--client %q: not a known client (%s)", f.client, strings.Join(clientconfig.Clients(), ", "))
+	}
+	if f.all {
+		return nil, nil
+	}
+	return args, nil
+}
+
+func runWrap(io *IOStreams, f *wrapFlags, args []string, wrap bool) error {
+	names, err := f.check(args)
+	if err != nil {
+		return err
+	}
+	opts := &clientconfig.Options{Mcptrail: f.mcptrail, Capture: f.capture}
+	if wrap && opts.Mcptrail == "" {
+		if opts.Mcptrail, err = os.Executable(); err != nil {
+			return fmt.Errorf("finding this binary's path (pass --mcptrail PATH): %w", err)
+		}
+		if rel, err := filepath.Rel(os.TempDir(), opts.Mcptrail); err == nil && !strings.HasPrefix(rel, "..") {
+			fmt.Fprintf(io.ErrOut, "mcptrail: warning: this binary is in a temporary directory (go run?): the clients would lose it; pass --mcptrail PATH\n")
+		}
+	}
+	locs, err := f.locations(io)
+	if err != nil {
+		return err
+	}
+	run := wrapRun{io: io, f: f, opts: opts, wrap: wrap}
+	for _, loc := range locs {
+		if err := run.file(loc, names); err != nil {
+			return err
+		}
+	}
+	if len(run.found) == 0 {
+		return run.notFound(names, locs)
+	}
+	if missing := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return slices.Contains(run.found, n) }); len(missing) > 0 {
+		return run.notFound(missing, locs)
+	}
+	return nil
+}
+
+// locations lists the existing configuration files to edit.
+func (f *wrapFlags) locations(io *IOStreams) ([]clientconfig.Location, error) {
+	if f.config != "" {
+		format := clientconfig.JSON
+		if f.client == "codex" || strings.HasSuffix(f.config, ".toml") {
+			format = clientconfig.TOML
+		}
+		if _, err := os.Stat(f.config); err != nil {
+			return nil, notFoundf("reading %s: %w", f.config, err)
+		}
+		return []clientconfig.Location{{Client: f.client, Scope: "file", Path: f.config, Format: format}}, nil
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("finding the working directory: %w", err)
+	}
+	env := &clientconfig.Env{GOOS: runtime.GOOS, Home: userHome(io), Dir: dir, Getenv: io.Getenv}
+	var out []clientconfig.Location
+	var looked []string
+	for _, loc := range clientconfig.Locations(env, f.client) {
+		looked = append(looked, loc.Path)
+		if _, err := os.Stat(loc.Path); err == nil {
+			out = append(out, loc)
+		}
+	}
+	if len(out) == 0 {
+		return nil, notFoundf("no MCP client configuration found; looked for:\n  %s\n(pass --config FILE to name one)", strings.Join(looked, "\n  "))
+	}
+	return out, nil
+}
+
+// userHome is the home directory from the environment ($HOME, or
+// %USERPROFILE% on Windows).
+func userHome(io *IOStreams) string {
+	if runtime.GOOS == "windows" {
+		if h := io.Getenv("USERPROFILE"); h != "" {
+			return h
+		}
+	}
+	if h := io.Getenv("HOME"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// wrapRun is one wrap or unwrap over the configuration files.
+type wrapRun struct {
+	io    *IOStreams
+	f     *wrapFlags
+	opts  *clientconfig.Options
+	wrap  bool
+	found []string // names of the servers met
+	port  int      // the next --listen port to suggest for a url server
+}
+
+// file wraps or unwraps the servers named in names in one file. A file
+// that cannot be read as its format is skipped with a warning (another
+// client's broken file must not stop the rest) unless --config named it.
+func (r *wrapRun) file(loc clientconfig.Location, names []string) error {
+	src, err := os.ReadFile(loc.Path)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", loc.Path, err)
+	}
+	var out []byte
+	var changes []clientconfig.Change
+	if r.wrap {
+		out, changes, err = clientconfig.Wrap(src, loc.Format, names, r.opts)
+	} else {
+		out, changes, err = clientconfig.Unwrap(src, loc.Format, names, r.opts)
+	}
+	if err != nil {
+		if r.f.config != "" {
+			return badInput(fmt.Errorf("reading %s: %w", loc.Path, err))
+		}
+		fmt.Fprintf(r.io.ErrOut, "mcptrail: skipping %s: %v\n", loc.Path, err)
+		return nil
+	}
+	for _, c := range changes {
+		r.found = append(r.found, c.Name)
+		r.report(loc, c)
+	}
+	if string(out) == string(src) {
+		return nil
+	}
+	if r.f.dryRun {
+		fmt.Fprint(r.io.Out, clientconfig.Diff(loc.Path, src, out))
+		return nil
+	}
+	backup, err := clientconfig.Backup(loc.Path, src, r.io.Now())
+	if err != nil {
+		return err
+	}
+	if err := clientconfig.Replace(loc.Path, src, out); err != nil {
+		return err
+	}
+	fmt.Fprintf(r.io.ErrOut, "%s: written (backup: %s)\n", loc.Path, filepath.Base(backup))
+	return nil
+}
+
+// report says what happened to one server, on stderr (stdout carries the
+// diff of --dry-run).
+func (r *wrapRun) report(loc clientconfig.Location, c clientconfig.Change) {
+	w := r.io.ErrOut
+	verb := map[clientconfig.Action]string{
+		clientconfig.Wrapped:        "wrapped",
+		clientconfig.Unwrapped:      "unwrapped",
+		clientconfig.AlreadyWrapped: "already runs through mcptrail; unchanged",
+		clientconfig.NotWrapped:     "is not wrapped; unchanged",
+	}[c.Action]
+	if r.f.dryRun && (c.Action == clientconfig.Wrapped || c.Action == clientconfig.Unwrapped) {
+		verb = "would be " + verb
+	}
+	switch c.Action {
+	case clientconfig.Skipped:
+		fmt.Fprintf(w, "%s: %s: left alone: %s\n", loc.Path, c.Name, c.Why)
+	case clientconfig.Remote:
+		if r.wrap {
+			r.reportRemote(loc, c)
+		}
+	default:
+		fmt.Fprintf(w, "%s: %s %s\n", loc.Path, c.Name, verb)
+	}
+}
+
+// reportRemote prints how to put mcptrail http in front of a url server.
+func (r *wrapRun) reportRemote(loc clientconfig.Location, c clientconfig.Change) {
+	port := 7000 + r.port
+	r.port++
+	local := fmt.Sprintf("http://127.0.0.1:%d/", port)
+	if u, err := url.Parse(c.URL); err == nil && u.Path != "" {
+		local = fmt.Sprintf("http://127.0.0.1:%d%s", port, u.EscapedPath())
+	}
+	fmt.Fprintf(r.io.ErrOut, "%s: %s is a url server (%s: %s); its entry is not edited. Run\n"+
+		"    mcptrail http --target %s --label %s --listen 127.0.0.1:%d\n"+
+		"  and set its %s to %s\n", loc.Path, c.Name, c.URLKey, c.URL, shellQuote(c.URL), shellQuote(c.Name), port, c.URLKey, local)
+	if c.Type == "sse" || (loc.Client == "gemini" && c.URLKey == "url") {
+		fmt.Fprintf(r.io.ErrOut, "  (%s uses the old HTTP+SSE transport; mcptrail http is made for Streamable HTTP)\n", c.Name)
+	}
+}
+
+// notFound is the error for server names no configuration holds.
+func (r *wrapRun) notFound(names []string, locs []clientconfig.Location) error {
+	paths := make([]string, 0, len(locs))
+	for _, l := range locs {
+		paths = append(paths, l.Path)
+	}
+	what := "no MCP server"
+	if len(names) > 0 {
+		what = fmt.Sprintf("no MCP server named %q", strings.Join(names, ", "))
+	}
+	return notFoundf("%s in:\n  %s", what, strings.Join(paths, "\n  "))
+}

@@ -1,0 +1,16 @@
+// Package clientconfig edits MCP clients' configuration files to put
+// mcptrail in front of their servers (wrap) and to take it out again
+// (unwrap). It knows where each client keeps its file on macOS, Linux and
+// Windows, and the file formats: JSON with comments (JSONC) and TOML.
+//
+// It sits beside the data flow, not in it: it knows nothing of MCP
+// traffic or captures, and the CLI is its only user. Edits are splices of
+// byte ranges located by small tolerant scanners (jsonc.go, toml.go); a
+// document is never re-marshalled, so comments, key order and layout
+// stay as they were, and unwrap gives back the original bytes. The marker
+// that tells unwrap what to restore is the wrapped entry itself: the
+// server's original command is the argument after "--".
+//
+// Everything here is a pure function of its inputs, safe for concurrent
+// use; the file I/O (backup, atomic replace) is in file.go.
+package clientconfig
