@@ -41,6 +41,11 @@ func New(opts *Options) *Checker {
 			_ = c.reg.Disable(id) // every assertion rule is in rules.Default
 		}
 	}
+	if c.opts.Tools == nil {
+		for _, id := range rules.DriftIDs() {
+			_ = c.reg.Disable(id) // every drift rule is in rules.Default
+		}
+	}
 	c.report = Report{Tool: c.opts.Tool, FailOn: c.opts.FailOn}
 	for _, r := range c.reg.Rules() {
 		if c.reg.Enabled(r.ID) {
@@ -91,7 +96,7 @@ func (c *Checker) result(snap *store.Snapshot, path string, lines *lineIndex) Re
 	for f := range snap.Findings.All() {
 		fs = append(fs, f)
 	}
-	for _, f := range assertions(snap, &c.opts.Assert) {
+	for _, f := range append(assertions(snap, &c.opts.Assert), drift(snap, c.opts.Tools)...) {
 		if f, ok := c.reg.Grade(f); ok {
 			fs = append(fs, f)
 		}

@@ -1,0 +1,54 @@
+package check
+
+import (
+	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/rules"
+	"github.com/mcptrail/mcptrail/internal/store"
+)
+
+// drift returns the findings of the tool drift rules, ungraded: how the
+// session's latest tools/list differs from the pinned catalog. A tool
+// added or changed sits at the response that first listed its current
+// version; a tool removed at the latest page of the list, and only when
+// that listing was complete. A session that never listed its tools has
+// nothing to compare.
+func drift(snap *store.Snapshot, base *rules.ToolBaseline) []finding.Finding {
+	if base == nil {
+		return nil
+	}
+	tools, complete := rules.CatalogTools(snap.Catalog)
+	if tools == nil && !complete {
+		return nil
+	}
+	defs := make([]mcp.Definition, len(tools))
+	at := make(map[string]*store.Definition, len(tools))
+	for i := range tools {
+		defs[i] = tools[i].Definition
+		at[tools[i].Name] = &tools[i]
+	}
+	listSeq := toolsListSeq(snap.Catalog)
+	var out []finding.Finding
+	for _, c := range rules.CompareTools(base.Definitions(), defs) {
+		seq, line := listSeq, 0
+		if d := at[c.Tool]; d != nil {
+			seq, line = d.Seq, d.Line
+		} else if !complete {
+			continue // an incomplete listing cannot tell a tool is gone
+		}
+		f := finding.New(c.Kind, seq, "%s", c.Message())
+		f.Line = line
+		out = append(out, f)
+	}
+	return out
+}
+
+// toolsListSeq returns the seq of the latest tools/list page.
+func toolsListSeq(c *store.Catalog) uint64 {
+	for _, l := range c.Lists {
+		if l.Kind == store.KindTool {
+			return l.Seq
+		}
+	}
+	return 0
+}
