@@ -54,6 +54,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newVersionCmd(io),
 		newCheckCmd(io), // check.go
 		newCACmd(io),    // ca.go
+		newToolsCmd(io), // tools.go
 	)
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which it sets only when it suggests itself
 	setVersion(root)

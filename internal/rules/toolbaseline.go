@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -107,7 +108,11 @@ func pinnedDefinition(d *mcp.Definition) jsontext.Value {
 
 // Write writes b as indented JSON followed by a newline.
 func (b *ToolBaseline) Write(w io.Writer) error {
-	return json.MarshalWrite(w, b, jsontext.WithIndent("  "), json.Deterministic(true))
+	if err := json.MarshalWrite(w, b, jsontext.WithIndent("  "), json.Deterministic(true)); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
 }
 
 // ReadToolBaseline reads a tools baseline file. A document of another
@@ -122,12 +127,20 @@ func ReadToolBaseline(r io.Reader) (*ToolBaseline, error) {
 	if len(data) > maxToolBaseline {
 		return nil, fmt.Errorf("decoding tools baseline: larger than %d bytes", maxToolBaseline)
 	}
+	// The format member is read first, so another file (a capture, a
+	// findings baseline) is named as not a tools baseline.
+	var probe struct {
+		Format jsontext.Value `json:"format"`
+	}
+	if err := json.UnmarshalDecode(jsontext.NewDecoder(bytes.NewReader(data)), &probe); err != nil {
+		return nil, fmt.Errorf("%w (not a JSON object with a format member)", ErrNotToolBaseline)
+	}
+	if want := `"` + ToolBaselineFormat + `"`; string(probe.Format) != want {
+		return nil, fmt.Errorf("%w (format is %s, want %s)", ErrNotToolBaseline, rawText(probe.Format), want)
+	}
 	var b ToolBaseline
 	if err := json.Unmarshal(data, &b); err != nil {
 		return nil, fmt.Errorf("decoding tools baseline: %w", err)
-	}
-	if b.Format != ToolBaselineFormat {
-		return nil, fmt.Errorf("%w (format is %q, want %q)", ErrNotToolBaseline, b.Format, ToolBaselineFormat)
 	}
 	if b.Version < 1 || b.Version > ToolBaselineVersion {
 		return nil, fmt.Errorf("tools baseline version %d: this mcptrail reads version %d", b.Version, ToolBaselineVersion)
