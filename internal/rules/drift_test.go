@@ -79,6 +79,8 @@ func TestCompareTools(t *testing.T) {
 			[]ToolChange{{Kind: ToolSchemaLoosened, Tool: "search", What: "argument limit added", Old: "absent", New: `{"type":"integer"}`}}},
 		{"tool-schema-tightened argument removed", []string{driftSearch}, []string{search(`,"limit":{"type":"integer"}`, ``)},
 			[]ToolChange{{Kind: ToolSchemaTightened, Tool: "search", What: "argument limit removed", Old: `{"type":"integer"}`, New: "absent"}}},
+		{"a required argument removed is reported once", []string{driftDeploy}, []string{replaceOnce(t, driftDeploy, `"properties":{"env":{"type":"string","enum":["staging","prod"]}},"required":["env"]`, `"properties":{}`)},
+			[]ToolChange{{Kind: ToolSchemaTightened, Tool: "deploy", What: "argument env removed", Old: `{"enum":["staging","prod"],"type":"string"}`, New: "absent"}}},
 		{"tool-schema-tightened enum narrowed", []string{driftDeploy}, []string{replaceOnce(t, driftDeploy, `["staging","prod"]`, `["staging"]`)},
 			[]ToolChange{{Kind: ToolSchemaTightened, Tool: "deploy", What: "argument env enum", Old: `["staging","prod"]`, New: `["staging"]`}}},
 		{"tool-schema-loosened enum widened", []string{driftDeploy}, []string{replaceOnce(t, driftDeploy, `["staging","prod"]`, `["staging","prod","dev"]`)},

@@ -90,17 +90,22 @@ func (w *schemaWalk) object(path string, o, n map[string]any, depth int) {
 	case oa != false && na == false:
 		w.add(ToolSchemaTightened, at(path, "additionalProperties"), valueText(oa), "false")
 	}
-	w.required(path, o["required"], n["required"])
+	w.required(path, o, n)
 	w.properties(path, o, n, depth)
 }
 
-// required compares the required lists: a name dropped loosens, a name
-// added tightens; the texts are the whole lists.
-func (w *schemaWalk) required(path string, o, n any) {
-	or, nr := stringSet(o), stringSet(n)
-	ot, nt := valueText(o), valueText(n)
+// required compares the required lists: a name dropped loosens (unless
+// its property went too: that is reported as removed), a name added
+// tightens; the texts are the whole lists.
+func (w *schemaWalk) required(path string, o, n map[string]any) {
+	or, nr := stringSet(o["required"]), stringSet(n["required"])
+	ot, nt := valueText(o["required"]), valueText(n["required"])
+	op, _ := o["properties"].(map[string]any)
+	np, _ := n["properties"].(map[string]any)
 	for _, name := range memberNames(or) {
-		if !nr[name] {
+		_, hadProp := op[name]
+		_, hasProp := np[name]
+		if !nr[name] && (hasProp || !hadProp) {
 			w.add(ToolSchemaLoosened, "argument "+join(path, name)+" no longer required", ot, nt)
 		}
 	}
