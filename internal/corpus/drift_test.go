@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -219,7 +218,7 @@ func sessionID(t *testing.T, path string) string {
 	t.Helper()
 	recs := readCapture(t, path)
 	if recs[0].SessionID == "" {
-		t.Fatal(fmt.Sprintf("%s: no session id", path))
+		t.Fatalf("%s: no session id", path)
 	}
 	return recs[0].SessionID
 }
