@@ -92,6 +92,7 @@ func sequential(r *capture.Reader, opts *store.Options) (*store.Snapshot, error)
 // described, located, fingerprinted and filtered by the baseline.
 func (c *Checker) result(snap *store.Snapshot, path string, lines *lineIndex) Result {
 	res := Result{Path: path, SessionID: snap.Session.ID, Label: snap.Session.Label, Damage: snap.Session.Damage}
+	res.Unlisted = c.opts.Tools != nil && rules.ToolList(snap.Catalog) == nil
 	fs := make([]finding.Finding, 0, snap.Findings.Len())
 	for f := range snap.Findings.All() {
 		fs = append(fs, f)

@@ -17,20 +17,20 @@ func drift(snap *store.Snapshot, base *rules.ToolBaseline) []finding.Finding {
 	if base == nil {
 		return nil
 	}
-	tools, complete := rules.CatalogTools(snap.Catalog)
-	if tools == nil && !complete {
+	list := rules.ToolList(snap.Catalog)
+	if list == nil {
 		return nil
 	}
+	tools, complete := list.Definitions, list.Complete
 	defs := make([]mcp.Definition, len(tools))
 	at := make(map[string]*store.Definition, len(tools))
 	for i := range tools {
 		defs[i] = tools[i].Definition
 		at[tools[i].Name] = &tools[i]
 	}
-	listSeq := toolsListSeq(snap.Catalog)
 	var out []finding.Finding
 	for _, c := range rules.CompareTools(base.Definitions(), defs) {
-		seq, line := listSeq, 0
+		seq, line := list.Seq, 0
 		if d := at[c.Tool]; d != nil {
 			seq, line = d.Seq, d.Line
 		} else if !complete {
@@ -41,14 +41,4 @@ func drift(snap *store.Snapshot, base *rules.ToolBaseline) []finding.Finding {
 		out = append(out, f)
 	}
 	return out
-}
-
-// toolsListSeq returns the seq of the latest tools/list page.
-func toolsListSeq(c *store.Catalog) uint64 {
-	for _, l := range c.Lists {
-		if l.Kind == store.KindTool {
-			return l.Seq
-		}
-	}
-	return 0
 }

@@ -82,15 +82,17 @@ func TestDrift(t *testing.T) {
 		opts       Options
 		want       []string
 		wantFailed bool
+		unlisted   bool
 	}{
 		{name: "no tools baseline, drifted", in: drifted},
+		{name: "no tools baseline, no tools/list", in: noTools},
 		{name: "same catalog", in: same, opts: Options{Tools: base}},
 		{name: "drifted", in: drifted, opts: Options{Tools: base}, wantFailed: true, want: []string{
 			"tool-description-changed@3", "tool-schema-loosened@3", "tool-schema-tightened@3", "tool-annotations-changed@3",
 			"tool-added@3", "tool-removed@3"}},
 		{name: "drift rules skipped", in: drifted, opts: Options{Tools: base, Rules: skip(t, rules.DriftIDs()...)}},
 		{name: "incomplete listing removes nothing", in: firstPage, opts: Options{Tools: base}},
-		{name: "a session without tools/list", in: noTools, opts: Options{Tools: base}},
+		{name: "a session without tools/list", in: noTools, opts: Options{Tools: base}, unlisted: true},
 		{name: "warnings only", in: captureOf(t, "s1", t0, true, listTools(0, "1", ""), toolsPage(5, "1", "", echoTool, deleteTool, `{"name":"extra","inputSchema":{"type":"object"}}`)),
 			opts: Options{Tools: base}, want: []string{"tool-added@3"}},
 	}
@@ -103,6 +105,9 @@ func TestDrift(t *testing.T) {
 			}
 			if got := rep.Failed(); got != tt.wantFailed {
 				t.Errorf("Failed() = %v, want %v", got, tt.wantFailed)
+			}
+			if got := rep.Results[0].Unlisted; got != tt.unlisted {
+				t.Errorf("Unlisted = %v, want %v", got, tt.unlisted)
 			}
 			enabled := slices.ContainsFunc(rep.Rules, func(r finding.Rule) bool { return r.Category == finding.Drift })
 			if want := tt.opts.Tools != nil && tt.opts.Rules == nil; enabled != want {

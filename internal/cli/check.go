@@ -174,6 +174,7 @@ func runCheck(ios *IOStreams, o *checkOptions, opts *check.Options, args []strin
 	rep := c.Report()
 	for _, res := range rep.Results {
 		reportDamage(ios.ErrOut, res.Path, res.Damage)
+		reportUnlisted(ios.ErrOut, &res) // tools.go
 	}
 	if len(rep.Results) > 0 || len(errs) == 0 {
 		if err := writeCheckReport(ios, o.format, rep); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
+	"github.com/mcptrail/mcptrail/internal/check"
 	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtable"
@@ -122,21 +123,11 @@ func loadTools(ios *IOStreams, opts *toolsOptions) (sessionTools, error) {
 		return sessionTools{}, fmt.Errorf("reading %s: %w", ci.name, err)
 	}
 	reportDamage(ios.ErrOut, ci.name, snap.Session.Damage)
-	tools, complete := rules.CatalogTools(snap.Catalog)
-	listed := complete || tools != nil || hasToolsList(snap.Catalog)
-	return sessionTools{id: snap.Session.ID, name: ci.name, tools: tools, listed: listed, complete: complete}, nil
-}
-
-func hasToolsList(c *store.Catalog) bool {
-	if c == nil {
-		return false
+	st := sessionTools{id: snap.Session.ID, name: ci.name}
+	if l := rules.ToolList(snap.Catalog); l != nil {
+		st.tools, st.listed, st.complete = l.Definitions, true, l.Complete
 	}
-	for _, l := range c.Lists {
-		if l.Kind == store.KindTool {
-			return true
-		}
-	}
-	return false
+	return st, nil
 }
 
 // writeToolsTable writes one row per tool.
@@ -311,4 +302,13 @@ func writeToolsJSON(ios *IOStreams, st *sessionTools) error {
 		return fmt.Errorf("writing tools: %w", err)
 	}
 	return nil
+}
+
+// reportUnlisted warns on w that check --tools-baseline had nothing to
+// compare in a session that never listed its tools.
+func reportUnlisted(w io.Writer, res *check.Result) {
+	if res.Unlisted {
+		fmt.Fprintf(w, "mcptrail: %s: session %s never got a tools/list result; nothing was compared with --tools-baseline\n",
+			termtext.Escape(res.Path), termtext.Escape(res.SessionID))
+	}
 }

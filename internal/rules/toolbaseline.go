@@ -172,17 +172,18 @@ func (b *ToolBaseline) Definitions() []mcp.Definition {
 	return out
 }
 
-// CatalogTools returns the tools of a catalog's tools/list and whether
-// that list is complete (read from its first page to its last); nil and
-// false when the session never got a tools/list result.
-func CatalogTools(c *store.Catalog) ([]store.Definition, bool) {
+// ToolList returns the tools/list of a catalog; nil when the session never
+// got a tools/list result. Its Definitions are the tools as of the latest
+// listing, and only a Complete listing (read from its first page to its
+// last) can tell that a tool was removed.
+func ToolList(c *store.Catalog) *store.CatalogList {
 	if c == nil {
-		return nil, false
+		return nil
 	}
-	for _, l := range c.Lists {
-		if l.Kind == store.KindTool {
-			return l.Definitions, l.Complete
+	for i := range c.Lists {
+		if c.Lists[i].Kind == store.KindTool {
+			return &c.Lists[i]
 		}
 	}
-	return nil, false
+	return nil
 }
