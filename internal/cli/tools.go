@@ -33,14 +33,15 @@ func newToolsCmd(ios *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tools [--json] [--save-baseline FILE] [SESSION|PATH|-]",
 		Short: "Print a session's tool catalog; pin it as a baseline for check --tools-baseline",
-		Long: `Tools prints the tools a session's server listed (its latest tools/list, every
-page read): name, title, annotations (a hint that is true by its name alone,
-readOnly rather than readOnlyHint=true), the arguments of its inputSchema
-(name:type, * when required) and the first 12 hex digits of its definition
-hash (SHA-256 of the definition in RFC 8785 canonical form, so the same
-definition hashes alike in any session). --json writes the whole catalog,
-full hashes included (docs/tools.md). SESSION, PATH, - and --session pick the
-capture as for export; with no argument, the newest session.
+		Long: `Tools prints the tools a session's server listed in its latest tools/list
+(every page the client read; stderr says when the listing was not read to
+its last page): name, title, annotations (a true hint by its name alone,
+readOnly for readOnlyHint=true), the arguments of its inputSchema (name:type,
+* when required) and the first 12 hex digits of its definition hash (SHA-256
+of the definition in RFC 8785 canonical form, so the same definition hashes
+alike in any session). --json writes the whole catalog, full hashes included
+(docs/tools.md). SESSION, PATH, - and --session pick the capture as for
+export; with no argument, the newest session.
 
 --save-baseline FILE pins the catalog in a versioned JSON file (mode 0600)
 that check --tools-baseline FILE compares later sessions with, raising
@@ -48,7 +49,7 @@ tool-added, tool-removed, tool-description-changed, tool-schema-loosened,
 tool-schema-tightened and tool-annotations-changed. An existing FILE is
 replaced only when it is a tools baseline (re-pinning, said on stderr); any
 other existing file is refused. A session that never listed its tools has
-nothing to pin (exit 3).`,
+nothing to pin (exit 3). Pinning prints the catalog as tools alone does.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("tools takes at most one SESSION, PATH or -, got %d arguments", len(args))
