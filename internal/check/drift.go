@@ -2,7 +2,6 @@ package check
 
 import (
 	"github.com/mcptrail/mcptrail/internal/finding"
-	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
@@ -21,19 +20,16 @@ func drift(snap *store.Snapshot, base *rules.ToolBaseline) []finding.Finding {
 	if list == nil {
 		return nil
 	}
-	tools, complete := list.Definitions, list.Complete
-	defs := make([]mcp.Definition, len(tools))
-	at := make(map[string]*store.Definition, len(tools))
-	for i := range tools {
-		defs[i] = tools[i].Definition
-		at[tools[i].Name] = &tools[i]
+	at := make(map[string]*store.Definition, len(list.Definitions))
+	for i := range list.Definitions {
+		at[list.Definitions[i].Name] = &list.Definitions[i]
 	}
 	var out []finding.Finding
-	for _, c := range rules.CompareTools(base.Definitions(), defs) {
+	for _, c := range rules.CompareTools(base.Definitions(), rules.ToolDefinitions(list)) {
 		seq, line := list.Seq, 0
 		if d := at[c.Tool]; d != nil {
 			seq, line = d.Seq, d.Line
-		} else if !complete {
+		} else if !list.Complete {
 			continue // an incomplete listing cannot tell a tool is gone
 		}
 		f := finding.New(c.Kind, seq, "%s", c.Message())

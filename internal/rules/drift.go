@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/store"
 )
 
 // The ids of the tool drift rules: how a session's tools differ from a
@@ -189,6 +190,35 @@ func compareAnnotations(old, new jsontext.Value) []ToolChange {
 		if a, b := valueText(o[name]), valueText(n[name]); a != b {
 			out = append(out, ToolChange{Kind: ToolAnnotationsChanged, What: "annotation " + name, Old: a, New: b})
 		}
+	}
+	return out
+}
+
+// CompareCatalogs compares the tools of two sessions' catalogs (as
+// CompareTools does), for views that diff sessions: a catalog without a
+// tools/list counts as no tools, and when new's latest listing was
+// incomplete no tool is reported removed.
+func CompareCatalogs(old, new *store.Catalog) []ToolChange {
+	changes := CompareTools(ToolDefinitions(ToolList(old)), ToolDefinitions(ToolList(new)))
+	if l := ToolList(new); l != nil && l.Complete {
+		return changes
+	}
+	changes = slices.DeleteFunc(changes, func(c ToolChange) bool { return c.Kind == ToolRemoved })
+	if len(changes) == 0 {
+		return nil
+	}
+	return changes
+}
+
+// ToolDefinitions returns the definitions of a tools/list (ToolList) for
+// CompareTools; nil for a nil list.
+func ToolDefinitions(l *store.CatalogList) []mcp.Definition {
+	if l == nil {
+		return nil
+	}
+	out := make([]mcp.Definition, len(l.Definitions))
+	for i := range l.Definitions {
+		out[i] = l.Definitions[i].Definition
 	}
 	return out
 }

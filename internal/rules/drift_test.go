@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/store"
 )
 
 // tools parses tool definitions as a tools/list result lists them.
@@ -163,4 +164,43 @@ func replaceOnce(t *testing.T, s, from, to string) string {
 		t.Fatalf("%q is not in %s exactly once", from, s)
 	}
 	return s[:i] + to + s[i+len(from):]
+}
+
+// TestCompareCatalogs compares the tools of two sessions: a session that
+// never listed its tools has none, and an incomplete listing removes
+// nothing.
+func TestCompareCatalogs(t *testing.T) {
+	t.Parallel()
+	listing := func(next string, tools ...string) *store.Catalog {
+		more := ""
+		if next != "" {
+			more = `,"nextCursor":"` + next + `"`
+		}
+		snap := load(t, []step{
+			c2s(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + meta + `}}`),
+			s2c(res("1", `{"resultType":"complete","tools":[`+strings.Join(tools, ",")+`]`+more+`}`)),
+		})
+		return snap.Catalog
+	}
+	none := load(t, []step{c2s(ping("1")), s2c(res("1", "{}"))}).Catalog
+	both := listing("", driftSearch, driftDeploy)
+	tests := []struct {
+		name     string
+		old, new *store.Catalog
+		want     []ToolChange
+	}{
+		{"same", both, listing("", driftDeploy, driftSearch), nil},
+		{"removed", both, listing("", driftSearch), []ToolChange{{Kind: ToolRemoved, Tool: "deploy", Old: "Deploy a build."}}},
+		{"incomplete listing removes nothing", both, listing("p2", driftSearch), nil},
+		{"no tools/list before", none, listing("", driftDeploy), []ToolChange{{Kind: ToolAdded, Tool: "deploy", New: "Deploy a build."}}},
+		{"no tools/list after", listing("", driftDeploy), none, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if diff := cmp.Diff(tt.want, CompareCatalogs(tt.old, tt.new)); diff != "" {
+				t.Errorf("CompareCatalogs (-want +got):\n%s", diff)
+			}
+		})
+	}
 }
