@@ -39,6 +39,10 @@ type Result struct {
 	Items []Item
 	// Suppressed counts the findings the baseline knew.
 	Suppressed int
+	// Unlisted reports whether the run had a tools baseline
+	// (Options.Tools) but the session never got a tools/list result, so
+	// nothing was compared with it.
+	Unlisted bool
 }
 
 // Item is one finding in a report.

@@ -41,6 +41,11 @@ func New(opts *Options) *Checker {
 			_ = c.reg.Disable(id) // every assertion rule is in rules.Default
 		}
 	}
+	if c.opts.Tools == nil {
+		for _, id := range rules.DriftIDs() {
+			_ = c.reg.Disable(id) // every drift rule is in rules.Default
+		}
+	}
 	c.report = Report{Tool: c.opts.Tool, FailOn: c.opts.FailOn}
 	for _, r := range c.reg.Rules() {
 		if c.reg.Enabled(r.ID) {
@@ -87,11 +92,12 @@ func sequential(r *capture.Reader, opts *store.Options) (*store.Snapshot, error)
 // described, located, fingerprinted and filtered by the baseline.
 func (c *Checker) result(snap *store.Snapshot, path string, lines *lineIndex) Result {
 	res := Result{Path: path, SessionID: snap.Session.ID, Label: snap.Session.Label, Damage: snap.Session.Damage}
+	res.Unlisted = c.opts.Tools != nil && rules.ToolList(snap.Catalog) == nil
 	fs := make([]finding.Finding, 0, snap.Findings.Len())
 	for f := range snap.Findings.All() {
 		fs = append(fs, f)
 	}
-	for _, f := range assertions(snap, &c.opts.Assert) {
+	for _, f := range append(assertions(snap, &c.opts.Assert), drift(snap, c.opts.Tools)...) {
 		if f, ok := c.reg.Grade(f); ok {
 			fs = append(fs, f)
 		}

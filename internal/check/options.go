@@ -25,6 +25,10 @@ type Options struct {
 	// Assert holds the limits and expectations that become findings of
 	// the assertion rules.
 	Assert Assertions
+	// Tools, when not nil, is the pinned tool catalog the session's tools
+	// are compared with (the drift rules, rules.DriftIDs); nil disables
+	// those rules.
+	Tools *rules.ToolBaseline
 	// Baseline, when not nil, suppresses the items whose fingerprint it
 	// holds (ReadBaseline).
 	Baseline *Baseline

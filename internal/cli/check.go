@@ -23,6 +23,7 @@ type checkOptions struct {
 	categories    []string
 	baseline      string
 	writeBaseline string
+	toolsBaseline string // --tools-baseline: tools.go
 	explain       string
 	maxErrors     int
 	assert        check.Assertions
@@ -44,7 +45,9 @@ session. Check never writes to the state directory.
 --baseline FILE suppresses the findings whose fingerprint FILE holds, so only
 new problems fail the run; --write-baseline FILE writes one of every finding
 (when every input was read) and leaves the exit status as it would be without
-it. --explain ID prints a rule's help. Exit codes: 0 nothing at or above
+it. --tools-baseline FILE compares each session's tools with the catalog
+mcptrail tools --save-baseline pinned in FILE (the drift rules, docs/tools.md).
+--explain ID prints a rule's help. Exit codes: 0 nothing at or above
 --fail-on, 1 findings, 2 usage, 3 an input could not be read. docs/check.md
 has the details.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -70,6 +73,7 @@ func (o *checkOptions) addFlags(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&o.categories, "category", nil, "check only the rules of the categories `C,...`")
 	fl.StringVar(&o.baseline, "baseline", "", "suppress the findings known to the baseline `FILE`")
 	fl.StringVar(&o.writeBaseline, "write-baseline", "", "write a baseline of every finding to `FILE`")
+	fl.StringVar(&o.toolsBaseline, "tools-baseline", "", "compare each session's tools with the tools baseline `FILE` (mcptrail tools --save-baseline)")
 	fl.StringVar(&o.explain, "explain", "", "print the help of the rule `ID` and exit")
 	fl.DurationVar(&o.assert.MaxDuration, "max-duration", 0, "flag every call that took longer than `D`")
 	fl.DurationVar(&o.assert.MaxToolDuration, "max-tool-duration", 0, "flag every tool call whose tool time (human wait excluded) is over `D`")
@@ -137,6 +141,11 @@ func (o *checkOptions) checkerOptions(fl *pflag.FlagSet) (*check.Options, error)
 			return nil, err
 		}
 	}
+	if o.toolsBaseline != "" {
+		if opts.Tools, err = readToolsBaselineFile(o.toolsBaseline); err != nil {
+			return nil, err
+		}
+	}
 	return opts, nil
 }
 
@@ -165,6 +174,7 @@ func runCheck(ios *IOStreams, o *checkOptions, opts *check.Options, args []strin
 	rep := c.Report()
 	for _, res := range rep.Results {
 		reportDamage(ios.ErrOut, res.Path, res.Damage)
+		reportUnlisted(ios.ErrOut, &res) // tools.go
 	}
 	if len(rep.Results) > 0 || len(errs) == 0 {
 		if err := writeCheckReport(ios, o.format, rep); err != nil {

@@ -57,6 +57,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newDiffCmd(io),  // diff.go
 		newMockCmd(io),  // mock.go
 		newWrapCmd(io), newUnwrapCmd(io),
+		newToolsCmd(io), // tools.go
 	)
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which it sets only when it suggests itself
 	setVersion(root)

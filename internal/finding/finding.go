@@ -45,11 +45,12 @@ const (
 	Performance Category = "performance" // latency and load
 	Assertion   Category = "assertion"   // the limits and expectations given to check
 	OAuth       Category = "oauth"       // the authorization flow in front of a remote server
+	Drift       Category = "drift"       // a server's tools against a pinned baseline (check --tools-baseline)
 )
 
 // Categories returns every category, in a fixed order.
 func Categories() []Category {
-	return []Category{Protocol, MRTR, Legacy, HTTP, Elicitation, Capture, Performance, Assertion, OAuth}
+	return []Category{Protocol, MRTR, Legacy, HTTP, Elicitation, Capture, Performance, Assertion, OAuth, Drift}
 }
 
 // Rule describes one kind of finding.

@@ -29,6 +29,7 @@ func definitions() []finding.Rule {
 		out = append(out, group...)
 	}
 	out = append(out, assertionRules()...) // assertion.go
+	out = append(out, driftRules()...)     // drift.go
 	return out
 }
 

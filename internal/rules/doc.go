@@ -3,6 +3,10 @@
 // .mcptrail.toml that disables and re-grades them (Config), and the rules
 // that are not correlation: the Streamable HTTP header rules and the
 // x-mcp-header schema walk (HTTP), which read the store's per-frame view.
+// It also holds the tool drift comparison: CompareTools and CompareSchemas
+// turn two tool catalogs into typed changes (ToolChange, whose Kind is a
+// drift rule id), and ToolBaseline is the pinned catalog file that
+// mcptrail tools --save-baseline writes and check --tools-baseline reads.
 //
 // It sits above the store (which correlates and raises the correlation
 // findings, graded by the Registry it is given) and below the views and
