@@ -37,7 +37,8 @@ func newDiffCmd(ios *IOStreams) *cobra.Command {
 input, for one of them); a file that holds several sessions gives its last.
 
 It prints the catalog definitions added, removed or changed (by definition
-hash); the client calls matched by method, target and arguments (ids are
+hash; a changed tool also says what changed as the drift rules of check
+--tools-baseline name it); the client calls matched by method, target and arguments (ids are
 ignored, order only pairs calls that are otherwise alike; an MRTR operation
 is one call), with each changed result member by JSON Pointer, the errors
 that appeared or went away, and the calls only one side made; the

@@ -1,6 +1,9 @@
 package diff
 
-import "github.com/mcptrail/mcptrail/internal/store"
+import (
+	"github.com/mcptrail/mcptrail/internal/rules"
+	"github.com/mcptrail/mcptrail/internal/store"
+)
 
 // compareCatalogs lists the definitions added, removed or changed (by
 // hash) between the current lists of two catalogs, kind by kind in the
@@ -65,4 +68,21 @@ func definitions(c *store.Catalog, kind string) []store.Definition {
 		}
 	}
 	return nil
+}
+
+// classifyTools attaches to each changed tool of ds what the drift rules
+// make of it (rules.CompareCatalogs), so diff and check --tools-baseline
+// name a tool's change alike.
+func classifyTools(ds []CatalogDelta, a, b *store.Catalog) {
+	byTool := map[string][]rules.ToolChange{}
+	for _, c := range rules.CompareCatalogs(a, b) {
+		if c.What != "" {
+			byTool[c.Tool] = append(byTool[c.Tool], c)
+		}
+	}
+	for i := range ds {
+		if d := &ds[i]; d.Kind == store.KindTool && d.Change == store.ChangeChanged {
+			d.Drift = byTool[d.Key]
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -68,6 +69,11 @@ type CatalogDelta struct {
 	NewHash string            `json:"new_hash,omitempty"`
 	Old     *store.Definition `json:"-"`
 	New     *store.Definition `json:"-"`
+	// Drift classifies a changed tool the way check --tools-baseline
+	// does (rules.CompareCatalogs): description, schema loosened or
+	// tightened, annotations, each with the old and new text. Empty for
+	// other kinds and for a change it does not classify.
+	Drift []rules.ToolChange `json:"drift,omitempty"`
 }
 
 // Calls compares the client calls. A call of A is matched with a call of

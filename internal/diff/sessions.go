@@ -37,6 +37,7 @@ func Sessions(a, b *store.Snapshot, opts Options) (*Report, error) {
 		},
 		Latency: compareLatency(&a.Summary, &b.Summary, &opts),
 	}
+	classifyTools(r.Catalog, a.Catalog, b.Catalog)
 	r.Calls = compareCalls(ca, cb, &opts)
 	return r, nil
 }

@@ -65,6 +65,9 @@ func (p *printer) catalog(ds []CatalogDelta) {
 		switch d.Change {
 		case "changed":
 			p.line(1, "%s %s changed (%s -> %s)", d.Kind, d.Key, short(d.OldHash), short(d.NewHash))
+			for _, c := range d.Drift {
+				p.line(2, "%s: %s", c.Kind, c.Message())
+			}
 		default:
 			p.line(1, "%s %s %s", d.Kind, d.Key, d.Change)
 		}
