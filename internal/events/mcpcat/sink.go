@@ -67,13 +67,14 @@ type Sink struct {
 
 	mu      sync.Mutex
 	refused map[string]int // "HTTP <status> <event type>" → events
+	skipped map[string]int // event type → events not sent
 	lastErr string         // the last transport or retried failure
 	lost    int64          // events given up on other than refusals
 }
 
 // New returns a Sink.
 func New(opts *Options) *Sink {
-	s := &Sink{opts: *opts, refused: map[string]int{}}
+	s := &Sink{opts: *opts, refused: map[string]int{}, skipped: map[string]int{}}
 	o := &s.opts
 	if o.BaseURL == "" {
 		o.BaseURL = DefaultBaseURL
@@ -117,9 +118,38 @@ func (s *Sink) Refused() map[string]int {
 	return maps.Clone(s.refused)
 }
 
+// Skipped returns how many events were not sent because the API does not
+// list their type (Sendable), by type.
+func (s *Sink) Skipped() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.skipped)
+}
+
+// Sendable reports whether the sink posts events of type typ: the types
+// of the API's event_type enum (its OpenAPI document, API v1), and the two
+// elicitation types, which the enum does not list yet. Other types (such
+// as 2026-07-28's mcp:server/discover) would only earn a 400.
+func Sendable(typ string) bool {
+	switch typ {
+	case "mcp:ping", "mcp:initialize", "mcp:completion/complete", "mcp:logging/setLevel",
+		"mcp:prompts/get", "mcp:prompts/list", "mcp:resources/list", "mcp:resources/templates/list",
+		"mcp:resources/read", "mcp:resources/subscribe", "mcp:resources/unsubscribe",
+		"mcp:tools/call", "mcp:tools/list", events.TypeElicitCreate, events.TypeElicitResponse:
+		return true
+	}
+	return false
+}
+
 // Run implements events.Sink.
 func (s *Sink) Run(ctx context.Context, in <-chan events.Event) error {
 	for e := range in {
+		if !Sendable(e.EventType) {
+			s.mu.Lock()
+			s.skipped[e.EventType]++
+			s.mu.Unlock()
+			continue
+		}
 		b, err := Body(&e, s.opts.Project)
 		if err != nil {
 			s.giveUp(err)
@@ -143,6 +173,13 @@ func (s *Sink) err() error {
 			kinds = append(kinds, fmt.Sprintf("%d %s", s.refused[k], k))
 		}
 		parts = append(parts, fmt.Sprintf("%d events refused by %s, not retried (%s)", n, s.url, strings.Join(kinds, ", ")))
+	}
+	if len(s.skipped) > 0 {
+		var n int
+		for _, c := range s.skipped {
+			n += c
+		}
+		parts = append(parts, fmt.Sprintf("%d events not sent, of types the API does not list (%s)", n, strings.Join(slices.Sorted(maps.Keys(s.skipped)), ", ")))
 	}
 	if s.lost > 0 {
 		parts = append(parts, fmt.Sprintf("%d events not delivered to %s (last error: %s)", s.lost, s.url, s.lastErr))

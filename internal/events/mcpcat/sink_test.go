@@ -67,8 +67,8 @@ func TestSink(t *testing.T) {
 	srv := httptest.NewServer(a)
 	defer srv.Close()
 	s := New(&Options{BaseURL: srv.URL + "/", Project: "proj_1", Token: "tok", MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond})
-	in := make(chan events.Event, 8)
-	for i, typ := range []string{"mcp:tools/call", events.TypeElicitCreate, events.TypeElicitResponse, "mcp:resources/subscribe", "mcp:tools/list"} {
+	in := make(chan events.Event, 8) // one of each type; mcp:server/discover is not sent
+	for i, typ := range []string{"mcp:tools/call", events.TypeElicitCreate, events.TypeElicitResponse, "mcp:resources/subscribe", "mcp:server/discover", "mcp:tools/list"} {
 		in <- events.Event{ID: "s-" + string(rune('1'+i)), SessionID: "s", EventType: typ, Timestamp: at}
 	}
 	close(in)
@@ -93,9 +93,13 @@ func TestSink(t *testing.T) {
 		t.Errorf("refused (-want +got):\n%s", diff)
 	}
 	wantErr := "3 events refused by " + srv.URL + "/v1/public/events/, not retried " +
-		"(1 HTTP 400 mcp:elicitation/create, 1 HTTP 400 mcp:elicitation/response, 1 HTTP 404 mcp:resources/subscribe)"
+		"(1 HTTP 400 mcp:elicitation/create, 1 HTTP 400 mcp:elicitation/response, 1 HTTP 404 mcp:resources/subscribe); " +
+		"1 events not sent, of types the API does not list (mcp:server/discover)"
 	if err == nil || err.Error() != wantErr {
 		t.Errorf("Run error = %v, want %q", err, wantErr)
+	}
+	if diff := cmp.Diff(map[string]int{"mcp:server/discover": 1}, s.Skipped()); diff != "" {
+		t.Errorf("skipped (-want +got):\n%s", diff)
 	}
 	if err != nil && strings.Contains(err.Error(), "\n") {
 		t.Errorf("Run error spans several lines: %q", err)
