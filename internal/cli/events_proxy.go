@@ -36,7 +36,7 @@ type eventsFlags struct {
 
 func (f *eventsFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.file, "events-file", "", "append analytics events to `PATH` as JSONL")
-	fs.StringVar(&f.url, "events-url", "", "POST analytics events to `URL` as JSON batches")
+	fs.StringVar(&f.url, "events-url", "", "POST analytics events to `URL` as JSON batches (with --events-format mcpcat: the MCPcat API's base URL)")
 	fs.StringArrayVar(&f.headers, "events-header", nil, "add header `K=V` to --events-url requests; repeatable")
 	fs.BoolVar(&f.content, "events-content", false, "include the values of parameters, results and elicitation answers in events (after the --redact-* rules) instead of their shapes")
 	fs.StringVar(&f.otlpEndpoint, "otlp-endpoint", "", "export events as OpenTelemetry spans and logs to the collector at `URL`")
