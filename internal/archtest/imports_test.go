@@ -54,6 +54,7 @@ func layers() map[string][]string {
 		"internal/tap/stdio":     {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed", "internal/tap/capq"},
 		"internal/tap/httpproxy": {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed", "internal/tap/capq"},
 		"internal/tap/mitm":      nil, // the local CA for --intercept: certificates only
+		"internal/buildinfo":     nil, // what a release build stamps with -ldflags -X
 		// The only correlator: no rule, no view.
 		"internal/store": store,
 		// The OAuth flow read out of a snapshot's exchanges and calls, for
@@ -65,6 +66,7 @@ func layers() map[string][]string {
 		"internal/events":          below("internal/store"),
 		"internal/events/httpsink": below("internal/store", "internal/events"),
 		"internal/events/otlp":     below("internal/store", "internal/events"),
+		"internal/events/mcpcat":   below("internal/store", "internal/events"),
 		"internal/export/json":     view,
 		"internal/export/text":     view,
 		"internal/export/har":      view,

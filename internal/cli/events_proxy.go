@@ -31,20 +31,24 @@ type eventsFlags struct {
 	otlpProtocol string
 	otlpHeaders  []string
 	flush        time.Duration
+	mcpcat       mcpcatFlags // events_mcpcat.go
 }
 
 func (f *eventsFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.file, "events-file", "", "append analytics events to `PATH` as JSONL")
-	fs.StringVar(&f.url, "events-url", "", "POST analytics events to `URL` as JSON batches")
+	fs.StringVar(&f.url, "events-url", "", "POST analytics events to `URL` as JSON batches (with --events-format mcpcat: the MCPcat API's base URL)")
 	fs.StringArrayVar(&f.headers, "events-header", nil, "add header `K=V` to --events-url requests; repeatable")
 	fs.BoolVar(&f.content, "events-content", false, "include the values of parameters, results and elicitation answers in events (after the --redact-* rules) instead of their shapes")
 	fs.StringVar(&f.otlpEndpoint, "otlp-endpoint", "", "export events as OpenTelemetry spans and logs to the collector at `URL`")
 	fs.StringVar(&f.otlpProtocol, "otlp-protocol", otlp.ProtocolHTTP, "OTLP protocol: http/protobuf or grpc")
 	fs.StringArrayVar(&f.otlpHeaders, "otlp-header", nil, "add header `K=V` to OTLP exports; repeatable")
 	fs.DurationVar(&f.flush, "events-flush-timeout", 5*time.Second, "how long to deliver queued events after the server exits")
+	f.mcpcat.add(fs)
 }
 
-func (f *eventsFlags) enabled() bool { return f.file != "" || f.url != "" || f.otlpEndpoint != "" }
+func (f *eventsFlags) enabled() bool {
+	return f.file != "" || f.url != "" || f.otlpEndpoint != "" || f.mcpcat.enabled()
+}
 
 // liveEvents is a running events pipeline and what it owns.
 type liveEvents struct {
@@ -59,6 +63,9 @@ type liveEvents struct {
 // falls behind catches up from the capture file (nil: none, it loses
 // records instead).
 func (f *eventsFlags) start(ctx context.Context, capt *capture.File) (*liveEvents, error) {
+	if err := f.mcpcat.check(f); err != nil {
+		return nil, err
+	}
 	if !f.enabled() {
 		return nil, nil
 	}
@@ -80,7 +87,9 @@ func (f *eventsFlags) start(ctx context.Context, capt *capture.File) (*liveEvent
 		l.file = file
 		sinks = append(sinks, events.NewFileSink(file))
 	}
-	if f.url != "" {
+	if f.mcpcat.enabled() {
+		sinks = append(sinks, f.mcpcat.sink(f.url))
+	} else if f.url != "" {
 		h, err := headerPairs("--events-header", f.headers)
 		if err != nil {
 			return nil, err

@@ -169,6 +169,7 @@ func serveProxy(cmd *cobra.Command, io *IOStreams, f *httpFlags, ln net.Listener
 	if red != nil {
 		opts.Redact = red
 	}
+	f.events.mcpcat.getenv = io.Getenv
 	live, err := f.events.start(cmd.Context(), file)
 	if err != nil {
 		_ = ln.Close()

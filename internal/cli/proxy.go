@@ -124,6 +124,7 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	if err != nil {
 		return err
 	}
+	f.events.mcpcat.getenv = io.Getenv
 	live, err := f.events.start(cmd.Context(), file)
 	if err != nil {
 		closeQuietly(file)

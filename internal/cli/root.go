@@ -12,8 +12,14 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Version is the tool version written into capture headers.
-const Version = "0.1.0-dev"
+// devVersion is the version of a build neither stamped nor installed at a
+// module version (a checkout's go build, the tests).
+const devVersion = "0.1.0-dev"
+
+// Version is the tool version written into capture headers and printed by
+// `mcptrail version` (version.go). It is worked out once, at start, and
+// never assigned again.
+var Version = readBuildFacts().Version
 
 // Main runs mcptrail with args (without the program name) and returns the
 // process exit status.

@@ -1,0 +1,271 @@
+// Package mcpcat is the MCPcat (now AgentCat) API sink of analytics
+// events: it posts each event, one a request, to the API's public events
+// endpoint (POST /v1/public/events/) in the API's own schema (Body), with
+// an `Authorization: Token …` header when given a token. It retries 5xx,
+// 408, 429, timeouts and connection errors with exponential backoff and
+// full jitter; any other 4xx (a 400 for an event type the API does not
+// know, a 404 for an unknown project) is counted by status and event type,
+// never retried, and reported once, in the error Run returns.
+//
+// It sits under internal/events and is fed by a Pipeline's bounded queue:
+// while it retries, the queue fills and the pipeline counts what it drops;
+// the traffic is never held up. A Sink runs on one goroutine (Run); its
+// counters may be read from any.
+package mcpcat
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcptrail/mcptrail/internal/events"
+)
+
+// DefaultBaseURL is the public API's base URL (the AgentCat SDKs'
+// default; the older MCPcat SDKs used https://api.mcpcat.io).
+const DefaultBaseURL = "https://api.agentcat.com"
+
+// EventsPath is the public events endpoint, below the base URL.
+const EventsPath = "/v1/public/events/"
+
+// Options configure a Sink. Zero values mean the defaults in brackets.
+type Options struct {
+	// BaseURL is the API's base URL [DefaultBaseURL]; the sink posts to
+	// BaseURL + EventsPath.
+	BaseURL string
+	// Project is the MCPcat project id (project_id); required.
+	Project string
+	// Token, when set, is sent as `Authorization: Token <Token>`.
+	Token string
+	// Client sends the requests [a client without its own timeout].
+	Client *http.Client
+	// Timeout bounds one request [5s].
+	Timeout time.Duration
+	// MinBackoff [200ms] and MaxBackoff [10s] bound the wait before a
+	// retry: a uniformly random time up to MinBackoff·2^attempt, capped.
+	MinBackoff time.Duration
+	MaxBackoff time.Duration
+}
+
+// Sink posts events to the MCPcat API, one a request.
+type Sink struct {
+	opts      Options
+	url       string
+	delivered atomic.Int64
+	failed    atomic.Int64
+	retries   atomic.Int64
+
+	mu      sync.Mutex
+	refused map[string]int // "HTTP <status> <event type>" → events
+	skipped map[string]int // event type → events not sent
+	lastErr string         // the last transport or retried failure
+	lost    int64          // events given up on other than refusals
+}
+
+// New returns a Sink.
+func New(opts *Options) *Sink {
+	s := &Sink{opts: *opts, refused: map[string]int{}, skipped: map[string]int{}}
+	o := &s.opts
+	if o.BaseURL == "" {
+		o.BaseURL = DefaultBaseURL
+	}
+	if o.Client == nil {
+		o.Client = &http.Client{}
+	}
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&o.Timeout, 5 * time.Second}, {&o.MinBackoff, 200 * time.Millisecond}, {&o.MaxBackoff, 10 * time.Second}} {
+		if *d.v <= 0 {
+			*d.v = d.def
+		}
+	}
+	s.url = strings.TrimRight(o.BaseURL, "/") + EventsPath
+	return s
+}
+
+// URL is where the sink posts.
+func (s *Sink) URL() string { return s.url }
+
+// Name implements events.Sink.
+func (s *Sink) Name() string { return "mcpcat" }
+
+// Delivered implements events.Sink.
+func (s *Sink) Delivered() int64 { return s.delivered.Load() }
+
+// Failed implements events.Sink: events refused by the API and events
+// given up on.
+func (s *Sink) Failed() int64 { return s.failed.Load() }
+
+// Retries counts the requests that were retried.
+func (s *Sink) Retries() int64 { return s.retries.Load() }
+
+// Refused returns how many events the API refused (a 4xx other than 408
+// and 429), keyed "HTTP <status> <event type>".
+func (s *Sink) Refused() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.refused)
+}
+
+// Skipped returns how many events were not sent because the API does not
+// list their type (Sendable), by type.
+func (s *Sink) Skipped() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.skipped)
+}
+
+// Sendable reports whether the sink posts events of type typ: the types
+// of the API's event_type enum (its OpenAPI document, API v1), and the two
+// elicitation types, which the enum does not list yet. Other types (such
+// as 2026-07-28's mcp:server/discover) would only earn a 400.
+func Sendable(typ string) bool {
+	switch typ {
+	case "mcp:ping", "mcp:initialize", "mcp:completion/complete", "mcp:logging/setLevel",
+		"mcp:prompts/get", "mcp:prompts/list", "mcp:resources/list", "mcp:resources/templates/list",
+		"mcp:resources/read", "mcp:resources/subscribe", "mcp:resources/unsubscribe",
+		"mcp:tools/call", "mcp:tools/list", events.TypeElicitCreate, events.TypeElicitResponse:
+		return true
+	}
+	return false
+}
+
+// Run implements events.Sink.
+func (s *Sink) Run(ctx context.Context, in <-chan events.Event) error {
+	for e := range in {
+		if !Sendable(e.EventType) {
+			s.mu.Lock()
+			s.skipped[e.EventType]++
+			s.mu.Unlock()
+			continue
+		}
+		b, err := Body(&e, s.opts.Project)
+		if err != nil {
+			s.giveUp(err)
+			continue
+		}
+		s.send(ctx, e.EventType, b)
+	}
+	return s.err()
+}
+
+// err sums up, in one line, what was not delivered.
+func (s *Sink) err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var parts []string
+	if len(s.refused) > 0 {
+		var n int
+		var kinds []string
+		for _, k := range slices.Sorted(maps.Keys(s.refused)) {
+			n += s.refused[k]
+			kinds = append(kinds, fmt.Sprintf("%d %s", s.refused[k], k))
+		}
+		parts = append(parts, fmt.Sprintf("%d events refused by %s, not retried (%s)", n, s.url, strings.Join(kinds, ", ")))
+	}
+	if len(s.skipped) > 0 {
+		var n int
+		for _, c := range s.skipped {
+			n += c
+		}
+		parts = append(parts, fmt.Sprintf("%d events not sent, of types the API does not list (%s)", n, strings.Join(slices.Sorted(maps.Keys(s.skipped)), ", ")))
+	}
+	if s.lost > 0 {
+		parts = append(parts, fmt.Sprintf("%d events not delivered to %s (last error: %s)", s.lost, s.url, s.lastErr))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(parts, "; "))
+}
+
+func (s *Sink) giveUp(err error) {
+	s.failed.Add(1)
+	s.mu.Lock()
+	s.lost++
+	s.lastErr = err.Error()
+	s.mu.Unlock()
+}
+
+func (s *Sink) refuse(status int, eventType string) {
+	s.failed.Add(1)
+	s.mu.Lock()
+	s.refused[fmt.Sprintf("HTTP %d %s", status, eventType)]++
+	s.mu.Unlock()
+}
+
+// send posts one event until it is delivered, refused or ctx is done.
+func (s *Sink) send(ctx context.Context, eventType string, body []byte) {
+	for attempt := 0; ; attempt++ {
+		status, err := s.post(ctx, body)
+		switch {
+		case err == nil && status >= 200 && status <= 299:
+			s.delivered.Add(1)
+			return
+		case err == nil && !retryable(status):
+			s.refuse(status, eventType)
+			return
+		case err == nil:
+			err = fmt.Errorf("posting an event: HTTP %d", status)
+		}
+		if ctx.Err() != nil {
+			s.giveUp(err)
+			return
+		}
+		s.retries.Add(1)
+		t := time.NewTimer(s.backoff(attempt))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			s.giveUp(err)
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// retryable reports whether an HTTP status is worth a retry.
+func retryable(status int) bool {
+	return status >= 500 || status == http.StatusRequestTimeout || status == http.StatusTooManyRequests
+}
+
+// backoff is the full-jitter wait before retry attempt+1.
+func (s *Sink) backoff(attempt int) time.Duration {
+	d := s.opts.MinBackoff << min(attempt, 20)
+	if d <= 0 || d > s.opts.MaxBackoff {
+		d = s.opts.MaxBackoff
+	}
+	return time.Duration(rand.Int64N(int64(d)) + 1)
+}
+
+// post sends one request and returns the response's status.
+func (s *Sink) post(ctx context.Context, body []byte) (int, error) {
+	rctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(rctx, http.MethodPost, s.url, bytes.NewReader(body))
+	if err != nil {
+		return 0, fmt.Errorf("building request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if s.opts.Token != "" {
+		req.Header.Set("Authorization", "Token "+strings.TrimPrefix(s.opts.Token, "Token "))
+	}
+	resp, err := s.opts.Client.Do(req)
+	if err != nil {
+		return 0, fmt.Errorf("posting an event: %w", err)
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
