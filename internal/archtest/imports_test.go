@@ -65,6 +65,7 @@ func layers() map[string][]string {
 		"internal/events":          below("internal/store"),
 		"internal/events/httpsink": below("internal/store", "internal/events"),
 		"internal/events/otlp":     below("internal/store", "internal/events"),
+		"internal/events/prom":     below("internal/store", "internal/events"),
 		"internal/export/json":     view,
 		"internal/export/text":     view,
 		"internal/export/har":      view,

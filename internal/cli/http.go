@@ -169,7 +169,7 @@ func serveProxy(cmd *cobra.Command, io *IOStreams, f *httpFlags, ln net.Listener
 	if red != nil {
 		opts.Redact = red
 	}
-	live, err := f.events.start(cmd.Context(), file)
+	live, err := f.events.start(cmd.Context(), io, file)
 	if err != nil {
 		_ = ln.Close()
 		closeQuietly(file)

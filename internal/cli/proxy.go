@@ -124,7 +124,7 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	if err != nil {
 		return err
 	}
-	live, err := f.events.start(cmd.Context(), file)
+	live, err := f.events.start(cmd.Context(), io, file)
 	if err != nil {
 		closeQuietly(file)
 		return err
