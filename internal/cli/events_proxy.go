@@ -50,8 +50,8 @@ func (f *eventsFlags) enabled() bool { return f.file != "" || f.url != "" || f.o
 
 // liveEvents is a running events pipeline and what it owns.
 type liveEvents struct {
-	p     *events.Pipeline
-	feed  *feed.Feed // the tap hands the pipeline its records through it
+	p       *events.Pipeline
+	feed    *feed.Feed // the tap hands the pipeline its records through it
 	file    *os.File
 	flush   time.Duration
 	metrics *metricsServer // nil without --metrics-listen
