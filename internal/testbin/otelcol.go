@@ -15,18 +15,31 @@ import (
 // collectorDir is the test collector's module, from the repository root.
 const collectorDir = "tools/otelcol"
 
-// Collector returns the path of the test OpenTelemetry Collector
-// (tools/otelcol, its own Go module), building it when the cache does not
-// hold it yet. The binary is cached under the user cache directory
-// ($XDG_CACHE_HOME, else ~/.cache) keyed by a hash of the module's go.mod,
-// go.sum and sources and the Go version, so a fresh machine builds it once
-// (minutes on two cores) and every later run reuses it.
-//
-// When the collector cannot be built the test fails under CI (CI set to
-// true) and is skipped elsewhere, saying why.
-func Collector(t testing.TB) string {
+// CollectorEnv names a prebuilt test collector binary; .ci/run builds it
+// before the tests, so that no test spends minutes building.
+const CollectorEnv = "MCPTRAIL_OTELCOL"
+
+// BuildCollector returns the path of the test OpenTelemetry Collector
+// (tools/otelcol, its own Go module): $MCPTRAIL_OTELCOL when set, else the
+// cached build, building it when the cache does not hold it yet. The
+// binary is cached under the user cache directory ($XDG_CACHE_HOME, else
+// ~/.cache) keyed by a hash of the module's go.mod, go.sum and sources and
+// the Go version, so a machine builds it once (minutes on two cores) and
+// every later run reuses it. Call it once per test binary (sync.OnceValues).
+func BuildCollector() (string, error) {
+	if p := os.Getenv(CollectorEnv); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("$%s: %w", CollectorEnv, err)
+		}
+		return p, nil
+	}
+	return collector()
+}
+
+// RequireCollector hands back what BuildCollector returned, or ends the
+// test: it fails under CI (CI=true) and is skipped elsewhere, saying why.
+func RequireCollector(t testing.TB, bin string, err error) string {
 	t.Helper()
-	bin, err := collector()
 	if err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("the test OpenTelemetry Collector could not be built (CI=true): %v", err)
@@ -66,7 +79,9 @@ func collector() (string, error) {
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	cmd := exec.Command("go", "build", "-trimpath", "-o", tmp.Name(), ".")
+	// No -trimpath: it would change every package's build cache key, so
+	// nothing built for mcptrail itself could be reused.
+	cmd := exec.Command("go", "build", "-o", tmp.Name(), ".")
 	cmd.Dir = src
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS="+os.Getenv("GOFLAGS")+" -mod=readonly -buildvcs=false")
 	if out, err := cmd.CombinedOutput(); err != nil {

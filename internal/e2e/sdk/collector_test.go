@@ -3,14 +3,18 @@ package sdk_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -23,6 +27,10 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/testbin"
 )
+
+// buildCollector builds (or finds cached) the test collector once for
+// every test of the package that needs it.
+var buildCollector = sync.OnceValues(testbin.BuildCollector)
 
 // collector is a real OpenTelemetry Collector (tools/otelcol: the OTLP
 // receiver and the file exporter at one release) running for one test.
@@ -121,13 +129,26 @@ type received struct {
 	metrics []*colmetrics.ExportMetricsServiceRequest
 }
 
+// hexIDs are the OTLP/JSON ids, which are hex where the protobuf JSON
+// mapping has base64.
+var hexIDs = regexp.MustCompile(`"(traceId|spanId|parentSpanId)":"([0-9a-f]*)"`)
+
+func hexToBase64(m []byte) []byte {
+	sub := hexIDs.FindSubmatch(m)
+	raw, err := hex.DecodeString(string(sub[2]))
+	if err != nil {
+		return m
+	}
+	return []byte(`"` + string(sub[1]) + `":"` + base64.StdEncoding.EncodeToString(raw) + `"`)
+}
+
 func parseReceived(b []byte) (*received, error) {
 	r := &received{}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(nil, 16<<20)
 	opts := protojson.UnmarshalOptions{DiscardUnknown: true}
 	for sc.Scan() {
-		line := sc.Bytes()
+		line := hexIDs.ReplaceAllFunc(sc.Bytes(), hexToBase64)
 		var err error
 		switch {
 		case bytes.HasPrefix(line, []byte(`{"resourceSpans"`)):
@@ -202,7 +223,9 @@ func attrKey(a map[string]string) string {
 // (the MCP operation duration histograms with their attributes, the
 // elicitation counter and the human wait histogram).
 func TestCollector(t *testing.T) {
-	bin := testbin.Collector(t)
+	t.Parallel()
+	path, err := buildCollector()
+	bin := testbin.RequireCollector(t, path, err)
 	for _, proto := range []string{"http/protobuf", "grpc"} {
 		t.Run(filepath.Base(proto), func(t *testing.T) {
 			c := startCollector(t, bin)
@@ -252,7 +275,9 @@ func checkCollectorMetrics(t *testing.T, got map[string]float64) {
 // exporter writes back the same spans and log records the live export
 // sent.
 func TestCollectorReadsExport(t *testing.T) {
-	bin := testbin.Collector(t)
+	t.Parallel()
+	path, err := buildCollector()
+	bin := testbin.RequireCollector(t, path, err)
 	c := startCollector(t, bin)
 	// A session recorded with no live sink, then exported.
 	runOTLPSessionCapture(t, func(capture string) {
