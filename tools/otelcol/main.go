@@ -2,7 +2,7 @@
 // receiver (gRPC and HTTP, protobuf and JSON) and the file and debug exporters, nothing else,
 // built from the collector's own modules at one release (see go.mod). It is not part of
 // mcptrail: it lives in its own module so that its dependencies never reach mcptrail's go.mod,
-// and internal/e2e/otelcol builds it once and caches the binary.
+// and internal/testbin.BuildCollector builds and caches it for internal/e2e/sdk (.ci/run prebuilds it).
 package main
 
 import (
