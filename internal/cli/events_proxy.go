@@ -31,7 +31,8 @@ type eventsFlags struct {
 	otlpProtocol string
 	otlpHeaders  []string
 	flush        time.Duration
-	mcpcat       mcpcatFlags // events_mcpcat.go
+	mcpcat       mcpcatFlags  // events_mcpcat.go
+	metrics      metricsFlags // metrics.go
 }
 
 func (f *eventsFlags) add(fs *pflag.FlagSet) {
@@ -44,6 +45,7 @@ func (f *eventsFlags) add(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.otlpHeaders, "otlp-header", nil, "add header `K=V` to OTLP exports; repeatable")
 	fs.DurationVar(&f.flush, "events-flush-timeout", 5*time.Second, "how long to deliver queued events after the server exits")
 	f.mcpcat.add(fs)
+	f.metrics.add(fs)
 }
 
 func (f *eventsFlags) enabled() bool {
@@ -52,21 +54,22 @@ func (f *eventsFlags) enabled() bool {
 
 // liveEvents is a running events pipeline and what it owns.
 type liveEvents struct {
-	p     *events.Pipeline
-	feed  *feed.Feed // the tap hands the pipeline its records through it
-	file  *os.File
-	flush time.Duration
+	p       *events.Pipeline
+	feed    *feed.Feed // the tap hands the pipeline its records through it
+	file    *os.File
+	flush   time.Duration
+	metrics *metricsServer // nil without --metrics-listen
 }
 
 // start builds the sinks the flags ask for and starts the pipeline, fed
 // by the tap's records; nil when no sink is asked for. A pipeline that
 // falls behind catches up from the capture file (nil: none, it loses
 // records instead).
-func (f *eventsFlags) start(ctx context.Context, capt *capture.File) (*liveEvents, error) {
+func (f *eventsFlags) start(ctx context.Context, ios *IOStreams, capt *capture.File) (*liveEvents, error) {
 	if err := f.mcpcat.check(f); err != nil {
 		return nil, err
 	}
-	if !f.enabled() {
+	if !f.enabled() && !f.metrics.enabled() {
 		return nil, nil
 	}
 	fo := &feed.Options{}
@@ -111,9 +114,31 @@ func (f *eventsFlags) start(ctx context.Context, capt *capture.File) (*liveEvent
 		}
 		sinks = append(sinks, s)
 	}
+	return l, l.run(ios, f, fo, sinks)
+}
+
+// run starts the metrics server (--metrics-listen) and the pipeline.
+func (l *liveEvents) run(ios *IOStreams, f *eventsFlags, fo *feed.Options, sinks []events.Sink) error {
+	po := &events.PipelineOptions{Content: f.content, Sinks: sinks}
+	var err error
+	if l.metrics, err = f.metrics.serve(ios); err != nil {
+		l.closeFile()
+		return err
+	}
+	if l.metrics != nil {
+		po.Sinks, po.OnRecord = append(po.Sinks, l.metrics.sink), l.metrics.sink.Record
+	}
 	l.feed = feed.New(fo)
-	l.p = events.NewPipeline(&events.PipelineOptions{Content: f.content, Source: l.feed.Subscribe(nil), Sinks: sinks})
-	return l, nil
+	po.Source = l.feed.Subscribe(nil)
+	l.p = events.NewPipeline(po)
+	return nil
+}
+
+// closeFile closes the events file on an error path.
+func (l *liveEvents) closeFile() {
+	if l.file != nil {
+		_ = l.file.Close()
+	}
 }
 
 // headerPairs parses K=V flags.
@@ -141,6 +166,9 @@ func (l *liveEvents) finish(ios *IOStreams) {
 	ctx, cancel := context.WithTimeout(context.Background(), l.flush)
 	defer cancel()
 	st, err := l.p.Close(ctx)
+	if l.metrics != nil {
+		l.metrics.close()
+	}
 	if l.file != nil {
 		if cerr := l.file.Close(); cerr != nil && err == nil {
 			err = cerr

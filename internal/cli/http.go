@@ -170,7 +170,7 @@ func serveProxy(cmd *cobra.Command, io *IOStreams, f *httpFlags, ln net.Listener
 		opts.Redact = red
 	}
 	f.events.mcpcat.getenv = io.Getenv
-	live, err := f.events.start(cmd.Context(), file)
+	live, err := f.events.start(cmd.Context(), io, file)
 	if err != nil {
 		_ = ln.Close()
 		closeQuietly(file)

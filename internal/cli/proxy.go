@@ -125,7 +125,7 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 		return err
 	}
 	f.events.mcpcat.getenv = io.Getenv
-	live, err := f.events.start(cmd.Context(), file)
+	live, err := f.events.start(cmd.Context(), io, file)
 	if err != nil {
 		closeQuietly(file)
 		return err

@@ -51,6 +51,10 @@ type PipelineOptions struct {
 	Source     Source
 	Sinks      []Sink
 	SinkEvents int
+	// OnRecord, when set, sees each record read from the Source (the
+	// session record included) on the store goroutine, before the store
+	// does; it must not keep the record.
+	OnRecord func(*capture.Record)
 }
 
 // Pipeline is the live path: it reads typed records from its Source (a
@@ -110,6 +114,7 @@ func (p *Pipeline) ingest() {
 		p.derived.Add(1)
 		p.fanOut(e)
 	})
+	p.onRecord(&h)
 	feed.Ingest(&h)
 	p.read.Add(1)
 	for {
@@ -121,8 +126,15 @@ func (p *Pipeline) ingest() {
 		if rec.Type == capture.TypeSession {
 			return // a capture holds one session per tap run
 		}
+		p.onRecord(&rec)
 		feed.Ingest(&rec)
 		p.read.Add(1)
+	}
+}
+
+func (p *Pipeline) onRecord(r *capture.Record) {
+	if p.opts.OnRecord != nil {
+		p.opts.OnRecord(r)
 	}
 }
 

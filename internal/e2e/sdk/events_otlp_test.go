@@ -183,12 +183,18 @@ func TestOTLP(t *testing.T) {
 }
 
 func runOTLPSession(t *testing.T, endpoint, protocol string) {
+	dir := t.TempDir()
+	runOTLPSessionArgs(t, dir, "--capture", filepath.Join(dir, "session.jsonl"),
+		"--otlp-endpoint", endpoint, "--otlp-protocol", protocol, "--otlp-header", "x-team=blue")
+}
+
+// runOTLPSessionArgs runs the OTLP tests' session (two confirm calls, one
+// accepted and one declined, with a _meta trace context) through mcptrail
+// started with args, in MCPTRAIL_HOME dir.
+func runOTLPSessionArgs(t *testing.T, dir string, args ...string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	dir := t.TempDir()
-	cmd := exec.Command(bins.mcptrail, "--capture", filepath.Join(dir, "session.jsonl"),
-		"--otlp-endpoint", endpoint, "--otlp-protocol", protocol, "--otlp-header", "x-team=blue",
-		"--", bins.sdkserver)
+	cmd := exec.Command(bins.mcptrail, append(args, "--", bins.sdkserver)...)
 	cmd.Env = append(cmd.Environ(), "MCPTRAIL_HOME="+dir)
 	stderr := new(testbin.Buffer)
 	cmd.Stderr = stderr

@@ -2,8 +2,11 @@
 // official OpenTelemetry Go SDK: a span per completed operation (named
 // "{mcp.method.name} {target}", attributes from the OpenTelemetry MCP
 // semantic conventions), each elicitation of the operation as a span event
-// under the mcptrail.elicitation.* namespace, and every elicitation event
-// as an OTel log record with an event.name. A request's _meta traceparent
+// under the mcptrail.elicitation.* namespace, every elicitation event as an
+// OTel log record with an event.name, and metrics: the conventions'
+// mcp.client.operation.duration and mcp.server.operation.duration
+// histograms (a passive observer's estimates, metric.go) and mcptrail's
+// elicitation count and human wait. A request's _meta traceparent
 // and tracestate parent its span. Export is OTLP over HTTP/protobuf or
 // gRPC, batched by the SDK.
 //
@@ -27,6 +30,7 @@ import (
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	otellog "go.opentelemetry.io/otel/log"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
@@ -63,6 +67,8 @@ type Options struct {
 type Sink struct {
 	tp        *sdktrace.TracerProvider
 	lp        *sdklog.LoggerProvider
+	mp        *sdkmetric.MeterProvider // nil: no metrics (WriteJSON)
+	inst      instruments              // metric.go
 	tracer    trace.Tracer
 	logger    otellog.Logger
 	delivered atomic.Int64
@@ -93,7 +99,25 @@ func New(ctx context.Context, opts *Options) (*Sink, error) {
 	res := serviceResource(opts.ServiceName)
 	tp := sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithBatcher(te, sdktrace.WithBatchTimeout(bt)))
 	lp := sdklog.NewLoggerProvider(sdklog.WithResource(res), sdklog.WithProcessor(sdklog.NewBatchProcessor(le, sdklog.WithExportInterval(bt))))
-	return newSink(tp, lp, func(*events.Event) time.Time { return time.Now() }), nil
+	s := newSink(tp, lp, func(*events.Event) time.Time { return time.Now() })
+	if err := s.meter(ctx, u, opts, res); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// meter adds the metrics: a periodic reader exports them every 60s (or
+// OTEL_METRIC_EXPORT_INTERVAL ms, which the SDK reads) and at the end.
+func (s *Sink) meter(ctx context.Context, u *url.URL, opts *Options, res *resource.Resource) error {
+	me, err := metricExporter(ctx, u, opts)
+	if err != nil {
+		return err
+	}
+	s.mp = sdkmetric.NewMeterProvider(sdkmetric.WithResource(res), sdkmetric.WithReader(sdkmetric.NewPeriodicReader(me)))
+	if s.inst, err = newInstruments(s.mp.Meter(ScopeName)); err != nil {
+		return fmt.Errorf("creating the OTLP metrics: %w", err)
+	}
+	return nil
 }
 
 // serviceResource is the resource of mcptrail's telemetry.
@@ -182,11 +206,18 @@ func (s *Sink) Run(ctx context.Context, in <-chan events.Event) error {
 		errs = append(errs, fmt.Errorf("flushing logs: %w", err))
 	}
 	errs = append(errs, s.tp.Shutdown(ctx), s.lp.Shutdown(ctx))
+	if s.mp != nil {
+		// Shutdown collects and exports the metrics one last time.
+		if err := s.mp.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("exporting metrics: %w", err))
+		}
+	}
 	return errors.Join(errs...)
 }
 
 // record turns one event into telemetry.
 func (s *Sink) record(e *events.Event) {
+	s.inst.measure(context.Background(), e)
 	if e.Elicitation != nil {
 		s.log(e)
 		k := rootKey(e.Elicitation.Root)
