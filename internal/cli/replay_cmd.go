@@ -1,0 +1,249 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/replay"
+	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtext"
+)
+
+const replayLong = `Replay drives a real MCP server with the client side of a capture and
+shows what changed.
+
+It starts SERVER (the command after --) through the stdio tap, so the
+replay writes a new capture of its own (its path is printed on stderr),
+and sends it what the recorded client sent: the handshake of the
+capture's era (initialize or server/discover), then each recorded client
+call in order, one at a time. When the server asks for input, replay
+answers with the recorded answers: an MRTR input_required result is
+retried with the server's new requestState and the recorded
+inputResponses for the same keys; a legacy server-initiated
+elicitation/create gets the recorded response. A question the recording
+has no answer for is cancelled and reported.
+
+Then it compares the two sessions and prints what differs: results
+changed (a JSON diff with paths), errors that appeared or went away,
+elicitations asked differently, and calls slower than --slower-than. It
+exits 1 when anything differs or a question went unanswered, 0 when
+nothing did.
+
+Calls to tools the capture's catalog annotates destructiveHint: true are
+skipped unless --allow-destructive; --only tool:NAME (repeatable) sends
+only those tool calls (with the handshake and the other methods).
+--dry-run lists what would be sent and starts nothing. --timeout bounds
+each wait for the server's answer; a server that hangs or crashes ends
+the replay with an error, and the server is stopped.`
+
+// replayFlags are the replay command's flags.
+type replayFlags struct {
+	only             []string
+	dryRun           bool
+	allowDestructive bool
+	allowRedacted    bool
+	slowerThan       string
+	timeout          time.Duration
+	capture          string
+	session          string
+}
+
+func newReplayCmd(ios *IOStreams) *cobra.Command {
+	var f replayFlags
+	cmd := &cobra.Command{
+		Use:   "replay CAPTURE [flags] -- SERVER [ARGS...]",
+		Short: "Replay a capture's client calls against a real server and show what changed",
+		Long:  replayLong,
+		Example: `  mcptrail replay session.jsonl -- node build/index.js
+  mcptrail replay 3f2a --only tool:search --slower-than 1.5x -- ./server
+  mcptrail replay session.jsonl --dry-run`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReplay(cmd, ios, &f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.only, "only", nil, "send only the calls to tool `tool:NAME` (repeatable); other methods are still sent")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "list what would be sent; start no server")
+	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "also send calls to tools annotated destructiveHint: true")
+	fl.BoolVar(&f.allowRedacted, "allow-redacted", false, "replay a redacted capture (the server gets the [REDACTED] placeholders)")
+	fl.StringVar(&f.slowerThan, "slower-than", "2x", "report calls that took more than `F` times as long as recorded (2x or 2)")
+	fl.DurationVar(&f.timeout, "timeout", replay.DefaultTimeout, "give up when the server has not answered a request in `DURATION`")
+	fl.StringVar(&f.capture, "capture", "", "write the new capture to `PATH` instead of the sessions directory")
+	fl.StringVar(&f.session, "session", "", "replay session `ID` of a capture file that holds several (default: the last)")
+	return cmd
+}
+
+// replayArgs splits the command line into the capture and the server
+// command.
+func replayArgs(cmd *cobra.Command, f *replayFlags, args []string) (string, []string, error) {
+	dash := cmd.ArgsLenAtDash()
+	before, server := args, []string(nil)
+	if dash >= 0 {
+		before, server = args[:dash], args[dash:]
+	}
+	switch {
+	case len(before) != 1:
+		return "", nil, usagef("replay takes one capture (a file or a session id) before --, not %d arguments", len(before))
+	case len(server) == 0 && !f.dryRun:
+		return "", nil, usagef("replay needs the server to run after --: mcptrail replay %s -- SERVER [ARGS...]", termtext.Escape(before[0]))
+	case f.timeout <= 0:
+		return "", nil, usagef("--timeout must be positive, not %v", f.timeout)
+	}
+	return before[0], server, nil
+}
+
+// onlyTools reads the --only values (tool:NAME) as tool names.
+func onlyTools(only []string) ([]string, error) {
+	var names []string
+	for _, o := range only {
+		name, ok := strings.CutPrefix(o, "tool:")
+		if !ok || name == "" {
+			return nil, usagef("--only %q: want tool:NAME", o)
+		}
+		names = append(names, name)
+	}
+	return names, nil
+}
+
+// parseFactor reads --slower-than: a factor of at least 1, written 2x or 2.
+func parseFactor(s string) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "x"), 64)
+	if err != nil || f < 1 || f != f {
+		return 0, usagef("--slower-than %q: want a factor of at least 1, such as 2x or 1.5", s)
+	}
+	return f, nil
+}
+
+func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string) error {
+	arg, server, err := replayArgs(cmd, f, args)
+	if err != nil {
+		return err
+	}
+	only, err := onlyTools(f.only)
+	if err != nil {
+		return err
+	}
+	factor, err := parseFactor(f.slowerThan)
+	if err != nil {
+		return err
+	}
+	orig, closeOrig, err := loadReplayInput(ios, arg, f.session)
+	if err != nil {
+		return err
+	}
+	defer closeOrig()
+	plan, err := replay.NewPlan(orig, &replay.PlanOptions{Only: only, AllowDestructive: f.allowDestructive, AllowRedacted: f.allowRedacted})
+	if errors.Is(err, replay.ErrNothingToReplay) && plan != nil {
+		_ = plan.WriteSkipped(ios.ErrOut)
+	}
+	if err != nil {
+		return badInput(fmt.Errorf("replaying %s: %w", termtext.Escape(arg), err))
+	}
+	if f.dryRun {
+		return plan.WriteText(ios.Out)
+	}
+	return replayStdio(cmd, ios, f, orig, plan, server, factor)
+}
+
+// loadReplayInput reads the capture CAPTURE names into a snapshot whose
+// frames can be read back; the returned function closes the file.
+func loadReplayInput(ios *IOStreams, arg, session string) (*store.Snapshot, func(), error) {
+	if arg == "-" {
+		return nil, nil, usagef("replay reads a capture file or a session id, not standard input")
+	}
+	ci, err := openExportInput(ios, arg, session)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := openSession(ios, ci)
+	if err != nil {
+		ci.in.Close()
+		return nil, nil, err
+	}
+	snap, err := store.Load(r, &store.Options{Source: ci.file})
+	if err != nil {
+		ci.in.Close()
+		return nil, nil, fmt.Errorf("reading %s: %w", termtext.Escape(ci.name), err)
+	}
+	warnDamage(ios, ci.name, r.Damage())
+	return snap, func() { ci.in.Close() }, nil
+}
+
+// warnDamage says on stderr that a capture is damaged; replay goes on with
+// what could be read.
+func warnDamage(ios *IOStreams, name string, d capture.Damage) {
+	if d.Torn {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: %s ends in a torn line (%d bytes); replaying what precedes it\n", termtext.Escape(name), d.TornBytes)
+	}
+	if d.Corrupt > 0 {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: %s has %d corrupt lines (first at line %d); replaying the others\n", termtext.Escape(name), d.Corrupt, d.CorruptLines[0])
+	}
+}
+
+// openReplayCapture creates the new capture: --capture PATH (never an
+// existing file), else a session file in the state directory.
+func openReplayCapture(ios *IOStreams, path string, start time.Time, label, id string) (*capture.File, error) {
+	if path != "" {
+		file, err := capture.CreateFile(path, capture.Exclusive)
+		if err != nil {
+			return nil, captureHint(err)
+		}
+		return file, nil
+	}
+	state, err := capture.StateDir(ios.Getenv)
+	if err != nil {
+		return nil, captureHint(err)
+	}
+	file, err := capture.CreateSessionFile(capture.SessionsDir(state), start, label, id)
+	if err != nil {
+		return nil, captureHint(err)
+	}
+	return file, nil
+}
+
+// replayStdio runs the plan against the server through the stdio tap,
+// then compares the new capture with the original.
+func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store.Snapshot, plan *replay.Plan, server []string, factor float64) error {
+	label := orig.Session.Label
+	if label == "" {
+		label = "replay"
+	}
+	id := capture.NewSessionID()
+	file, err := openReplayCapture(ios, f.capture, ios.Now(), label, id)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(ios.ErrOut, "mcptrail: replaying %d calls; capture: %s\n", plan.Sent(), termtext.Escape(file.Path()))
+	res, runErr := replay.Stdio(cmd.Context(), plan, &replay.Options{
+		Command: server, Capture: file, SpoolDir: filepath.Dir(file.Path()),
+		Header:  capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
+		Now:     ios.Now, Timeout: f.timeout, Stderr: ios.ErrOut,
+	})
+	if err := file.Close(); err != nil && runErr == nil {
+		runErr = fmt.Errorf("closing capture %s: %w", file.Path(), reason(err))
+	}
+	if res != nil {
+		_ = plan.WriteSkipped(ios.Out)
+		_ = res.WriteText(ios.Out)
+	}
+	if runErr != nil {
+		return fmt.Errorf("replay: %w (capture: %s)", runErr, termtext.Escape(file.Path()))
+	}
+	differs, err := compareReplay(ios, orig, file.Path(), factor)
+	if err != nil {
+		return err
+	}
+	if differs || len(res.Unanswered) > 0 {
+		return &exitError{int(ExitError)}
+	}
+	return nil
+}
