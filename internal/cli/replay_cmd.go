@@ -225,8 +225,8 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 	fmt.Fprintf(ios.ErrOut, "mcptrail: replaying %d calls; capture: %s\n", plan.Sent(), termtext.Escape(file.Path()))
 	res, runErr := replay.Stdio(cmd.Context(), plan, &replay.Options{
 		Command: server, Capture: file, SpoolDir: filepath.Dir(file.Path()),
-		Header:  capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
-		Now:     ios.Now, Timeout: f.timeout, Stderr: ios.ErrOut,
+		Header: capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
+		Now:    ios.Now, Timeout: f.timeout, Stderr: ios.ErrOut,
 	})
 	if err := file.Close(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("closing capture %s: %w", file.Path(), reason(err))

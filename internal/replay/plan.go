@@ -25,11 +25,11 @@ var ErrRedacted = errors.New("the capture is redacted: the server would be sent 
 
 // Skip reasons.
 const (
-	SkipDestructive = "destructive"       // a tool annotated destructiveHint: true
-	SkipOnly        = "not selected"      // filtered out by PlanOptions.Only
-	SkipUnanswered  = "never answered"    // the recording holds no answer to it
-	SkipCancelled   = "cancelled"         // the recorded client cancelled it
-	SkipUnreadable  = "frame unreadable"  // the frame could not be read back from the capture
+	SkipDestructive = "destructive"      // a tool annotated destructiveHint: true
+	SkipOnly        = "not selected"     // filtered out by PlanOptions.Only
+	SkipUnanswered  = "never answered"   // the recording holds no answer to it
+	SkipCancelled   = "cancelled"        // the recorded client cancelled it
+	SkipUnreadable  = "frame unreadable" // the frame could not be read back from the capture
 )
 
 // PlanOptions selects what a plan sends. The zero value sends every
