@@ -79,13 +79,21 @@ func Stdio(ctx context.Context, p *Plan, opts *Options) (*Result, error) {
 	driveErr := d.run(p)
 	c.stop()
 	inW.Close() // EOF on the server's stdin: an MCP server exits
+	// A server that hung gets SIGTERM at once, one that is done the
+	// timeout to exit; the tap kills it killAfter after the signal.
+	grace := timeout
+	if errors.Is(driveErr, ErrTimeout) {
+		grace = 0
+	}
+	stop := time.NewTimer(grace)
 	var end tapEnd
 	select {
 	case end = <-ended:
-	case <-time.After(timeout):
-		sigs <- syscall.SIGTERM // the tap kills it killAfter later
+	case <-stop.C:
+		sigs <- syscall.SIGTERM
 		end = <-ended
 	}
+	stop.Stop()
 	inR.CloseWithError(errors.New("the replay has ended"))
 	c.wait()
 	return finish(&d.res, driveErr, end.res, end.err)
