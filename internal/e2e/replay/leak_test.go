@@ -98,4 +98,3 @@ func loadPlan(t *testing.T, path string) *replay.Plan {
 	}
 	return p
 }
-
