@@ -228,13 +228,18 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 		Header: capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
 		Now:    ios.Now, Timeout: f.timeout, Stderr: ios.ErrOut,
 	})
+	if res == nil {
+		// The server never started: no session is left behind, as with the proxy.
+		if err := file.Discard(); err != nil {
+			printError(ios.ErrOut, err)
+		}
+		return proxyExit(ios, nil, runErr)
+	}
 	if err := file.Close(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("closing capture %s: %w", file.Path(), reason(err))
 	}
-	if res != nil {
-		_ = plan.WriteSkipped(ios.Out)
-		_ = res.WriteText(ios.Out)
-	}
+	_ = plan.WriteSkipped(ios.Out)
+	_ = res.WriteText(ios.Out)
 	if runErr != nil {
 		return fmt.Errorf("replay: %w (capture: %s)", runErr, termtext.Escape(file.Path()))
 	}

@@ -32,15 +32,18 @@ func (q *answerQueue) take(method string) (jsontext.Value, bool) {
 // those are reported.
 func (d *driver) answer(f *wire.Frame, st *Step, q *answerQueue) error {
 	if rec, ok := q.take(f.Method); ok {
-		return d.c.send(response(rec, f.ID))
+		return d.send(response(rec, f.ID))
 	}
 	switch f.Method {
 	case "ping":
-		return d.c.send(object([]member{{"jsonrpc", jsontext.Value(`"2.0"`)}, {"id", jsontext.Value(f.ID.Raw())}, {"result", jsontext.Value(`{}`)}}))
+		return d.send(object([]member{{"jsonrpc", jsontext.Value(`"2.0"`)}, {"id", jsontext.Value(f.ID.Raw())}, {"result", jsontext.Value(`{}`)}}))
 	case "elicitation/create":
 		d.unanswered(st, "", f.Method)
-		return d.c.send(object([]member{{"jsonrpc", jsontext.Value(`"2.0"`)}, {"id", jsontext.Value(f.ID.Raw())}, {"result", jsontext.Value(`{"action":"cancel"}`)}}))
+		return d.send(object([]member{{"jsonrpc", jsontext.Value(`"2.0"`)}, {"id", jsontext.Value(f.ID.Raw())}, {"result", jsontext.Value(`{"action":"cancel"}`)}}))
 	}
 	d.unanswered(st, "", f.Method)
-	return d.c.send(errorResponse(f.ID, -32601, "mcptrail replay: the recording holds no answer to "+f.Method))
+	return d.send(errorResponse(f.ID, -32601, "mcptrail replay: the recording holds no answer to "+f.Method))
 }
+
+// send writes msg to the server within the timeout.
+func (d *driver) send(msg []byte) error { return d.c.send(msg, d.timeout) }

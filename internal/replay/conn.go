@@ -16,8 +16,9 @@ import (
 var ErrTimeout = errors.New("timed out")
 
 // ErrServerGone is wrapped by the error a replay returns when the server
-// closed its output (it exited or crashed) before answering.
-var ErrServerGone = errors.New("the server closed its output")
+// closed its output or stopped taking input (it exited or crashed) before
+// answering.
+var ErrServerGone = errors.New("the server is gone")
 
 // conn is the client end of a newline-delimited JSON-RPC stream (the stdio
 // transport). One goroutine reads frames into a channel until the stream
@@ -60,12 +61,26 @@ func (c *conn) read() {
 	}
 }
 
-// send writes one message and its newline.
-func (c *conn) send(msg []byte) error {
-	if _, err := c.w.Write(append(msg, '\n')); err != nil {
-		return fmt.Errorf("writing to the server: %w", err)
+// send writes one message and its newline, waiting at most timeout for
+// the server to take it. A write that times out is left to fail when the
+// caller closes the stream (Stdio does), and the conn is not used again.
+func (c *conn) send(msg []byte, timeout time.Duration) error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.w.Write(append(msg, '\n'))
+		done <- err
+	}()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("writing to the server: %w", err)
+		}
+		return nil
+	case <-t.C:
+		return fmt.Errorf("the server took no input in %v: %w", timeout, ErrTimeout)
 	}
-	return nil
 }
 
 // next returns the next frame from the server, waiting until deadline;

@@ -64,7 +64,7 @@ func (d *driver) run(p *Plan) error {
 			return fmt.Errorf("replaying call %d (%s): %w", st.Call, describe(st.Method, st.Target), err)
 		}
 		if st.Method == "initialize" && answered {
-			if err := d.c.send(notification("notifications/initialized")); err != nil {
+			if err := d.send(notification("notifications/initialized")); err != nil {
 				return err
 			}
 		}
@@ -80,7 +80,7 @@ func (d *driver) step(st *Step) (bool, error) {
 	for round := 0; ; round++ {
 		d.ids++
 		id := wire.IntID(d.ids)
-		if err := d.c.send(request(d.ids, st.Method, params)); err != nil {
+		if err := d.send(request(d.ids, st.Method, params)); err != nil {
 			return false, err
 		}
 		d.res.Requests++

@@ -42,7 +42,8 @@ const killAfter = 2 * time.Second
 // when the server has exited (asked to when the replay is done, killed
 // when it does not stop) and every goroutine it started has ended. The
 // error says why the replay stopped early (errors.Is ErrTimeout or
-// ErrServerGone); the Result says what was sent until then.
+// ErrServerGone); the Result says what was sent until then. A nil Result
+// means the server could not be started (the error says why).
 func Stdio(ctx context.Context, p *Plan, opts *Options) (*Result, error) {
 	if opts == nil || len(opts.Command) == 0 {
 		return nil, stdio.ErrNoCommand
@@ -72,6 +73,8 @@ func Stdio(ctx context.Context, p *Plan, opts *Options) (*Result, error) {
 	go func() {
 		res, err := stdio.Run(ctx, topts)
 		outW.Close()
+		// Nobody reads the server's input any more: a write fails now.
+		inR.CloseWithError(ErrServerGone)
 		ended <- tapEnd{res, err}
 	}()
 	c := newConn(inW, outR)
@@ -94,7 +97,6 @@ func Stdio(ctx context.Context, p *Plan, opts *Options) (*Result, error) {
 		end = <-ended
 	}
 	stop.Stop()
-	inR.CloseWithError(errors.New("the replay has ended"))
 	c.wait()
 	return finish(&d.res, driveErr, end.res, end.err)
 }
@@ -103,10 +105,10 @@ func Stdio(ctx context.Context, p *Plan, opts *Options) (*Result, error) {
 // then why driving stopped, then a capture problem.
 func finish(res *Result, driveErr error, tapRes *stdio.Result, tapErr error) (*Result, error) {
 	if tapRes == nil && tapErr != nil {
-		return res, tapErr
+		return nil, tapErr
 	}
 	if driveErr != nil && errors.Is(driveErr, ErrServerGone) && tapRes != nil {
-		driveErr = fmt.Errorf("%w (the server exited with %s)", driveErr, exitText(tapRes))
+		driveErr = fmt.Errorf("%w (it exited with %s)", driveErr, exitText(tapRes))
 	}
 	if driveErr != nil {
 		return res, driveErr

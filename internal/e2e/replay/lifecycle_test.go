@@ -34,7 +34,7 @@ func TestReplayServerHangs(t *testing.T) {
 func TestReplayServerCrashes(t *testing.T) {
 	t.Parallel()
 	o := runReplay(t, recording(t, false), "--", "/bin/sh", "-c", "read line; exit 3")
-	want := "the server closed its output (the server exited with status 3)"
+	want := "the server is gone (it exited with status 3)"
 	if o.code != 1 || !strings.Contains(o.stderr, want) {
 		t.Errorf("replay exited %d, want 1 with %q on stderr\nstderr:\n%s", o.code, want, o.stderr)
 	}
