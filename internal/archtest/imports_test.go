@@ -84,6 +84,8 @@ func layers() map[string][]string {
 			"internal/export/json", "internal/export/text", "internal/tui/ui", "internal/tui/filter",
 			"internal/tui/stream", "internal/tui/inspector", "internal/tui/overlay", "internal/tui/hub", "internal/tui/source"),
 		"internal/mock": below("internal/store", "internal/transcript"),
+		// The session comparison that diff and replay print.
+		"internal/diff": view,
 		// Replay drives a real server through the stdio tap and compares the
 		// sessions (internal/diff).
 		"internal/replay": below("internal/store", "internal/tap/stdio", "internal/tap/httpproxy", "internal/diff"),

@@ -55,6 +55,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newVersionCmd(io),
 		newCheckCmd(io), // check.go
 		newCACmd(io),    // ca.go
+		newDiffCmd(io),  // diff.go
 	)
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which it sets only when it suggests itself
 	setVersion(root)

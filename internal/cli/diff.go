@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcptrail/mcptrail/internal/diff"
+	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/rules"
+	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtext"
+)
+
+// ExitDiffers: diff found a difference. It is 1, as ExitError, for diff
+// only: scripts read 1 as "the sessions differ".
+const ExitDiffers ExitCode = 1
+
+// diffOptions are the diff command's flags.
+type diffOptions struct {
+	asJSON     bool
+	slowerThan string
+	ignore     []string
+}
+
+func newDiffCmd(ios *IOStreams) *cobra.Command {
+	opts := diffOptions{}
+	cmd := &cobra.Command{
+		Use:   "diff [--json] A B",
+		Short: "Compare two sessions: catalog, calls, results, errors, ledger, findings, latency; exit 1 when they differ",
+		Long: `Diff compares session A (the older) with session B. A and B are session ids
+(or unique prefixes) in the state directory, capture files, or - (standard
+input, for one of them); a file that holds several sessions gives its last.
+
+It prints the catalog definitions added, removed or changed (by definition
+hash); the client calls matched by method, target and arguments (ids are
+ignored, order only pairs calls that are otherwise alike; an MRTR operation
+is one call), with each changed result member by JSON Pointer, the errors
+that appeared or went away, and the calls only one side made; the
+elicitation questions added, removed, reworded or answered differently (no
+answer's value is ever shown); the findings of the rules new in B and gone
+from A (matched by rule and call, .mcptrail.toml's [rules] apply); and the
+methods and tools whose p50 latency changed. --slower-than 2x also reports
+each call whose duration (an MRTR operation's tool time) at least doubled;
+0 compares no duration. --json writes the report as one JSON document
+(docs/diff.md). Exit codes: 0 the sessions are alike, 1 they differ, 2 usage,
+3 a session could not be read.`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usagef("diff takes two sessions, A and B (ids, prefixes, paths or -), got %d arguments", len(args))
+			}
+			if args[0] == "-" && args[1] == "-" {
+				return usagef("diff can read only one of A and B from standard input")
+			}
+			return nil
+		},
+		RunE: func(_ *cobra.Command, args []string) error {
+			factor, err := parseFactor(opts.slowerThan)
+			if err != nil {
+				return err
+			}
+			dopts := diff.Options{SlowerThan: factor, IgnorePaths: opts.ignore}
+			return runDiff(ios, &opts, dopts, args[0], args[1])
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&opts.asJSON, "json", false, "write the report as JSON")
+	fl.StringVar(&opts.slowerThan, "slower-than", "2x", "report calls and p50s that grew by the `FACTOR` or more (0: compare no duration)")
+	fl.StringArrayVar(&opts.ignore, "ignore", nil, "ignore result changes at or under the JSON Pointer `PATH` (repeatable)")
+	return cmd
+}
+
+// parseFactor reads --slower-than: a factor such as 2, 2x or 1.5x; 0
+// turns duration comparison off.
+func parseFactor(s string) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSuffix(s, "x"), 64)
+	if err != nil || f < 0 || f > 0 && f < 1 {
+		return 0, usagef("--slower-than %q: want a factor of 1 or more such as 2x, or 0", s)
+	}
+	return f, nil
+}
+
+// runDiff loads both sessions, compares them and prints the report.
+func runDiff(ios *IOStreams, o *diffOptions, dopts diff.Options, argA, argB string) error {
+	defer readerGC(ios)()
+	for _, p := range dopts.IgnorePaths {
+		if p != "" && !strings.HasPrefix(p, "/") {
+			return usagef("--ignore %q: want a JSON Pointer such as /content/0/text", p)
+		}
+	}
+	reg, err := readRules()
+	if err != nil {
+		return err
+	}
+	a, closeA, err := loadDiffSession(ios, argA, reg)
+	if err != nil {
+		return err
+	}
+	defer closeA.Close()
+	b, closeB, err := loadDiffSession(ios, argB, reg)
+	if err != nil {
+		return err
+	}
+	defer closeB.Close()
+	rep, err := diff.Sessions(a, b, dopts)
+	if err != nil {
+		return err
+	}
+	if err := writeDiff(ios, o.asJSON, rep); err != nil {
+		return err
+	}
+	if rep.Differs() {
+		return &exitError{int(ExitDiffers)}
+	}
+	return nil
+}
+
+// loadDiffSession reads the session arg names with the configured rules.
+// The input stays open (the comparison reads frames back from a file)
+// until the returned Closer is closed.
+func loadDiffSession(ios *IOStreams, arg string, reg *finding.Registry) (*store.Snapshot, io.Closer, error) {
+	ci, err := openExportInput(ios, arg, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := openSession(ios, ci)
+	if err != nil {
+		ci.in.Close()
+		return nil, nil, err
+	}
+	opts := &store.Options{Rules: reg, Checks: rules.Checks()}
+	if src := regularFile(ci.file); src != nil {
+		opts.Source = src
+	} else {
+		opts.KeepFrames = true
+	}
+	snap, err := ingest(r, r.Header(), nil, opts)
+	if err != nil {
+		ci.in.Close()
+		return nil, nil, fmt.Errorf("reading %s: %w", ci.name, err)
+	}
+	reportDamage(ios.ErrOut, ci.name, snap.Session.Damage)
+	return snap, ci.in, nil
+}
+
+// regularFile returns f when it is a regular file (frames can be read back
+// from it at their offsets); nil otherwise.
+func regularFile(f *os.File) *os.File {
+	if f == nil {
+		return nil
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	return f
+}
+
+// writeDiff writes the report as text, or as JSON escaped for terminals
+// as every JSON mcptrail prints.
+func writeDiff(ios *IOStreams, asJSON bool, rep *diff.Report) error {
+	if !asJSON {
+		return rep.WriteText(ios.Out)
+	}
+	jw := termtext.NewJSONWriter(ios.Out)
+	if err := rep.WriteJSON(jw); err != nil {
+		return err
+	}
+	return jw.Flush()
+}

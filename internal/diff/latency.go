@@ -1,0 +1,28 @@
+package diff
+
+import "github.com/mcptrail/mcptrail/internal/store"
+
+// compareLatency lists the methods and tools answered in both sessions
+// whose p50 changed, methods first, in a's order; nil unless
+// opts.SlowerThan is set.
+func compareLatency(a, b *store.Summary, opts *Options) []Latency {
+	if opts.SlowerThan <= 0 {
+		return nil
+	}
+	var out []Latency
+	for _, g := range []struct {
+		group  string
+		as, bs []store.Stat
+	}{{"method", a.Methods, b.Methods}, {"tool", a.Tools, b.Tools}} {
+		for _, sa := range g.as {
+			for _, sb := range g.bs {
+				if sa.Name != sb.Name || sa.P50MS == sb.P50MS || sa.P50MS == 0 || sb.P50MS == 0 {
+					continue
+				}
+				out = append(out, Latency{Group: g.group, Name: sa.Name, OldMS: sa.P50MS, NewMS: sb.P50MS,
+					Slower: slower(sa.P50MS, sb.P50MS, opts)})
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,145 @@
+package diff
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/store"
+)
+
+// TestLedgerKeyless pairs legacy questions (no key) by their rank within
+// their call, and calls of one tool by their rank.
+func TestLedgerKeyless(t *testing.T) {
+	t.Parallel()
+	row := func(call int, target, msg, action string, fields ...store.LedgerField) store.LedgerRow {
+		return store.LedgerRow{Root: store.LedgerRoot{Call: call, Method: "tools/call", Target: target},
+			Era: store.LedgerLegacy, Mode: "form", Message: msg, Action: action, Status: store.LedgerAnswered, Fields: fields}
+	}
+	guests := store.LedgerField{Name: "guests", Type: "integer", Required: true}
+	a := []store.LedgerRow{
+		row(1, "book", "How many guests?", "accept", guests),
+		row(1, "book", "Deposit?", "accept"),
+		row(5, "book", "How many guests?", "accept", guests),
+	}
+	b := []store.LedgerRow{
+		row(2, "book", "How many guests?", "accept", store.LedgerField{Name: "guests", Type: "string"}),
+		row(2, "book", "Pay a deposit?", "decline"),
+		row(2, "book", "Allergies?", "accept"),
+		row(7, "book", "How many guests?", "accept", guests),
+	}
+	want := []QuestionDelta{{
+		Method: "tools/call", Target: "book", Change: QuestionChanged, Message: "How many guests?",
+		Changes: []Change{
+			{What: ChangeType, Field: "guests", Old: "integer", New: "string"},
+			{What: ChangeRequired, Field: "guests", Old: "true", New: "false"},
+		},
+	}, {
+		Method: "tools/call", Target: "book", Change: QuestionChanged, Message: "Pay a deposit?",
+		Changes: []Change{
+			{What: ChangeMessage, Old: "Deposit?", New: "Pay a deposit?"},
+			{What: ChangeAction, Old: "accept", New: "decline"},
+		},
+	}, {
+		Method: "tools/call", Target: "book", Change: QuestionAdded, Message: "Allergies?",
+	}}
+	if diff := cmp.Diff(want, compareLedgers(a, b)); diff != "" {
+		t.Errorf("ledger (-want +got):\n%s", diff)
+	}
+	if got := compareLedgers(a, a); len(got) != 0 {
+		t.Errorf("a ledger differs from itself: %+v", got)
+	}
+}
+
+// TestFindingsMatch matches findings by rule and call, never by seq or
+// message, one for one.
+func TestFindingsMatch(t *testing.T) {
+	t.Parallel()
+	f := func(rule, target string, seq uint64) FindingRef {
+		return FindingRef{Rule: rule, Method: "tools/call", Target: target, Seq: seq, Message: "m"}
+	}
+	a := []FindingRef{f("x", "t1", 1), f("x", "t1", 5), f("y", "t2", 9)}
+	b := []FindingRef{f("x", "t1", 30), f("y", "t3", 40), f("y", "t2", 2)}
+	if diff := cmp.Diff([]FindingRef{f("y", "t3", 40)}, onlyIn(b, a)); diff != "" {
+		t.Errorf("new (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]FindingRef{f("x", "t1", 5)}, onlyIn(a, b)); diff != "" {
+		t.Errorf("gone (-want +got):\n%s", diff)
+	}
+}
+
+// TestCatalogs compares by hash, against a side that listed nothing too.
+func TestCatalogs(t *testing.T) {
+	t.Parallel()
+	def := func(key, hash string) store.Definition {
+		return store.Definition{Definition: mcp.Definition{Key: key}, Hash: hash}
+	}
+	a := &store.Catalog{Lists: []store.CatalogList{{Kind: store.KindTool, Definitions: []store.Definition{def("s", "h1"), def("d", "h2")}}}}
+	b := &store.Catalog{Lists: []store.CatalogList{{Kind: store.KindTool, Definitions: []store.Definition{def("n", "h4"), def("s", "h3")}}}}
+	got := compareCatalogs(a, b)
+	want := []CatalogDelta{
+		{Kind: store.KindTool, Key: "s", Change: store.ChangeChanged, OldHash: "h1", NewHash: "h3"},
+		{Kind: store.KindTool, Key: "d", Change: store.ChangeRemoved, OldHash: "h2"},
+		{Kind: store.KindTool, Key: "n", Change: store.ChangeAdded, NewHash: "h4"},
+	}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(CatalogDelta{}, "Old", "New")); diff != "" {
+		t.Errorf("catalog (-want +got):\n%s", diff)
+	}
+	if got[0].Old.Hash != "h1" || got[0].New.Hash != "h3" || got[1].New != nil || got[2].Old != nil {
+		t.Errorf("the deltas do not carry the definitions: %+v", got)
+	}
+	if n := len(compareCatalogs(nil, b)); n != 2 {
+		t.Errorf("against no catalog: %d deltas, want 2 added", n)
+	}
+	if got := compareCatalogs(nil, nil); len(got) != 0 {
+		t.Errorf("no catalogs differ: %+v", got)
+	}
+}
+
+func TestSlower(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		old, new float64
+		opts     Options
+		want     bool
+	}{
+		{10, 20, Options{SlowerThan: 2}, true},
+		{10, 19.9, Options{SlowerThan: 2}, false},
+		{10, 100, Options{}, false}, // no duration comparison
+		{0, 100, Options{SlowerThan: 2}, false},
+		{0.1, 0.5, Options{SlowerThan: 2, MinSlowerMS: 1}, false},
+		{1, 5, Options{SlowerThan: 2, MinSlowerMS: 1}, true},
+	} {
+		if got := slower(tt.old, tt.new, &tt.opts); got != tt.want {
+			t.Errorf("slower(%v, %v, %+v) = %v, want %v", tt.old, tt.new, tt.opts, got, tt.want)
+		}
+	}
+}
+
+// TestWithoutFrames compares snapshots that cannot give their frames (no
+// Source, no KeepFrames): calls match by method and target alone and
+// nothing fails.
+func TestWithoutFrames(t *testing.T) {
+	t.Parallel()
+	tr := readTranscript(t, corpusDir+"/elicit-seed.transcript.jsonl")
+	data := captureOf(t, tr, "seed")
+	r, err := capture.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, err := store.Load(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Sessions(bare, bare, Options{SlowerThan: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Differs() || rep.Calls.Matched != 3 {
+		t.Errorf("Differs() = %v, matched %d; want false, 3", rep.Differs(), rep.Calls.Matched)
+	}
+}
