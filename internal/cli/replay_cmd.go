@@ -5,14 +5,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/diff"
+	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/replay"
+	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
@@ -75,7 +77,7 @@ func newReplayCmd(ios *IOStreams) *cobra.Command {
 	fl.BoolVar(&f.dryRun, "dry-run", false, "list what would be sent; start no server")
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "also send calls to tools annotated destructiveHint: true")
 	fl.BoolVar(&f.allowRedacted, "allow-redacted", false, "replay a redacted capture (the server gets the [REDACTED] placeholders)")
-	fl.StringVar(&f.slowerThan, "slower-than", "2x", "report calls that took more than `F` times as long as recorded (2x or 2)")
+	fl.StringVar(&f.slowerThan, "slower-than", "2x", "report calls that took `FACTOR` times as long as recorded or more (2x or 2; 0: compare no duration)")
 	fl.DurationVar(&f.timeout, "timeout", replay.DefaultTimeout, "give up when the server has not answered a request in `DURATION`")
 	fl.StringVar(&f.capture, "capture", "", "write the new capture to `PATH` instead of the sessions directory")
 	fl.StringVar(&f.session, "session", "", "replay session `ID` of a capture file that holds several (default: the last)")
@@ -114,15 +116,6 @@ func onlyTools(only []string) ([]string, error) {
 	return names, nil
 }
 
-// parseFactor reads --slower-than: a factor of at least 1, written 2x or 2.
-func parseFactor(s string) (float64, error) {
-	f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "x"), 64)
-	if err != nil || f < 1 || f != f {
-		return 0, usagef("--slower-than %q: want a factor of at least 1, such as 2x or 1.5", s)
-	}
-	return f, nil
-}
-
 func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string) error {
 	arg, server, err := replayArgs(cmd, f, args)
 	if err != nil {
@@ -136,7 +129,11 @@ func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string
 	if err != nil {
 		return err
 	}
-	orig, closeOrig, err := loadReplayInput(ios, arg, f.session)
+	reg, err := readRules()
+	if err != nil {
+		return err
+	}
+	orig, closeOrig, err := loadReplayInput(ios, arg, f.session, reg)
 	if err != nil {
 		return err
 	}
@@ -151,12 +148,12 @@ func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string
 	if f.dryRun {
 		return plan.WriteText(ios.Out)
 	}
-	return replayStdio(cmd, ios, f, orig, plan, server, factor)
+	return replayStdio(cmd, ios, f, orig, plan, server, diff.Options{SlowerThan: factor, MinSlowerMS: minSlowerMS}, reg)
 }
 
 // loadReplayInput reads the capture CAPTURE names into a snapshot whose
 // frames can be read back; the returned function closes the file.
-func loadReplayInput(ios *IOStreams, arg, session string) (*store.Snapshot, func(), error) {
+func loadReplayInput(ios *IOStreams, arg, session string, reg *finding.Registry) (*store.Snapshot, func(), error) {
 	if arg == "-" {
 		return nil, nil, usagef("replay reads a capture file or a session id, not standard input")
 	}
@@ -169,24 +166,13 @@ func loadReplayInput(ios *IOStreams, arg, session string) (*store.Snapshot, func
 		ci.in.Close()
 		return nil, nil, err
 	}
-	snap, err := store.Load(r, &store.Options{Source: ci.file})
+	snap, err := ingest(r, r.Header(), nil, &store.Options{Rules: reg, Checks: rules.Checks(), Source: ci.file})
 	if err != nil {
 		ci.in.Close()
 		return nil, nil, fmt.Errorf("reading %s: %w", termtext.Escape(ci.name), err)
 	}
-	warnDamage(ios, ci.name, r.Damage())
+	reportDamage(ios.ErrOut, ci.name, snap.Session.Damage)
 	return snap, func() { ci.in.Close() }, nil
-}
-
-// warnDamage says on stderr that a capture is damaged; replay goes on with
-// what could be read.
-func warnDamage(ios *IOStreams, name string, d capture.Damage) {
-	if d.Torn {
-		fmt.Fprintf(ios.ErrOut, "mcptrail: %s ends in a torn line (%d bytes); replaying what precedes it\n", termtext.Escape(name), d.TornBytes)
-	}
-	if d.Corrupt > 0 {
-		fmt.Fprintf(ios.ErrOut, "mcptrail: %s has %d corrupt lines (first at line %d); replaying the others\n", termtext.Escape(name), d.Corrupt, d.CorruptLines[0])
-	}
 }
 
 // openReplayCapture creates the new capture: --capture PATH (never an
@@ -212,7 +198,7 @@ func openReplayCapture(ios *IOStreams, path string, start time.Time, label, id s
 
 // replayStdio runs the plan against the server through the stdio tap,
 // then compares the new capture with the original.
-func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store.Snapshot, plan *replay.Plan, server []string, factor float64) error {
+func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store.Snapshot, plan *replay.Plan, server []string, dopts diff.Options, reg *finding.Registry) error {
 	label := orig.Session.Label
 	if label == "" {
 		label = "replay"
@@ -243,12 +229,12 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 	if runErr != nil {
 		return fmt.Errorf("replay: %w (capture: %s)", runErr, termtext.Escape(file.Path()))
 	}
-	differs, err := compareReplay(ios, orig, file.Path(), factor)
+	differs, err := compareReplay(ios, orig, plan, file.Path(), dopts, reg)
 	if err != nil {
 		return err
 	}
 	if differs || len(res.Unanswered) > 0 {
-		return &exitError{int(ExitError)}
+		return &exitError{int(ExitDiffers)}
 	}
 	return nil
 }

@@ -2,29 +2,34 @@ package cli
 
 import (
 	"fmt"
-	"os"
 
-	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/diff"
+	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/replay"
 	"github.com/mcptrail/mcptrail/internal/store"
-	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
-// compareReplay reads the replay's new capture and prints how it differs
-// from the original; it reports whether anything did.
-func compareReplay(ios *IOStreams, orig *store.Snapshot, path string, factor float64) (bool, error) {
-	f, err := os.Open(path)
+// minSlowerMS is the least duration a replayed call must take to count as
+// slower: a call of a few milliseconds that took twice as long is noise.
+const minSlowerMS = 50
+
+// compareReplay reads the replay's new capture, prints how it differs from
+// the original (nothing when it does not) and reports whether it does.
+func compareReplay(ios *IOStreams, orig *store.Snapshot, plan *replay.Plan, path string, dopts diff.Options, reg *finding.Registry) (bool, error) {
+	got, closeGot, err := loadDiffSession(ios, path, reg)
 	if err != nil {
-		return false, openCaptureError(path, err)
+		return false, fmt.Errorf("reading the new capture: %w", err)
 	}
-	defer f.Close()
-	r, err := capture.NewReader(f)
+	defer closeGot.Close()
+	cmp, err := replay.Compare(orig, got, plan, dopts)
 	if err != nil {
-		return false, fmt.Errorf("reading the new capture %s: %w", termtext.Escape(path), err)
+		return false, err
 	}
-	got, err := store.Load(r, &store.Options{Source: f})
-	if err != nil {
-		return false, fmt.Errorf("reading the new capture %s: %w", termtext.Escape(path), err)
+	if cmp.ClientFindings > 0 {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: %d findings of the recording concern its client or the capture, not the server; replay does not compare them\n", cmp.ClientFindings)
 	}
-	_, _ = got, factor
-	return false, nil
+	if !cmp.Report.Differs() {
+		return false, nil
+	}
+	return true, cmp.Report.WriteText(ios.Out)
 }

@@ -3,6 +3,7 @@ package sdkpeer
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,7 +22,12 @@ const (
 	// VariantExtraField: the tool's form asks for an extra optional field,
 	// "note" (a string); the answer is handled as before.
 	VariantExtraField = "extra-field"
+	// VariantSlow: the tool takes SlowBy longer before it first answers.
+	VariantSlow = "slow"
 )
+
+// SlowBy is how much longer VariantSlow's tool takes.
+const SlowBy = 400 * time.Millisecond
 
 // ApplyVariant replaces one tool of srv (made by NewServer with the same
 // legacy) with the variant named; "" changes nothing.
@@ -29,9 +35,9 @@ func ApplyVariant(srv *mcp.Server, legacy bool, variant string) error {
 	switch variant {
 	case "":
 		return nil
-	case VariantChanged, VariantError, VariantExtraField:
+	case VariantChanged, VariantError, VariantExtraField, VariantSlow:
 	default:
-		return fmt.Errorf("unknown variant %q (want %s, %s or %s)", variant, VariantChanged, VariantError, VariantExtraField)
+		return fmt.Errorf("unknown variant %q (want %s, %s, %s or %s)", variant, VariantChanged, VariantError, VariantExtraField, VariantSlow)
 	}
 	v := &varied{variant: variant, states: new(stateSeq)}
 	if legacy {
@@ -76,6 +82,7 @@ func (v *varied) confirm(_ context.Context, req *mcp.CallToolRequest, _ struct{}
 	}
 	p := req.Params
 	if len(p.InputResponses) == 0 {
+		v.delay()
 		return &mcp.CallToolResult{
 			InputRequests: mcp.InputRequestMap{"confirm": v.question("Proceed?", "ok", "boolean")},
 			RequestState:  v.states.next("confirm"),
@@ -88,9 +95,17 @@ func (v *varied) book(ctx context.Context, req *mcp.CallToolRequest, _ struct{})
 	if v.variant == VariantError {
 		return nil, nil, &jsonrpc.Error{Code: -32603, Message: "book: the service is down"}
 	}
+	v.delay()
 	res, err := req.Session.Elicit(ctx, v.question("How many guests?", "guests", "integer"))
 	if err != nil {
 		return errorResult("elicitation failed: %v", err), nil, nil
 	}
 	return v.result("guests", res), nil, nil
+}
+
+// delay makes VariantSlow's tool slow.
+func (v *varied) delay() {
+	if v.variant == VariantSlow {
+		time.Sleep(SlowBy) // the variant's point: a slower tool
+	}
 }
