@@ -35,16 +35,20 @@ has no answer for is cancelled and reported.
 
 Then it compares the two sessions and prints what differs: results
 changed (a JSON diff with paths), errors that appeared or went away,
-elicitations asked differently, and calls slower than --slower-than. It
-exits 1 when anything differs or a question went unanswered, 0 when
-nothing did.
+elicitations asked differently, and calls of 50ms or more that took
+--slower-than times as long (0 compares no duration). Calls it did not
+send, and the recorded client's own findings, are not counted. It exits 1
+when anything differs or a question went unanswered, 0 when nothing did.
 
 Calls to tools the capture's catalog annotates destructiveHint: true are
 skipped unless --allow-destructive; --only tool:NAME (repeatable) sends
 only those tool calls (with the handshake and the other methods).
---dry-run lists what would be sent and starts nothing. --timeout bounds
-each wait for the server's answer; a server that hangs or crashes ends
-the replay with an error, and the server is stopped.`
+Calls the recorded client cancelled or never saw answered are skipped
+too; a redacted capture is refused unless --allow-redacted. --dry-run
+lists what would be sent and starts nothing. --timeout bounds each wait
+for the server's answer; a server that hangs or exits mid-replay ends the
+replay with an error (exit 1), and the server is stopped. Only stdio
+servers can be replayed for now.`
 
 // replayFlags are the replay command's flags.
 type replayFlags struct {
@@ -73,7 +77,7 @@ func newReplayCmd(ios *IOStreams) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.only, "only", nil, "send only the calls to tool `tool:NAME` (repeatable); other methods are still sent")
+	fl.StringArrayVar(&f.only, "only", nil, "send only the calls to the tool named by `tool:NAME` (repeatable); other methods are still sent")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "list what would be sent; start no server")
 	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "also send calls to tools annotated destructiveHint: true")
 	fl.BoolVar(&f.allowRedacted, "allow-redacted", false, "replay a redacted capture (the server gets the [REDACTED] placeholders)")
