@@ -89,3 +89,17 @@ func TestReplayVariants(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayOnly replays only the chained tool against the variant whose
+// confirm tool changed: confirm is not sent, so nothing differs (the calls
+// not sent are not counted as missing) and replay exits 0.
+func TestReplayOnly(t *testing.T) {
+	t.Parallel()
+	o := runReplay(t, recording(t, false), "--only", "tool:chained", "--slower-than", "0", "--", bins.sdkserver, "-variant", "changed")
+	if o.code != 0 || o.stdout != "" {
+		t.Fatalf("replay exited %d, want 0 and nothing on stdout\nstdout:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
+	}
+	if !strings.Contains(o.stderr, "replaying 3 calls") {
+		t.Errorf("stderr does not say 3 calls are replayed (discover, list, chained):\n%s", o.stderr)
+	}
+}
