@@ -92,6 +92,9 @@ func layers() map[string][]string {
 
 		// Client configuration files (wrap/unwrap): text splices, no MCP.
 		"internal/clientconfig": nil,
+		// Replay drives a real server through the stdio tap and compares the
+		// sessions (internal/diff).
+		"internal/replay": below("internal/store", "internal/tap/stdio", "internal/tap/httpproxy", "internal/diff"),
 		// The CLI wires everything; only the command imports it.
 		"internal/cli": {"*"},
 		"cmd/mcptrail": {"internal/cli"},

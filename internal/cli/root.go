@@ -54,6 +54,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newAuthCmd(io), // auth.go
 		newDemoCmd(io),
 		newReplayServerCmd(io),
+		newReplayCmd(io), // replay_cmd.go
 		newHTTPCmd(io),
 		newRulesCmd(io),
 		newOpenCmd(io),

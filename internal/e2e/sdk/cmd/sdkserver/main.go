@@ -13,6 +13,9 @@
 // only with -legacy): tools listed two a page, and a grow tool that changes
 // the list.
 //
+// With -variant NAME one tool is changed for the replay tests
+// (sdkpeer.ApplyVariant: changed, error, extra-field or slow).
+//
 // With -wire DIR it also copies the exact bytes it reads from stdin to
 // DIR/server-in and the bytes it writes to stdout to DIR/server-out, so a
 // test can check that the proxy in between changed nothing.
@@ -38,8 +41,13 @@ func main() {
 	legacy := flag.Bool("legacy", false, "serve 2025-11-25 only, with the server-initiated elicitation tool")
 	wire := flag.String("wire", "", "copy the stdio bytes to `dir`/server-in and server-out")
 	catalog := flag.Bool("catalog", false, "serve the catalog test's tools instead")
+	variant := flag.String("variant", "", "change one tool for the replay tests (sdkpeer.ApplyVariant: changed, error, extra-field, slow)")
 	flag.Parse()
 	srv := sdkpeer.NewServer(*legacy)
+	if err := sdkpeer.ApplyVariant(srv, *legacy, *variant); err != nil {
+		fmt.Fprintf(os.Stderr, "sdkserver: %v\n", err)
+		os.Exit(2)
+	}
 	if *catalog {
 		srv = sdkpeer.NewCatalogServer(*legacy)
 	}

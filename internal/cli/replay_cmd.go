@@ -1,0 +1,244 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/diff"
+	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/replay"
+	"github.com/mcptrail/mcptrail/internal/rules"
+	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtext"
+)
+
+const replayLong = `Replay drives a real MCP server with the client side of a capture and
+shows what changed.
+
+It starts SERVER (the command after --) through the stdio tap, so the
+replay writes a new capture of its own (its path is printed on stderr),
+and sends it what the recorded client sent: the handshake of the
+capture's era (initialize or server/discover), then each recorded client
+call in order, one at a time. When the server asks for input, replay
+answers with the recorded answers: an MRTR input_required result is
+retried with the server's new requestState and the recorded
+inputResponses for the same keys; a legacy server-initiated
+elicitation/create gets the recorded response. A question the recording
+has no answer for is cancelled and reported.
+
+Then it compares the two sessions and prints what differs: results
+changed (a JSON diff with paths), errors that appeared or went away,
+elicitations asked differently, and calls of 50ms or more that took
+--slower-than times as long (0 compares no duration). Calls it did not
+send, and the recorded client's own findings, are not counted. It exits 1
+when anything differs or a question went unanswered, 0 when nothing did.
+
+Calls to tools the capture's catalog annotates destructiveHint: true are
+skipped unless --allow-destructive; --only tool:NAME (repeatable) sends
+only those tool calls (with the handshake and the other methods).
+Calls the recorded client cancelled or never saw answered are skipped
+too; a redacted capture is refused unless --allow-redacted. --dry-run
+lists what would be sent and starts nothing. --timeout bounds each wait
+for the server's answer; a server that hangs or exits mid-replay ends the
+replay with an error (exit 1), and the server is stopped. Only stdio
+servers can be replayed for now.`
+
+// replayFlags are the replay command's flags.
+type replayFlags struct {
+	only             []string
+	dryRun           bool
+	allowDestructive bool
+	allowRedacted    bool
+	slowerThan       string
+	timeout          time.Duration
+	capture          string
+	session          string
+}
+
+func newReplayCmd(ios *IOStreams) *cobra.Command {
+	var f replayFlags
+	cmd := &cobra.Command{
+		Use:   "replay CAPTURE [flags] -- SERVER [ARGS...]",
+		Short: "Replay a capture's client calls against a real server and show what changed",
+		Long:  replayLong,
+		Example: `  mcptrail replay session.jsonl -- node build/index.js
+  mcptrail replay 3f2a --only tool:search --slower-than 1.5x -- ./server
+  mcptrail replay session.jsonl --dry-run`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReplay(cmd, ios, &f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.only, "only", nil, "send only the calls to the tool named by `tool:NAME` (repeatable); other methods are still sent")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "list what would be sent; start no server")
+	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "also send calls to tools annotated destructiveHint: true")
+	fl.BoolVar(&f.allowRedacted, "allow-redacted", false, "replay a redacted capture (the server gets the [REDACTED] placeholders)")
+	fl.StringVar(&f.slowerThan, "slower-than", "2x", "report calls that took `FACTOR` times as long as recorded or more (2x or 2; 0: compare no duration)")
+	fl.DurationVar(&f.timeout, "timeout", replay.DefaultTimeout, "give up when the server has not answered a request in `DURATION`")
+	fl.StringVar(&f.capture, "capture", "", "write the new capture to `PATH` instead of the sessions directory")
+	fl.StringVar(&f.session, "session", "", "replay session `ID` of a capture file that holds several (default: the last)")
+	return cmd
+}
+
+// replayArgs splits the command line into the capture and the server
+// command.
+func replayArgs(cmd *cobra.Command, f *replayFlags, args []string) (string, []string, error) {
+	dash := cmd.ArgsLenAtDash()
+	before, server := args, []string(nil)
+	if dash >= 0 {
+		before, server = args[:dash], args[dash:]
+	}
+	switch {
+	case len(before) != 1:
+		return "", nil, usagef("replay takes one capture (a file or a session id) before --, not %d arguments", len(before))
+	case len(server) == 0 && !f.dryRun:
+		return "", nil, usagef("replay needs the server to run after --: mcptrail replay %s -- SERVER [ARGS...]", termtext.Escape(before[0]))
+	case f.timeout <= 0:
+		return "", nil, usagef("--timeout must be positive, not %v", f.timeout)
+	}
+	return before[0], server, nil
+}
+
+// onlyTools reads the --only values (tool:NAME) as tool names.
+func onlyTools(only []string) ([]string, error) {
+	var names []string
+	for _, o := range only {
+		name, ok := strings.CutPrefix(o, "tool:")
+		if !ok || name == "" {
+			return nil, usagef("--only %q: want tool:NAME", o)
+		}
+		names = append(names, name)
+	}
+	return names, nil
+}
+
+func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string) error {
+	arg, server, err := replayArgs(cmd, f, args)
+	if err != nil {
+		return err
+	}
+	only, err := onlyTools(f.only)
+	if err != nil {
+		return err
+	}
+	factor, err := parseFactor(f.slowerThan)
+	if err != nil {
+		return err
+	}
+	reg, err := readRules()
+	if err != nil {
+		return err
+	}
+	orig, closeOrig, err := loadReplayInput(ios, arg, f.session, reg)
+	if err != nil {
+		return err
+	}
+	defer closeOrig()
+	plan, err := replay.NewPlan(orig, &replay.PlanOptions{Only: only, AllowDestructive: f.allowDestructive, AllowRedacted: f.allowRedacted})
+	if errors.Is(err, replay.ErrNothingToReplay) && plan != nil {
+		_ = plan.WriteSkipped(ios.ErrOut)
+	}
+	if err != nil {
+		return badInput(fmt.Errorf("replaying %s: %w", termtext.Escape(arg), err))
+	}
+	if f.dryRun {
+		return plan.WriteText(ios.Out)
+	}
+	return replayStdio(cmd, ios, f, orig, plan, server, diff.Options{SlowerThan: factor, MinSlowerMS: minSlowerMS}, reg)
+}
+
+// loadReplayInput reads the capture CAPTURE names into a snapshot whose
+// frames can be read back; the returned function closes the file.
+func loadReplayInput(ios *IOStreams, arg, session string, reg *finding.Registry) (*store.Snapshot, func(), error) {
+	if arg == "-" {
+		return nil, nil, usagef("replay reads a capture file or a session id, not standard input")
+	}
+	ci, err := openExportInput(ios, arg, session)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := openSession(ios, ci)
+	if err != nil {
+		ci.in.Close()
+		return nil, nil, err
+	}
+	snap, err := ingest(r, r.Header(), nil, &store.Options{Rules: reg, Checks: rules.Checks(), Source: ci.file})
+	if err != nil {
+		ci.in.Close()
+		return nil, nil, fmt.Errorf("reading %s: %w", termtext.Escape(ci.name), err)
+	}
+	reportDamage(ios.ErrOut, ci.name, snap.Session.Damage)
+	return snap, func() { ci.in.Close() }, nil
+}
+
+// openReplayCapture creates the new capture: --capture PATH (never an
+// existing file), else a session file in the state directory.
+func openReplayCapture(ios *IOStreams, path string, start time.Time, label, id string) (*capture.File, error) {
+	if path != "" {
+		file, err := capture.CreateFile(path, capture.Exclusive)
+		if err != nil {
+			return nil, captureHint(err)
+		}
+		return file, nil
+	}
+	state, err := capture.StateDir(ios.Getenv)
+	if err != nil {
+		return nil, captureHint(err)
+	}
+	file, err := capture.CreateSessionFile(capture.SessionsDir(state), start, label, id)
+	if err != nil {
+		return nil, captureHint(err)
+	}
+	return file, nil
+}
+
+// replayStdio runs the plan against the server through the stdio tap,
+// then compares the new capture with the original.
+func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store.Snapshot, plan *replay.Plan, server []string, dopts diff.Options, reg *finding.Registry) error {
+	label := orig.Session.Label
+	if label == "" {
+		label = "replay"
+	}
+	id := capture.NewSessionID()
+	file, err := openReplayCapture(ios, f.capture, ios.Now(), label, id)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(ios.ErrOut, "mcptrail: replaying %d calls; capture: %s\n", plan.Sent(), termtext.Escape(file.Path()))
+	res, runErr := replay.Stdio(cmd.Context(), plan, &replay.Options{
+		Command: server, Capture: file, SpoolDir: filepath.Dir(file.Path()),
+		Header: capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
+		Now:    ios.Now, Timeout: f.timeout, Stderr: ios.ErrOut,
+	})
+	if res == nil {
+		// The server never started: no session is left behind, as with the proxy.
+		if err := file.Discard(); err != nil {
+			printError(ios.ErrOut, err)
+		}
+		return proxyExit(ios, nil, runErr)
+	}
+	if err := file.Close(); err != nil && runErr == nil {
+		runErr = fmt.Errorf("closing capture %s: %w", file.Path(), reason(err))
+	}
+	_ = plan.WriteSkipped(ios.Out)
+	_ = res.WriteText(ios.Out)
+	if runErr != nil {
+		return fmt.Errorf("replay: %w (capture: %s)", runErr, termtext.Escape(file.Path()))
+	}
+	differs, err := compareReplay(ios, orig, plan, file.Path(), dopts, reg)
+	if err != nil {
+		return err
+	}
+	if differs || len(res.Unanswered) > 0 {
+		return &exitError{int(ExitDiffers)}
+	}
+	return nil
+}

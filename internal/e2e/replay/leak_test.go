@@ -1,0 +1,100 @@
+package replay_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/replay"
+	"github.com/mcptrail/mcptrail/internal/store"
+)
+
+// TestReplayLeavesNothing runs replay.Stdio in this process against a
+// server that answers, one that hangs and one that crashes: after each,
+// the goroutine and open-file counts are back where they were. It does
+// not run in parallel, so the counts are this test's.
+func TestReplayLeavesNothing(t *testing.T) {
+	plan := loadPlan(t, recording(t, false))
+	cases := []struct {
+		name    string
+		command []string
+		want    error // errors.Is the replay's error; nil for none
+	}{
+		{"answers", []string{bins.sdkserver}, nil},
+		{"hangs", []string{bins.stubborn, "-ignore", "-hold"}, replay.ErrTimeout},
+		{"crashes", []string{"/bin/sh", "-c", "read line; exit 3"}, replay.ErrServerGone},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			goroutines, fds := runtime.NumGoroutine(), openFiles(t)
+			_, err := replay.Stdio(context.Background(), plan, &replay.Options{
+				Command: tc.command, Capture: new(bytesSink), Timeout: time.Second,
+				Header: capture.Record{SessionID: "leaktest"},
+			})
+			if (tc.want == nil) != (err == nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
+				t.Fatalf("replay.Stdio: %v, want %v", err, tc.want)
+			}
+			settle(t, "goroutines", goroutines, runtime.NumGoroutine)
+			settle(t, "open files", fds, func() int { return openFiles(t) })
+		})
+	}
+}
+
+// settle waits (up to 5 s) for count() to come back to base: a goroutine
+// that has been told to stop may take a moment to return.
+func settle(t *testing.T, what string, base int, count func() int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for count() > base {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			n := runtime.Stack(buf, true)
+			t.Fatalf("%s: %d after the replay, %d before\n%s", what, count(), base, buf[:n])
+		}
+		time.Sleep(10 * time.Millisecond) // polling a count, not ordering events
+	}
+}
+
+// openFiles counts this process's open file descriptors (Linux); -1
+// elsewhere, where the check is then vacuous.
+func openFiles(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return -1
+	}
+	return len(ents)
+}
+
+// bytesSink is a capture that keeps nothing.
+type bytesSink struct{ n int }
+
+func (b *bytesSink) Write(p []byte) (int, error) { b.n += len(p); return len(p), nil }
+
+// loadPlan builds the replay plan of the capture at path.
+func loadPlan(t *testing.T, path string) *replay.Plan {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	r, err := capture.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := store.Load(r, &store.Options{Source: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := replay.NewPlan(snap, nil)
+	if err != nil {
+		t.Fatalf("planning %s: %v", filepath.Base(path), err)
+	}
+	return p
+}

@@ -1,0 +1,184 @@
+package replay
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
+	"github.com/mcptrail/mcptrail/internal/wire"
+)
+
+// DefaultTimeout is how long a replay waits for the server's answer to one
+// request when Options.Timeout is zero.
+const DefaultTimeout = 30 * time.Second
+
+// maxRounds bounds the MRTR rounds of one call: a server that keeps asking
+// cannot keep a replay going for ever.
+const maxRounds = 32
+
+// Result is what a replay did besides writing the new capture.
+type Result struct {
+	// Requests counts the requests sent, MRTR retries included.
+	Requests int
+	// Unanswered lists the questions the server asked that the recording
+	// holds no answer for; each was cancelled (an elicitation) or refused
+	// with a JSON-RPC error (another server request).
+	Unanswered []Question
+}
+
+// Question is a server question a replay could not answer from the
+// recording.
+type Question struct {
+	// Call is the index of the recorded call it interrupted; Method and
+	// Target name that call.
+	Call   int
+	Method string
+	Target string
+	// Key is the inputRequests key of an MRTR question; "" for a legacy
+	// server-initiated request.
+	Key string
+	// Asked is the question's method (elicitation/create ...).
+	Asked string
+}
+
+// driver sends a plan's steps over one connection, one call at a time.
+type driver struct {
+	c       *conn
+	timeout time.Duration
+	ids     int64
+	res     Result
+}
+
+// run sends every step that is not skipped; it stops at the first step the
+// server failed to answer.
+func (d *driver) run(p *Plan) error {
+	for i := range p.Steps {
+		st := &p.Steps[i]
+		if st.Skip != "" {
+			continue
+		}
+		answered, err := d.step(st)
+		if err != nil {
+			return fmt.Errorf("replaying call %d (%s): %w", st.Call, describe(st.Method, st.Target), err)
+		}
+		if st.Method == "initialize" && answered {
+			if err := d.send(notification("notifications/initialized")); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// step sends one call and its MRTR retries; it reports whether the call
+// ended with a result (not an error).
+func (d *driver) step(st *Step) (bool, error) {
+	params := st.Params
+	q := &answerQueue{answers: st.Answers}
+	for round := 0; ; round++ {
+		d.ids++
+		id := wire.IntID(d.ids)
+		if err := d.send(request(d.ids, st.Method, params)); err != nil {
+			return false, err
+		}
+		d.res.Requests++
+		f, err := d.await(id, st, q)
+		if err != nil {
+			return false, err
+		}
+		if f.Kind != wire.KindResponse || !isInputRequired(f.Result) {
+			return f.Kind == wire.KindResponse, nil
+		}
+		if round+1 >= maxRounds {
+			return false, fmt.Errorf("the server asked for input %d times in a row", maxRounds)
+		}
+		next, ok := d.retry(st, round, f.Result)
+		if !ok {
+			return true, nil
+		}
+		params = next
+	}
+}
+
+// await reads frames until the answer to id, answering the server's own
+// requests meanwhile; it gives up Options.Timeout after it started.
+func (d *driver) await(id wire.ID, st *Step, q *answerQueue) (wire.Frame, error) {
+	deadline := time.Now().Add(d.timeout)
+	for {
+		f, err := d.c.next(deadline, d.timeout)
+		if err != nil {
+			return f, err
+		}
+		switch f.Kind {
+		case wire.KindResponse, wire.KindError:
+			if f.ID == id {
+				return f, nil
+			}
+		case wire.KindRequest:
+			if err := d.answer(&f, st, q); err != nil {
+				return f, err
+			}
+		}
+	}
+}
+
+// retry builds the params of the retry that answers an input_required
+// result in round (0-based) of st, or reports false when the recorded
+// client gave up at this round.
+func (d *driver) retry(st *Step, round int, result jsontext.Value) (jsontext.Value, bool) {
+	if round >= len(st.Retries) && st.Abandoned {
+		return nil, false
+	}
+	base := st.Params
+	if round < len(st.Retries) {
+		base = st.Retries[round]
+	}
+	var answers []member
+	for _, asked := range members(jsonraw.Member(result, "inputRequests")) {
+		v, ok := recordedResponse(st, round, asked.name)
+		if !ok {
+			method, _ := jsonraw.String(jsonraw.Member(asked.val, "method"))
+			d.unanswered(st, asked.name, method)
+			if method != "elicitation/create" {
+				continue
+			}
+			v = jsontext.Value(`{"action":"cancel"}`)
+		}
+		answers = append(answers, member{asked.name, v})
+	}
+	set := []member{{"inputResponses", object(answers)}}
+	if rs := jsonraw.Member(result, "requestState"); rs != nil {
+		return withMembers(base, append(set, member{"requestState", clone(rs)})), true
+	}
+	return withMembers(base, set, "requestState"), true
+}
+
+// recordedResponse finds the recorded answer to the inputRequests key: in
+// the retry of the same round first, else in any retry of the call.
+func recordedResponse(st *Step, round int, key string) (jsontext.Value, bool) {
+	if round < len(st.Retries) {
+		if v := jsonraw.Member(jsonraw.Member(st.Retries[round], "inputResponses"), key); v != nil {
+			return clone(v), true
+		}
+	}
+	for _, r := range st.Retries {
+		if v := jsonraw.Member(jsonraw.Member(r, "inputResponses"), key); v != nil {
+			return clone(v), true
+		}
+	}
+	return nil, false
+}
+
+func (d *driver) unanswered(st *Step, key, asked string) {
+	d.res.Unanswered = append(d.res.Unanswered, Question{Call: st.Call, Method: st.Method, Target: st.Target, Key: key, Asked: asked})
+}
+
+// describe names a call: its method and target.
+func describe(method, target string) string {
+	if target == "" {
+		return method
+	}
+	return method + " " + target
+}

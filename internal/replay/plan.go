@@ -1,0 +1,263 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
+	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/wire"
+)
+
+// ErrNothingToReplay is returned by NewPlan when the capture holds no
+// client request to send.
+var ErrNothingToReplay = errors.New("the capture holds no client request to replay")
+
+// ErrRedacted is returned by NewPlan for a redacted capture (its values
+// were replaced by a placeholder, so the server would get the placeholder).
+var ErrRedacted = errors.New("the capture is redacted: the server would be sent [REDACTED] placeholders (pass --allow-redacted to replay it anyway)")
+
+// Skip reasons.
+const (
+	SkipDestructive = "destructive"      // a tool annotated destructiveHint: true
+	SkipOnly        = "not selected"     // filtered out by PlanOptions.Only
+	SkipUnanswered  = "never answered"   // the recording holds no answer to it
+	SkipCancelled   = "cancelled"        // the recorded client cancelled it
+	SkipUnreadable  = "frame unreadable" // the frame could not be read back from the capture
+)
+
+// PlanOptions selects what a plan sends. The zero value sends every
+// recorded client call but those to destructive tools.
+type PlanOptions struct {
+	// Only, when not empty, limits the tool calls sent to these tool
+	// names; other methods (the handshake, lists) are still sent.
+	Only []string
+	// AllowDestructive sends calls to tools the capture's catalog
+	// annotates destructiveHint: true; false skips them.
+	AllowDestructive bool
+	// AllowRedacted builds a plan from a redacted capture; false refuses it
+	// with ErrRedacted.
+	AllowRedacted bool
+}
+
+// Plan is what a replay sends, built from the original session.
+type Plan struct {
+	// Steps holds one entry per recorded client call, in the order the
+	// client sent them; skipped ones say why.
+	Steps []Step
+	// Era is the era of the capture's first client call (store.EraModern
+	// or store.EraLegacy; "" when unknown).
+	Era string
+}
+
+// Step is one recorded client call and what answering the server during
+// it takes.
+type Step struct {
+	// Call is the index of the recorded call in the original snapshot.
+	Call   int
+	Method string
+	Target string
+	// Params is the recorded request's params as sent (nil when absent).
+	Params jsontext.Value
+	// Retries holds the params of the recorded MRTR retries, in round
+	// order; empty when the call was not an operation.
+	Retries []jsontext.Value
+	// Abandoned reports whether the recorded operation ended on an
+	// input_required result the client never retried.
+	Abandoned bool
+	// Answers holds the recorded answers to the server-initiated requests
+	// the call was interrupted by (legacy era), in the order asked.
+	Answers []Answer
+	// Skip says why the step is not sent; "" sends it.
+	Skip string
+}
+
+// Answer is a recorded client answer to a server-initiated request.
+type Answer struct {
+	Method string
+	// Response is the recorded response message (result or error), whose
+	// id the replay replaces.
+	Response jsontext.Value
+}
+
+// NewPlan builds the plan for replaying snap, whose frames must be
+// readable (store.Options.Source). It fails with ErrNothingToReplay when
+// no client request can be sent.
+func NewPlan(snap *store.Snapshot, opts *PlanOptions) (*Plan, error) {
+	if opts == nil {
+		opts = new(PlanOptions)
+	}
+	if snap.Session.Redacted && !opts.AllowRedacted {
+		return nil, ErrRedacted
+	}
+	destructive := destructiveTools(snap.Catalog)
+	calls := snap.Calls.Slice()
+	p := &Plan{}
+	byCall := make(map[int]int) // recorded call index → step index
+	for i := range calls {
+		c := &calls[i]
+		if c.Dir != capture.C2S || (c.Operation >= 0 && c.Round > 1) {
+			continue
+		}
+		st := Step{Call: c.Index, Method: c.Method, Target: c.Target}
+		st.Skip = skipReason(c, opts, destructive)
+		if st.Skip == "" {
+			params, err := requestParams(snap, c.RequestSeq)
+			if err != nil {
+				st.Skip = SkipUnreadable
+			}
+			st.Params = params
+		}
+		if p.Era == "" {
+			p.Era = c.Era
+		}
+		byCall[c.Index] = len(p.Steps)
+		p.Steps = append(p.Steps, st)
+	}
+	if err := p.addRetries(snap); err != nil {
+		return nil, err
+	}
+	if err := p.addAnswers(snap, calls, byCall); err != nil {
+		return nil, err
+	}
+	if !slices.ContainsFunc(p.Steps, func(s Step) bool { return s.Skip == "" }) {
+		return p, ErrNothingToReplay
+	}
+	return p, nil
+}
+
+// skipReason says why recorded call c is not to be sent, or "".
+func skipReason(c *store.Call, opts *PlanOptions, destructive map[string]bool) string {
+	switch {
+	case c.Status == store.StatusCancelled || c.CancelSeq != 0:
+		return SkipCancelled
+	case c.Status == store.StatusPending:
+		return SkipUnanswered
+	case c.Method != "tools/call":
+		return ""
+	case len(opts.Only) > 0 && !slices.Contains(opts.Only, c.Target):
+		return SkipOnly
+	case destructive[c.Target] && !opts.AllowDestructive:
+		return SkipDestructive
+	}
+	return ""
+}
+
+// addRetries fills each operation's step with the params of its recorded
+// retries.
+func (p *Plan) addRetries(snap *store.Snapshot) error {
+	index := make(map[int]int, len(p.Steps))
+	for i, st := range p.Steps {
+		index[st.Call] = i
+	}
+	for _, op := range snap.Operations.All() {
+		i, ok := index[op.Root]
+		if !ok || p.Steps[i].Skip != "" {
+			continue
+		}
+		st := &p.Steps[i]
+		st.Abandoned = op.Status == store.StatusInputRequired
+		for _, r := range op.Rounds[1:] {
+			c := snap.Calls.At(r.Call)
+			params, err := requestParams(snap, c.RequestSeq)
+			if err != nil {
+				return fmt.Errorf("reading round %d of %s %s: %w", len(st.Retries)+2, c.Method, c.Target, err)
+			}
+			st.Retries = append(st.Retries, params)
+		}
+	}
+	return nil
+}
+
+// addAnswers gives each step the recorded answers to the server-initiated
+// requests that interrupted it.
+func (p *Plan) addAnswers(snap *store.Snapshot, calls []store.Call, byCall map[int]int) error {
+	for i := range calls {
+		c := &calls[i]
+		if c.Dir != capture.S2C || c.Parent < 0 || c.ResponseSeq == 0 {
+			continue
+		}
+		si, ok := byCall[c.Parent]
+		if !ok {
+			continue
+		}
+		rec, err := snap.Frame(c.ResponseSeq)
+		if err != nil {
+			return fmt.Errorf("reading the recorded answer to %s: %w", c.Method, err)
+		}
+		p.Steps[si].Answers = append(p.Steps[si].Answers, Answer{Method: c.Method, Response: clone(rec.Msg)})
+	}
+	return nil
+}
+
+// requestParams reads back the params of the request frame at seq.
+func requestParams(snap *store.Snapshot, seq uint64) (jsontext.Value, error) {
+	rec, err := snap.Frame(seq)
+	if err != nil {
+		return nil, err
+	}
+	if len(rec.Msg) == 0 {
+		return nil, fmt.Errorf("frame %d is not JSON", seq)
+	}
+	f := wire.Decode(rec.Msg)
+	if f.Kind != wire.KindRequest {
+		return nil, fmt.Errorf("frame %d is not a request (%s)", seq, f.Describe())
+	}
+	return clone(f.Params), nil
+}
+
+// destructiveTools lists the tools whose latest definition in the catalog
+// carries annotations.destructiveHint: true.
+func destructiveTools(cat *store.Catalog) map[string]bool {
+	out := make(map[string]bool)
+	if cat == nil {
+		return out
+	}
+	for _, l := range cat.Lists {
+		if l.Method != "tools/list" {
+			continue
+		}
+		for _, d := range l.Definitions {
+			if annotationTrue(d.Annotations, "destructiveHint") {
+				out[d.Key] = true
+			}
+		}
+	}
+	return out
+}
+
+// annotationTrue reports whether the annotations object has member name
+// set to true.
+func annotationTrue(ann jsontext.Value, name string) bool {
+	return strings.TrimSpace(string(jsonraw.Member(ann, name))) == "true"
+}
+
+// Sent counts the steps that are sent.
+func (p *Plan) Sent() int {
+	n := 0
+	for _, s := range p.Steps {
+		if s.Skip == "" {
+			n++
+		}
+	}
+	return n
+}
+
+func clone(v jsontext.Value) jsontext.Value {
+	if v == nil {
+		return nil
+	}
+	return append(jsontext.Value(nil), v...)
+}
+
+// isInputRequired reports whether a result is an MRTR interim result.
+func isInputRequired(result jsontext.Value) bool {
+	r := mcp.ParseResult(result)
+	return r.InputRequired()
+}

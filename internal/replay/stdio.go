@@ -1,0 +1,127 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/tap/stdio"
+)
+
+// Options configures a replay. Nil Options use the defaults.
+type Options struct {
+	// Command is the server to start (argv); required.
+	Command []string
+	// Capture receives the new capture; nil writes none.
+	Capture io.Writer
+	// SpoolDir is where a huge frame waits while it is recorded; "" uses
+	// the system's temporary directory.
+	SpoolDir string
+	// Header is the new capture's session record (the tap fills in the
+	// transport, command and time).
+	Header capture.Record
+	// Now is the clock; nil uses time.Now.
+	Now func() time.Time
+	// Timeout bounds the wait for each answer of the server, and the wait
+	// for it to exit once the replay is done; zero means DefaultTimeout.
+	Timeout time.Duration
+	// Stderr receives the server's stderr; nil discards it.
+	Stderr io.Writer
+}
+
+// killAfter is how long a server that ignored the end of its input and a
+// SIGTERM may run before the tap kills it.
+const killAfter = 2 * time.Second
+
+// Stdio starts the server through the stdio tap and sends it p. It returns
+// when the server has exited (asked to when the replay is done, killed
+// when it does not stop) and every goroutine it started has ended. The
+// error says why the replay stopped early (errors.Is ErrTimeout or
+// ErrServerGone); the Result says what was sent until then. A nil Result
+// means the server could not be started (the error says why).
+func Stdio(ctx context.Context, p *Plan, opts *Options) (*Result, error) {
+	if opts == nil || len(opts.Command) == 0 {
+		return nil, stdio.ErrNoCommand
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	sigs := make(chan os.Signal, 2)
+	topts := &stdio.Options{
+		Command: opts.Command,
+		Stdin:   inR, Stdout: outW, Stderr: opts.Stderr,
+		Capture: opts.Capture, SpoolDir: opts.SpoolDir,
+		Header: opts.Header, Now: opts.Now,
+		Signals: sigs, KillAfter: killAfter,
+	}
+	if topts.Stderr == nil {
+		topts.Stderr = io.Discard
+	}
+	type tapEnd struct {
+		res *stdio.Result
+		err error
+	}
+	ended := make(chan tapEnd, 1)
+	go func() {
+		res, err := stdio.Run(ctx, topts)
+		outW.Close()
+		// Nobody reads the server's input any more: a write fails now.
+		inR.CloseWithError(ErrServerGone)
+		ended <- tapEnd{res, err}
+	}()
+	c := newConn(inW, outR)
+	d := &driver{c: c, timeout: timeout}
+	driveErr := d.run(p)
+	c.stop()
+	inW.Close() // EOF on the server's stdin: an MCP server exits
+	// A server that hung gets SIGTERM at once, one that is done the
+	// timeout to exit; the tap kills it killAfter after the signal.
+	grace := timeout
+	if errors.Is(driveErr, ErrTimeout) {
+		grace = 0
+	}
+	stop := time.NewTimer(grace)
+	var end tapEnd
+	select {
+	case end = <-ended:
+	case <-stop.C:
+		sigs <- syscall.SIGTERM
+		end = <-ended
+	}
+	stop.Stop()
+	c.wait()
+	return finish(&d.res, driveErr, end.res, end.err)
+}
+
+// finish picks the error a replay reports: a server that could not start,
+// then why driving stopped, then a capture problem.
+func finish(res *Result, driveErr error, tapRes *stdio.Result, tapErr error) (*Result, error) {
+	if tapRes == nil && tapErr != nil {
+		return nil, tapErr
+	}
+	if driveErr != nil && errors.Is(driveErr, ErrServerGone) && tapRes != nil {
+		driveErr = fmt.Errorf("%w (it exited with %s)", driveErr, exitText(tapRes))
+	}
+	if driveErr != nil {
+		return res, driveErr
+	}
+	if tapErr != nil {
+		return res, fmt.Errorf("writing the new capture: %w", tapErr)
+	}
+	return res, nil
+}
+
+func exitText(r *stdio.Result) string {
+	if r.Signal != "" {
+		return "signal " + r.Signal
+	}
+	return fmt.Sprintf("status %d", r.ExitCode)
+}
