@@ -104,7 +104,7 @@ func Open(state string, warn func(string)) (*Index, error) {
 	return ix, nil
 }
 
-// Path returns the index file's path.
+// Path returns the index file's path; "" for an index in memory.
 func (ix *Index) Path() string { return ix.path }
 
 // Close closes the database.
@@ -117,17 +117,31 @@ func (ix *Index) Close() error {
 	return err
 }
 
-func (ix *Index) open() error {
-	f, err := os.OpenFile(ix.path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("opening the session index: %w", err)
+// OpenMemory opens an index that lives in memory only, for a reader that
+// cannot write the state directory: it is built anew each time.
+func OpenMemory() (*Index, error) {
+	ix := &Index{warn: func(string) {}}
+	if err := ix.open(); err != nil {
+		return nil, err
 	}
-	_ = f.Close()
+	return ix, nil
+}
+
+func (ix *Index) open() error {
+	name := ":memory:"
+	if ix.path != "" {
+		f, err := os.OpenFile(ix.path, os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return fmt.Errorf("opening the session index: %w", err)
+		}
+		_ = f.Close()
+		name = ix.path
+	}
 	q := url.Values{}
 	for _, p := range []string{"busy_timeout(10000)", "foreign_keys(1)", "synchronous(OFF)", "journal_mode(DELETE)"} {
 		q.Add("_pragma", p)
 	}
-	db, err := sql.Open("sqlite", "file:"+ix.path+"?"+q.Encode())
+	db, err := sql.Open("sqlite", "file:"+name+"?"+q.Encode())
 	if err != nil {
 		return fmt.Errorf("opening the session index: %w", err)
 	}
@@ -182,6 +196,9 @@ func (ix *Index) dropAll(ctx context.Context) error {
 // it anew, with a warning.
 func (ix *Index) reset(cause error) error {
 	_ = ix.Close()
+	if ix.path == "" {
+		return ix.open()
+	}
 	ix.warn(fmt.Sprintf("mcptrail: warning: the session index %s was unreadable (%v); rebuilding it from the captures", ix.path, short(cause)))
 	for _, suffix := range []string{"", "-journal", "-wal", "-shm"} {
 		if err := os.Remove(ix.path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
