@@ -19,7 +19,7 @@ const FileName = "index.db"
 // schemaVersion is stored as the database's user_version; an index of
 // another version is rebuilt. Bump it whenever the schema or what is
 // extracted from a capture changes.
-const schemaVersion = 1
+const schemaVersion = 2
 
 const schema = `
 CREATE TABLE IF NOT EXISTS files(
@@ -58,6 +58,13 @@ CREATE TABLE IF NOT EXISTS ledger(
 	asked INTEGER NOT NULL, elapsed_ms REAL NOT NULL, wait_ms REAL NOT NULL, op_ms REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ledger_sid ON ledger(sid);
+CREATE TABLE IF NOT EXISTS answers(
+	sid INTEGER NOT NULL REFERENCES sessions(sid) ON DELETE CASCADE,
+	tool TEXT NOT NULL, question TEXT NOT NULL, mode TEXT NOT NULL,
+	asked INTEGER NOT NULL, accept INTEGER NOT NULL, decline INTEGER NOT NULL, cancel INTEGER NOT NULL,
+	pending INTEGER NOT NULL, elapsed BLOB NOT NULL, wait_ms REAL NOT NULL, op_ms REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS answers_sid ON answers(sid);
 CREATE TABLE IF NOT EXISTS catalog(
 	sid INTEGER NOT NULL REFERENCES sessions(sid) ON DELETE CASCADE,
 	kind TEXT NOT NULL, key TEXT NOT NULL, hash TEXT NOT NULL
@@ -184,7 +191,7 @@ func (ix *Index) prepare() error {
 }
 
 func (ix *Index) dropAll(ctx context.Context) error {
-	for _, t := range []string{"findings", "catalog", "ledger", "calls", "sessions", "files"} {
+	for _, t := range []string{"findings", "catalog", "answers", "ledger", "calls", "sessions", "files"} {
 		if _, err := ix.db.ExecContext(ctx, "DROP TABLE IF EXISTS "+t); err != nil {
 			return fmt.Errorf("recreating the session index: %w", err)
 		}

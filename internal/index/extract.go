@@ -77,6 +77,7 @@ func Extract(path string, ord int, header *capture.Record, snap *store.Snapshot)
 	}
 	e.Calls = callGroups(snap)
 	e.Ledger = questions(snap)
+	e.Answers = answerGroups(e.Ledger)
 	e.Catalog = catalogEntries(snap.Catalog)
 	e.Findings = ruleCounts(snap)
 	return e
@@ -173,4 +174,42 @@ func ruleCounts(snap *store.Snapshot) []RuleCount {
 		return cmp.Or(cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Severity, b.Severity))
 	})
 	return out
+}
+
+// answerGroups sums qs by tool, question and mode, in order of first ask.
+func answerGroups(qs []Question) []AnswerGroup {
+	var out []AnswerGroup
+	for i := range qs {
+		q := &qs[i]
+		question := cmp.Or(q.Key, q.Message)
+		j := slices.IndexFunc(out, func(g AnswerGroup) bool { return g.Tool == q.Tool && g.Question == question && g.Mode == q.Mode })
+		if j < 0 {
+			out = append(out, AnswerGroup{Tool: q.Tool, Question: question, Mode: q.Mode})
+			j = len(out) - 1
+		}
+		out[j].add(q)
+	}
+	return out
+}
+
+func (g *AnswerGroup) add(q *Question) {
+	g.Asked++
+	switch q.Action {
+	case mcp.ActionAccept:
+		g.Accept++
+	case mcp.ActionDecline:
+		g.Decline++
+	case mcp.ActionCancel:
+		g.Cancel++
+	}
+	switch q.Status {
+	case store.LedgerPending:
+		g.Pending++
+	case store.LedgerAnswered:
+		g.ElapsedMS = append(g.ElapsedMS, q.ElapsedMS)
+	}
+	if q.OpMS > 0 {
+		g.WaitMS += q.WaitMS
+		g.OpMS += q.OpMS
+	}
 }

@@ -19,6 +19,9 @@ type genOptions struct {
 	// Calls is the number of tool calls per session (a plain call is two
 	// frames, one that asks the user four, one left pending three).
 	Calls int
+	// Frames, when set, replaces Calls: calls are written until the
+	// session holds at least this many frames.
+	Frames int
 	// Newest is the start of session 0; session i starts Spacing earlier.
 	Newest  time.Time
 	Spacing time.Duration
@@ -81,7 +84,7 @@ func generate(dir string, o genOptions) ([]genSession, error) {
 			server: genServers()[rng.IntN(len(genServers()))],
 		}
 		s.path = filepath.Join(dir, s.start.Format("20060102T150405.000000Z")+"-"+s.label+"-"+s.id+".jsonl")
-		if err := writeGenSession(&s, o.Calls, rng); err != nil {
+		if err := writeGenSession(&s, o.Calls, o.Frames, rng); err != nil {
 			return nil, err
 		}
 		out = append(out, s)
@@ -116,7 +119,7 @@ func (g *genWriter) meta() string {
 		g.s.client, g.s.clientVersion, caps)
 }
 
-func writeGenSession(s *genSession, calls int, rng *rand.Rand) error {
+func writeGenSession(s *genSession, calls, frames int, rng *rand.Rand) error {
 	f, err := os.OpenFile(s.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
@@ -126,7 +129,7 @@ func writeGenSession(s *genSession, calls int, rng *rand.Rand) error {
 		s.start.Format(time.RFC3339Nano), s.id, s.label)
 	t := s.start
 	id := 0
-	for j := range calls {
+	for j := 0; j < calls || g.seq < frames; j++ {
 		t = t.Add(time.Duration(1+rng.IntN(5)) * time.Millisecond)
 		c := g.call(&t, &id, j == 0, rng)
 		s.calls = append(s.calls, c)

@@ -80,6 +80,26 @@ type Question struct {
 	OpMS      float64
 }
 
+// AnswerGroup sums a session's questions with one tool, question (the
+// inputRequests key, else the message) and mode: what stats reads.
+type AnswerGroup struct {
+	Tool     string
+	Question string
+	Mode     string
+	Asked    int
+	Accept   int
+	Decline  int
+	Cancel   int
+	// Pending counts the questions never answered.
+	Pending int
+	// ElapsedMS holds the answered questions' times to answer.
+	ElapsedMS []float64
+	// WaitMS and OpMS sum the questions' WaitMS and OpMS, over those
+	// whose OpMS is known.
+	WaitMS float64
+	OpMS   float64
+}
+
 // CatalogEntry is one definition the server listed, by hash.
 type CatalogEntry struct {
 	Kind string
@@ -100,6 +120,7 @@ type Entry struct {
 	Session  Session
 	Calls    []CallGroup
 	Ledger   []Question
+	Answers  []AnswerGroup
 	Catalog  []CatalogEntry
 	Findings []RuleCount
 }

@@ -44,7 +44,7 @@ type Table struct {
 type data struct {
 	sessions map[int64]*Session
 	calls    []callRow
-	ledger   []ledgerRow
+	answers  []answerRow
 }
 
 type callRow struct {
@@ -54,16 +54,18 @@ type callRow struct {
 	durations      []float64
 }
 
-type ledgerRow struct {
+type answerRow struct {
 	sid int64
-	Question
+	AnswerGroup
 }
 
 // Stats aggregates the sessions f selects by by (ByTool ...).
 func (ix *Index) Stats(f Filter, by string) (*Table, error) {
 	var t *Table
 	err := ix.retry(func() error {
-		d, err := ix.load(f)
+		needCalls := by != ByQuestion && by != ByClient
+		needAnswers := by != ByTool
+		d, err := ix.load(f, needCalls, needAnswers)
 		if err != nil {
 			return err
 		}
@@ -86,7 +88,7 @@ func (ix *Index) Stats(f Filter, by string) (*Table, error) {
 	return t, err
 }
 
-func (ix *Index) load(f Filter) (*data, error) {
+func (ix *Index) load(f Filter, needCalls, needAnswers bool) (*data, error) {
 	d := &data{sessions: map[int64]*Session{}}
 	if err := ix.eachSession(f, func(sid int64, s Session) { d.sessions[sid] = &s }); err != nil {
 		return nil, err
@@ -96,43 +98,59 @@ func (ix *Index) load(f Filter) (*data, error) {
 		where += fmt.Sprintf(" AND s.sid IN (SELECT s.sid FROM sessions s WHERE %s ORDER BY s.start DESC, s.path DESC, s.ord LIMIT %d)", where, f.Limit)
 		args = append(args, args...)
 	}
-	ctx := context.Background()
-	rows, err := ix.db.QueryContext(ctx, "SELECT c.sid, c.method, c.target, c.calls, c.errors, c.durations FROM calls c JOIN sessions s ON s.sid = c.sid WHERE "+where, args...)
-	if err != nil {
-		return nil, fmt.Errorf("reading the session index: %w", err)
-	}
-	var blob []byte
-	for rows.Next() {
-		var c callRow
-		if err := rows.Scan(&c.sid, &c.method, &c.target, &c.calls, &c.errors, &blob); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("reading the session index: %w", err)
+	if needCalls {
+		err := ix.query("SELECT c.sid, c.method, c.target, c.calls, c.errors, c.durations FROM calls c JOIN sessions s ON s.sid = c.sid WHERE "+where, args,
+			func(sc scanner, blob *[]byte) error {
+				var c callRow
+				if err := sc.Scan(&c.sid, &c.method, &c.target, &c.calls, &c.errors, blob); err != nil {
+					return err
+				}
+				c.durations = decodeFloats(nil, *blob)
+				d.calls = append(d.calls, c)
+				return nil
+			})
+		if err != nil {
+			return nil, err
 		}
-		c.durations = decodeFloats(nil, blob)
-		d.calls = append(d.calls, c)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading the session index: %w", err)
-	}
-	rows, err = ix.db.QueryContext(ctx, `SELECT l.sid, l.root_method, l.tool, l.key, l.message, l.mode, l.era, l.action, l.status,
-		l.elapsed_ms, l.wait_ms, l.op_ms FROM ledger l JOIN sessions s ON s.sid = l.sid WHERE `+where, args...)
-	if err != nil {
-		return nil, fmt.Errorf("reading the session index: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var l ledgerRow
-		if err := rows.Scan(&l.sid, &l.RootMethod, &l.Tool, &l.Key, &l.Message, &l.Mode, &l.Era, &l.Action, &l.Status,
-			&l.ElapsedMS, &l.WaitMS, &l.OpMS); err != nil {
-			return nil, fmt.Errorf("reading the session index: %w", err)
+	if needAnswers {
+		err := ix.query(`SELECT a.sid, a.tool, a.question, a.mode, a.asked, a.accept, a.decline, a.cancel, a.pending,
+			a.elapsed, a.wait_ms, a.op_ms FROM answers a JOIN sessions s ON s.sid = a.sid WHERE `+where, args,
+			func(sc scanner, blob *[]byte) error {
+				var a answerRow
+				if err := sc.Scan(&a.sid, &a.Tool, &a.Question, &a.Mode, &a.Asked, &a.Accept, &a.Decline, &a.Cancel, &a.Pending,
+					blob, &a.WaitMS, &a.OpMS); err != nil {
+					return err
+				}
+				a.ElapsedMS = decodeFloats(nil, *blob)
+				d.answers = append(d.answers, a)
+				return nil
+			})
+		if err != nil {
+			return nil, err
 		}
-		d.ledger = append(d.ledger, l)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading the session index: %w", err)
 	}
 	return d, nil
+}
+
+// query runs q and calls row for each row, with a scratch buffer for a
+// blob.
+func (ix *Index) query(q string, args []any, row func(scanner, *[]byte) error) error {
+	rows, err := ix.db.QueryContext(context.Background(), q, args...)
+	if err != nil {
+		return fmt.Errorf("reading the session index: %w", err)
+	}
+	defer rows.Close()
+	var blob []byte
+	for rows.Next() {
+		if err := row(rows, &blob); err != nil {
+			return fmt.Errorf("reading the session index: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading the session index: %w", err)
+	}
+	return nil
 }
 
 // serverName names a session's server: what it said in serverInfo, else

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mcptrail/mcptrail/internal/mcp"
-	"github.com/mcptrail/mcptrail/internal/store"
 )
 
 // callAgg sums call groups.
@@ -32,44 +31,31 @@ func callCols() []Column {
 	return []Column{{"calls", Int}, {"errors", Int}, {"error_rate", Rate}, {"p50_ms", Milli}, {"p95_ms", Milli}}
 }
 
-// answerAgg sums questions.
+// answerAgg sums answer groups.
 type answerAgg struct {
-	asked, accept, decline, cancel, pending int
-	elapsed                                 []float64
-	wait, op                                float64
-	modes                                   []string
+	AnswerGroup
+	modes []string
 }
 
-func (a *answerAgg) add(q *Question) {
-	a.asked++
-	switch q.Action {
-	case mcp.ActionAccept:
-		a.accept++
-	case mcp.ActionDecline:
-		a.decline++
-	case mcp.ActionCancel:
-		a.cancel++
-	}
-	if q.Status == store.LedgerPending {
-		a.pending++
-	}
-	if q.Status == store.LedgerAnswered {
-		a.elapsed = append(a.elapsed, q.ElapsedMS)
-	}
-	if q.OpMS > 0 {
-		a.wait += q.WaitMS
-		a.op += q.OpMS
-	}
-	if q.Mode != "" && !slices.Contains(a.modes, q.Mode) {
-		a.modes = append(a.modes, q.Mode)
+func (a *answerAgg) add(g *AnswerGroup) {
+	a.Asked += g.Asked
+	a.Accept += g.Accept
+	a.Decline += g.Decline
+	a.Cancel += g.Cancel
+	a.Pending += g.Pending
+	a.ElapsedMS = append(a.ElapsedMS, g.ElapsedMS...)
+	a.WaitMS += g.WaitMS
+	a.OpMS += g.OpMS
+	if g.Mode != "" && !slices.Contains(a.modes, g.Mode) {
+		a.modes = append(a.modes, g.Mode)
 	}
 }
 
 // rates returns ASKED ACCEPT DECLINE CANCEL PENDING.
 func (a *answerAgg) rates() []any {
-	n := float64(a.asked)
-	return []any{a.asked, ratio(float64(a.accept), n), ratio(float64(a.decline), n),
-		ratio(float64(a.cancel), n), ratio(float64(a.pending), n)}
+	n := float64(a.Asked)
+	return []any{a.Asked, ratio(float64(a.Accept), n), ratio(float64(a.Decline), n),
+		ratio(float64(a.Cancel), n), ratio(float64(a.Pending), n)}
 }
 
 func answerCols() []Column {
@@ -114,27 +100,27 @@ func byQuestion(d *data) *Table {
 	type key struct{ server, tool, question string }
 	aggs := map[key]*answerAgg{}
 	var order []key
-	for i := range d.ledger {
-		q := &d.ledger[i]
-		k := key{serverName(d.sessions[q.sid]), q.Tool, cmp.Or(q.Key, q.Message)}
+	for i := range d.answers {
+		g := &d.answers[i]
+		k := key{serverName(d.sessions[g.sid]), g.Tool, g.Question}
 		if aggs[k] == nil {
 			aggs[k] = &answerAgg{}
 			order = append(order, k)
 		}
-		aggs[k].add(&q.Question)
+		aggs[k].add(&g.AnswerGroup)
 	}
 	slices.SortFunc(order, func(a, b key) int {
-		return cmp.Or(cmp.Compare(aggs[b].asked, aggs[a].asked), cmp.Compare(a.server, b.server),
+		return cmp.Or(cmp.Compare(aggs[b].Asked, aggs[a].Asked), cmp.Compare(a.server, b.server),
 			cmp.Compare(a.tool, b.tool), cmp.Compare(a.question, b.question))
 	})
 	t := &Table{Columns: slices.Concat([]Column{{"server", Text}, {"tool", Text}, {"question", Text}, {"modes", Text}},
 		answerCols(), []Column{{"p50_ms", Milli}, {"p95_ms", Milli}, {"wait_share", Share}})}
 	for _, k := range order {
 		a := aggs[k]
-		slices.Sort(a.elapsed)
+		slices.Sort(a.ElapsedMS)
 		slices.Sort(a.modes)
 		row := slices.Concat([]any{k.server, k.tool, k.question, strings.Join(a.modes, ",")}, a.rates(),
-			[]any{Percentile(a.elapsed, 50), Percentile(a.elapsed, 95), ratio(a.wait, a.op)})
+			[]any{Percentile(a.ElapsedMS, 50), Percentile(a.ElapsedMS, 95), ratio(a.WaitMS, a.OpMS)})
 		t.Rows = append(t.Rows, row)
 	}
 	return t
@@ -172,8 +158,8 @@ func byClient(d *data) *Table {
 		a.form, a.url = a.form || s.ElicitForm, a.url || s.ElicitURL
 		of[sid] = k
 	}
-	for i := range d.ledger {
-		aggs[of[d.ledger[i].sid]].answers.add(&d.ledger[i].Question)
+	for i := range d.answers {
+		aggs[of[d.answers[i].sid]].answers.add(&d.answers[i].AnswerGroup)
 	}
 	keys := make([]key, 0, len(aggs))
 	for k := range aggs {
@@ -211,8 +197,8 @@ func bySession(d *data, col string, name func(*Session) string) *Table {
 	for i := range d.calls {
 		aggs[of[d.calls[i].sid]].calls.add(&d.calls[i])
 	}
-	for i := range d.ledger {
-		aggs[of[d.ledger[i].sid]].answers.add(&d.ledger[i].Question)
+	for i := range d.answers {
+		aggs[of[d.answers[i].sid]].answers.add(&d.answers[i].AnswerGroup)
 	}
 	t := &Table{Columns: slices.Concat([]Column{{col, Text}, {"sessions", Int}}, callCols(), answerCols())}
 	for _, k := range sortedKeys(aggs) {

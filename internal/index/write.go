@@ -70,6 +70,14 @@ func putEntry(ctx context.Context, tx *sql.Tx, e *Entry) error {
 			return err
 		}
 	}
+	for _, a := range e.Answers {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO answers(sid, tool, question, mode, asked, accept, decline, cancel,
+			pending, elapsed, wait_ms, op_ms) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)`,
+			sid, a.Tool, a.Question, a.Mode, a.Asked, a.Accept, a.Decline, a.Cancel, a.Pending,
+			encodeFloats(a.ElapsedMS), a.WaitMS, a.OpMS); err != nil {
+			return err
+		}
+	}
 	for _, c := range e.Catalog {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO catalog(sid, kind, key, hash) VALUES(?,?,?,?)", sid, c.Kind, c.Key, c.Hash); err != nil {
 			return err
