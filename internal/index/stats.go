@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 )
 
@@ -163,17 +162,6 @@ func serverName(s *Session) string {
 		return s.Label
 	}
 	return "(unknown)"
-}
-
-// Percentile is the nearest-rank p-th percentile of sorted vs (the
-// summary's rule); nil when vs is empty.
-func Percentile(sorted []float64, p float64) any {
-	n := len(sorted)
-	if n == 0 {
-		return nil
-	}
-	rank := int(math.Ceil(p / 100 * float64(n)))
-	return sorted[max(1, min(rank, n))-1]
 }
 
 // ratio is a/b, nil when b is zero.

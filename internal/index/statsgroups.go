@@ -11,20 +11,19 @@ import (
 // callAgg sums call groups.
 type callAgg struct {
 	calls, errors int
-	durations     []float64
+	durations     [][]float64
 }
 
 func (a *callAgg) add(c *callRow) {
 	a.calls += c.calls
 	a.errors += c.errors
-	a.durations = append(a.durations, c.durations...)
+	a.durations = append(a.durations, c.durations)
 }
 
 // cells returns CALLS ERRORS ERROR_RATE P50_MS P95_MS.
 func (a *callAgg) cells() []any {
-	slices.Sort(a.durations)
-	return []any{a.calls, a.errors, ratio(float64(a.errors), float64(a.calls)),
-		Percentile(a.durations, 50), Percentile(a.durations, 95)}
+	p50, p95 := percentiles(a.durations)
+	return []any{a.calls, a.errors, ratio(float64(a.errors), float64(a.calls)), p50, p95}
 }
 
 func callCols() []Column {
@@ -34,7 +33,8 @@ func callCols() []Column {
 // answerAgg sums answer groups.
 type answerAgg struct {
 	AnswerGroup
-	modes []string
+	elapsed [][]float64
+	modes   []string
 }
 
 func (a *answerAgg) add(g *AnswerGroup) {
@@ -43,7 +43,7 @@ func (a *answerAgg) add(g *AnswerGroup) {
 	a.Decline += g.Decline
 	a.Cancel += g.Cancel
 	a.Pending += g.Pending
-	a.ElapsedMS = append(a.ElapsedMS, g.ElapsedMS...)
+	a.elapsed = append(a.elapsed, g.ElapsedMS)
 	a.WaitMS += g.WaitMS
 	a.OpMS += g.OpMS
 	if g.Mode != "" && !slices.Contains(a.modes, g.Mode) {
@@ -117,10 +117,10 @@ func byQuestion(d *data) *Table {
 		answerCols(), []Column{{"p50_ms", Milli}, {"p95_ms", Milli}, {"wait_share", Share}})}
 	for _, k := range order {
 		a := aggs[k]
-		slices.Sort(a.ElapsedMS)
 		slices.Sort(a.modes)
+		p50, p95 := percentiles(a.elapsed)
 		row := slices.Concat([]any{k.server, k.tool, k.question, strings.Join(a.modes, ",")}, a.rates(),
-			[]any{Percentile(a.ElapsedMS, 50), Percentile(a.ElapsedMS, 95), ratio(a.WaitMS, a.OpMS)})
+			[]any{p50, p95, ratio(a.WaitMS, a.OpMS)})
 		t.Rows = append(t.Rows, row)
 	}
 	return t

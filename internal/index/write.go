@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -103,6 +104,7 @@ func encodeFloats(vs []float64) []byte {
 // decodeFloats appends the float64s packed in b to dst; a trailing partial
 // value is ignored.
 func decodeFloats(dst []float64, b []byte) []float64 {
+	dst = slices.Grow(dst, len(b)/8)
 	for len(b) >= 8 {
 		dst = append(dst, math.Float64frombits(binary.LittleEndian.Uint64(b)))
 		b = b[8:]
