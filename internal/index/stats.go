@@ -2,8 +2,10 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // Groupings of Stats.
@@ -89,17 +91,29 @@ func (ix *Index) Stats(f Filter, by string) (*Table, error) {
 
 func (ix *Index) load(f Filter, needCalls, needAnswers bool) (*data, error) {
 	d := &data{sessions: map[int64]*Session{}}
-	if err := ix.eachSession(f, func(sid int64, s Session) { d.sessions[sid] = &s }); err != nil {
-		return nil, err
-	}
 	where, args := f.where()
 	if f.Limit > 0 {
 		where += fmt.Sprintf(" AND s.sid IN (SELECT s.sid FROM sessions s WHERE %s ORDER BY s.start DESC, s.path DESC, s.ord LIMIT %d)", where, f.Limit)
 		args = append(args, args...)
 	}
+	// Only what the groupings read of a session.
+	err := ix.query(`SELECT s.sid, s.label, s.start, s.client_name, s.client_version, s.elicit_form, s.elicit_url, s.server_name
+		FROM sessions s WHERE `+where, args, func(sc scanner, _ *sql.RawBytes) error {
+		var sid, start int64
+		var s Session
+		if err := sc.Scan(&sid, &s.Label, &start, &s.ClientName, &s.ClientVersion, &s.ElicitForm, &s.ElicitURL, &s.ServerName); err != nil {
+			return err
+		}
+		s.Start = time.Unix(0, start).UTC()
+		d.sessions[sid] = &s
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
 	if needCalls {
 		err := ix.query("SELECT c.sid, c.method, c.target, c.calls, c.errors, c.durations FROM calls c JOIN sessions s ON s.sid = c.sid WHERE "+where, args,
-			func(sc scanner, blob *[]byte) error {
+			func(sc scanner, blob *sql.RawBytes) error {
 				var c callRow
 				if err := sc.Scan(&c.sid, &c.method, &c.target, &c.calls, &c.errors, blob); err != nil {
 					return err
@@ -115,7 +129,7 @@ func (ix *Index) load(f Filter, needCalls, needAnswers bool) (*data, error) {
 	if needAnswers {
 		err := ix.query(`SELECT a.sid, a.tool, a.question, a.mode, a.asked, a.accept, a.decline, a.cancel, a.pending,
 			a.elapsed, a.wait_ms, a.op_ms FROM answers a JOIN sessions s ON s.sid = a.sid WHERE `+where, args,
-			func(sc scanner, blob *[]byte) error {
+			func(sc scanner, blob *sql.RawBytes) error {
 				var a answerRow
 				if err := sc.Scan(&a.sid, &a.Tool, &a.Question, &a.Mode, &a.Asked, &a.Accept, &a.Decline, &a.Cancel, &a.Pending,
 					blob, &a.WaitMS, &a.OpMS); err != nil {
@@ -134,13 +148,13 @@ func (ix *Index) load(f Filter, needCalls, needAnswers bool) (*data, error) {
 
 // query runs q and calls row for each row, with a scratch buffer for a
 // blob.
-func (ix *Index) query(q string, args []any, row func(scanner, *[]byte) error) error {
+func (ix *Index) query(q string, args []any, row func(scanner, *sql.RawBytes) error) error {
 	rows, err := ix.db.QueryContext(context.Background(), q, args...)
 	if err != nil {
 		return fmt.Errorf("reading the session index: %w", err)
 	}
 	defer rows.Close()
-	var blob []byte
+	var blob sql.RawBytes // valid until the next row: decoded at once
 	for rows.Next() {
 		if err := row(rows, &blob); err != nil {
 			return fmt.Errorf("reading the session index: %w", err)
