@@ -130,21 +130,10 @@ func TestCaptureEditedBehindTheIndexsBack(t *testing.T) {
 
 	// Relabel one capture (same size: only its mtime tells), cut another
 	// short (its end record and last call gone), delete a third, add one.
-	relabel := ss[0].path
-	b, err := os.ReadFile(relabel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b = bytes.Replace(b, []byte(`"label":"`+ss[0].label+`"`), []byte(`"label":"`+strings.Repeat("z", len(ss[0].label))+`"`), 1)
-	if err := os.WriteFile(relabel, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	later := time.Now().Add(time.Minute)
-	if err := os.Chtimes(relabel, later, later); err != nil {
-		t.Fatal(err)
-	}
+	relabel(t, &ss[0])
 	cut := ss[1].path
-	if b, err = os.ReadFile(cut); err != nil {
+	b, err := os.ReadFile(cut)
+	if err != nil {
 		t.Fatal(err)
 	}
 	lines := bytes.SplitAfter(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
@@ -184,6 +173,52 @@ func TestCaptureEditedBehindTheIndexsBack(t *testing.T) {
 	}
 	if _, ok := labels[added[0].id]; !ok || len(got.Sessions) != 12 {
 		t.Errorf("added capture not listed (%d sessions)", len(got.Sessions))
+	}
+}
+
+// relabel replaces s's label in its capture by as many z's, keeping the
+// size, and moves its modification time on.
+func relabel(t *testing.T, s *genSession) {
+	t.Helper()
+	b, err := os.ReadFile(s.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = bytes.Replace(b, []byte(`"label":"`+s.label+`"`), []byte(`"label":"`+strings.Repeat("z", len(s.label))+`"`), 1)
+	if err := os.WriteFile(s.path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(s.path, later, later); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUpdateIndexesOneCapture: a tap's end indexes its capture alone; the
+// next Sync adds the others and keeps it.
+func TestUpdateIndexesOneCapture(t *testing.T) {
+	state, ss := genFixture(t, genOptions{Sessions: 3, Calls: 4, Newest: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), Spacing: time.Hour, Seed: 5})
+	ix, err := Open(state, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if err := ix.Update(ss[1].path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ix.Sessions(Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].ID != ss[1].id || got[0].Calls != 4 || !got[0].Ended {
+		t.Fatalf("after Update: %+v, want session %s alone, 4 calls, ended", got, ss[1].id)
+	}
+	n, err := ix.Sync(filepath.Dir(ss[0].path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Errorf("Sync read %d files, want the 2 not yet indexed", n)
 	}
 }
 
