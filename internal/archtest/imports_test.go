@@ -73,6 +73,7 @@ func layers() map[string][]string {
 		"internal/export/har":      view,
 		"internal/export/html":     append(slices.Clone(view), "internal/tui/filter"), // the filter language, one source
 		"internal/check":           view,
+		"internal/index":           view,
 		"internal/tui/filter":      nil, // the filter bar's language: pure, knows nothing of the store
 		// The TUI: ui is what its screens share; each screen reads Data
 		// (snapshots) and never the capture; source follows the files;

@@ -174,6 +174,8 @@ func closeCapture(io *IOStreams, file *capture.File, notStarted bool, runErr err
 	default:
 		if err := file.Close(); err != nil && runErr == nil {
 			runErr = fmt.Errorf("closing capture %s: %w", file.Path(), reason(err))
+		} else if err == nil {
+			indexEnded(io, file.Path()) // sessions_index.go
 		}
 	}
 	return runErr

@@ -50,6 +50,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 	root.AddCommand(
 		newExportCmd(io),
 		newSessionsCmd(io),
+		newStatsCmd(io), newPruneCmd(io), // stats.go, prune.go
 		newLedgerCmd(io),
 		newAuthCmd(io), // auth.go
 		newDemoCmd(io),

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/index"
 	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/termtable"
 )
@@ -39,8 +40,9 @@ type sessionRow struct {
 func newSessionsCmd(io *IOStreams) *cobra.Command {
 	var asJSON, wide bool
 	var red redactFlags
+	var q sessionQuery
 	cmd := &cobra.Command{
-		Use:   "sessions [--json]",
+		Use:   "sessions [--json] [--label L] [--since AGE] [--transport T] [--with-elicitations] [--limit N]",
 		Short: "List the captured sessions, newest first",
 		Long: `Sessions lists the captures in the state directory's sessions folder
 ($MCPTRAIL_HOME, else $XDG_STATE_HOME/mcptrail, else ~/.local/state/mcptrail),
@@ -51,6 +53,14 @@ and, when that is not enough, the path, frames and start columns go; --wide
 prints every column whole. A file that holds several sessions (--append) has
 a row for each, with the same path. A file that is not a readable capture is
 reported on stderr and skipped.
+
+It reads the session index (index.db in the state directory), which a tap
+updates when its session ends and which is brought up to date here for any
+capture it has not seen or that changed since; the index is a cache: delete
+it and it is built again from the captures. --label, --since (an age such
+as 7d or 12h, or a date), --transport (stdio, http), --with-elicitations
+(sessions that asked the user something) and --limit N (the newest N)
+select the rows.
 
 With --redact-* flags, or a [redact] table in .mcptrail.toml, a label is
 scrubbed as export scrubs it: replaced when it was taken from a command-line
@@ -67,38 +77,24 @@ a scrubbed label shows it scrubbed too (open that session by its id).`,
 			if err != nil {
 				return err
 			}
-			return runSessions(io, asJSON, wide, r)
+			f, err := q.filter(io.Now())
+			if err != nil {
+				return err
+			}
+			return runSessions(io, f, asJSON, wide, r)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write a JSON array instead of a table")
+	q.add(cmd.Flags())
 	red.add(cmd.Flags(), "in labels and paths")
 	addWideFlag(cmd.Flags(), &wide)
 	return cmd
 }
 
-func runSessions(io *IOStreams, asJSON, wide bool, red *redact.Redactor) error {
-	state, err := capture.StateDir(io.Getenv)
+func runSessions(io *IOStreams, f index.Filter, asJSON, wide bool, red *redact.Redactor) error {
+	rows, err := indexedSessionRows(io, f, red) // sessions_index.go
 	if err != nil {
 		return err
-	}
-	files, err := capture.SessionFiles(capture.SessionsDir(state))
-	if err != nil {
-		return err
-	}
-	rows := []sessionRow{}
-	for _, path := range files {
-		// A file written with --append holds several sessions: a row each.
-		err := eachSession(path, func(r *capture.Reader) error {
-			row, dmg, err := loadSessionRow(path, r, red)
-			if err == nil {
-				reportDamage(io.ErrOut, path, dmg)
-				rows = append(rows, row)
-			}
-			return err
-		})
-		if err != nil {
-			printError(io.ErrOut, fmt.Errorf("skipping %s: %w", path, err))
-		}
 	}
 	slices.SortStableFunc(rows, func(a, b sessionRow) int { return b.Start.Compare(a.Start) })
 	if asJSON {
@@ -110,36 +106,6 @@ func runSessions(io *IOStreams, asJSON, wide bool, red *redact.Redactor) error {
 		return writeJSON(io.Out, append(b, '\n'))
 	}
 	return writeSessionTable(io, rows, wide)
-}
-
-// loadSessionRow reads the session r is at, in the capture at path,
-// through the store, redacting it with red when it is not nil. It also
-// returns the damage worth a warning: a torn last line of a session with
-// no end record is what a session still being written looks like, so
-// only its corrupt lines count.
-func loadSessionRow(path string, r *capture.Reader, red *redact.Redactor) (sessionRow, capture.Damage, error) {
-	label := r.Header().Label
-	snap, err := loadSnapshot(r, red)
-	if err != nil {
-		return sessionRow{}, capture.Damage{}, err
-	}
-	dmg := snap.Session.Damage
-	if !snap.Session.Ended {
-		dmg.Torn, dmg.TornBytes = false, 0
-	}
-	row := sessionRow{
-		ID: snap.Session.ID, Label: snap.Session.Label, Start: snap.Session.Start.UTC(),
-		Frames: snap.Counts.Frames, Ended: snap.Session.Ended, Path: path,
-	}
-	if row.Label != label {
-		row.Path = scrubbedPath(path, label, row.Label, row.ID, red)
-	}
-	// The per-method summary counts each operation once.
-	for _, st := range snap.Summary.Methods {
-		row.Calls += st.Count
-		row.Errors += st.Errors
-	}
-	return row, dmg, nil
 }
 
 // scrubbedPath is path with the label it was named after, which redaction

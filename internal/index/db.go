@@ -1,0 +1,254 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// FileName is the index's file name in the state directory.
+const FileName = "index.db"
+
+// schemaVersion is stored as the database's user_version; an index of
+// another version is rebuilt. Bump it whenever the schema or what is
+// extracted from a capture changes.
+const schemaVersion = 2
+
+const schema = `
+CREATE TABLE IF NOT EXISTS files(
+	path TEXT PRIMARY KEY,
+	size INTEGER NOT NULL,
+	mtime INTEGER NOT NULL,
+	error TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS sessions(
+	sid INTEGER PRIMARY KEY,
+	path TEXT NOT NULL REFERENCES files(path) ON DELETE CASCADE,
+	ord INTEGER NOT NULL,
+	id TEXT NOT NULL, label TEXT NOT NULL, transport TEXT NOT NULL, target TEXT NOT NULL,
+	tool_version TEXT NOT NULL,
+	start INTEGER NOT NULL, "end" INTEGER NOT NULL, ended INTEGER NOT NULL,
+	records INTEGER NOT NULL, frames INTEGER NOT NULL, bytes INTEGER NOT NULL,
+	calls INTEGER NOT NULL, errors INTEGER NOT NULL, asked INTEGER NOT NULL,
+	client_name TEXT NOT NULL, client_version TEXT NOT NULL,
+	elicit_form INTEGER NOT NULL, elicit_url INTEGER NOT NULL,
+	server_name TEXT NOT NULL, server_version TEXT NOT NULL,
+	damage BLOB NOT NULL, header BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_path ON sessions(path);
+CREATE INDEX IF NOT EXISTS sessions_start ON sessions(start);
+CREATE TABLE IF NOT EXISTS calls(
+	sid INTEGER NOT NULL REFERENCES sessions(sid) ON DELETE CASCADE,
+	method TEXT NOT NULL, target TEXT NOT NULL,
+	calls INTEGER NOT NULL, errors INTEGER NOT NULL,
+	durations BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS calls_sid ON calls(sid);
+CREATE TABLE IF NOT EXISTS ledger(
+	sid INTEGER NOT NULL REFERENCES sessions(sid) ON DELETE CASCADE,
+	root_method TEXT NOT NULL, tool TEXT NOT NULL, key TEXT NOT NULL, message TEXT NOT NULL,
+	mode TEXT NOT NULL, era TEXT NOT NULL, action TEXT NOT NULL, status TEXT NOT NULL,
+	asked INTEGER NOT NULL, elapsed_ms REAL NOT NULL, wait_ms REAL NOT NULL, op_ms REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ledger_sid ON ledger(sid);
+CREATE TABLE IF NOT EXISTS answers(
+	sid INTEGER NOT NULL REFERENCES sessions(sid) ON DELETE CASCADE,
+	tool TEXT NOT NULL, question TEXT NOT NULL, mode TEXT NOT NULL,
+	asked INTEGER NOT NULL, accept INTEGER NOT NULL, decline INTEGER NOT NULL, cancel INTEGER NOT NULL,
+	pending INTEGER NOT NULL, elapsed BLOB NOT NULL, wait_ms REAL NOT NULL, op_ms REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS answers_sid ON answers(sid);
+CREATE TABLE IF NOT EXISTS catalog(
+	sid INTEGER NOT NULL REFERENCES sessions(sid) ON DELETE CASCADE,
+	kind TEXT NOT NULL, key TEXT NOT NULL, hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS catalog_sid ON catalog(sid);
+CREATE TABLE IF NOT EXISTS findings(
+	sid INTEGER NOT NULL REFERENCES sessions(sid) ON DELETE CASCADE,
+	rule TEXT NOT NULL, severity TEXT NOT NULL, n INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS findings_sid ON findings(sid);
+`
+
+// Index is an open session index. It is not safe for concurrent use; two
+// processes may share the file (SQLite locks it, and a writer waits).
+type Index struct {
+	db   *sql.DB
+	path string
+	// warn reports a rebuilt index, one line.
+	warn func(string)
+}
+
+// Open opens (creating it, 0600 in a 0700 directory) the index in the
+// state directory. An index that cannot be read, or of another schema
+// version, is deleted and created anew; warn gets a one-line message when
+// it was unreadable (not for an old version).
+func Open(state string, warn func(string)) (*Index, error) {
+	if warn == nil {
+		warn = func(string) {}
+	}
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		return nil, fmt.Errorf("creating the state directory: %w", err)
+	}
+	ix := &Index{path: filepath.Join(state, FileName), warn: warn}
+	err := ix.open()
+	if err == nil {
+		return ix, nil
+	}
+	if !Corrupt(err) {
+		return nil, err
+	}
+	if err := ix.reset(err); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// Path returns the index file's path; "" for an index in memory.
+func (ix *Index) Path() string { return ix.path }
+
+// Close closes the database.
+func (ix *Index) Close() error {
+	if ix.db == nil {
+		return nil
+	}
+	err := ix.db.Close()
+	ix.db = nil
+	return err
+}
+
+// OpenMemory opens an index that lives in memory only, for a reader that
+// cannot write the state directory: it is built anew each time.
+func OpenMemory() (*Index, error) {
+	ix := &Index{warn: func(string) {}}
+	if err := ix.open(); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+func (ix *Index) open() error {
+	name := ":memory:"
+	if ix.path != "" {
+		f, err := os.OpenFile(ix.path, os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return fmt.Errorf("opening the session index: %w", err)
+		}
+		_ = f.Close()
+		name = ix.path
+	}
+	q := url.Values{}
+	for _, p := range []string{"busy_timeout(10000)", "foreign_keys(1)", "synchronous(OFF)", "journal_mode(DELETE)"} {
+		q.Add("_pragma", p)
+	}
+	db, err := sql.Open("sqlite", "file:"+name+"?"+q.Encode())
+	if err != nil {
+		return fmt.Errorf("opening the session index: %w", err)
+	}
+	db.SetMaxOpenConns(1)
+	ix.db = db
+	if err := ix.prepare(); err != nil {
+		_ = ix.Close()
+		return err
+	}
+	return nil
+}
+
+// prepare creates the schema, or recreates it when the file holds another
+// version.
+func (ix *Index) prepare() error {
+	ctx := context.Background()
+	var v int
+	if err := ix.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return fmt.Errorf("reading the session index: %w", err)
+	}
+	if v != schemaVersion {
+		if err := ix.dropAll(ctx); err != nil {
+			return err
+		}
+	}
+	if _, err := ix.db.ExecContext(ctx, schema); err != nil {
+		return fmt.Errorf("creating the session index: %w", err)
+	}
+	if v != schemaVersion {
+		if _, err := ix.db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
+			return fmt.Errorf("creating the session index: %w", err)
+		}
+	}
+	// A cheap probe that the tables read back.
+	var n int
+	if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM files").Scan(&n); err != nil {
+		return fmt.Errorf("reading the session index: %w", err)
+	}
+	return nil
+}
+
+func (ix *Index) dropAll(ctx context.Context) error {
+	for _, t := range []string{"findings", "catalog", "answers", "ledger", "calls", "sessions", "files"} {
+		if _, err := ix.db.ExecContext(ctx, "DROP TABLE IF EXISTS "+t); err != nil {
+			return fmt.Errorf("recreating the session index: %w", err)
+		}
+	}
+	return nil
+}
+
+// reset deletes the index file (it could not be read: cause) and creates
+// it anew, with a warning.
+func (ix *Index) reset(cause error) error {
+	_ = ix.Close()
+	if ix.path == "" {
+		return ix.open()
+	}
+	ix.warn(fmt.Sprintf("mcptrail: warning: the session index %s was unreadable (%v); rebuilding it from the captures", ix.path, short(cause)))
+	for _, suffix := range []string{"", "-journal", "-wal", "-shm"} {
+		if err := os.Remove(ix.path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("removing the unreadable session index: %w", err)
+		}
+	}
+	return ix.open()
+}
+
+// short is err's innermost message, for the one-line warning.
+func short(err error) error {
+	for {
+		u := errors.Unwrap(err)
+		if u == nil {
+			return err
+		}
+		err = u
+	}
+}
+
+// Corrupt reports whether err says the database file is damaged or is not
+// a database.
+func Corrupt(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_FORMAT:
+		return true
+	}
+	return false
+}
+
+// retry runs fn; when it fails because the database is damaged, the index
+// is rebuilt empty (with the warning) and fn runs once more.
+func (ix *Index) retry(fn func() error) error {
+	err := fn()
+	if err == nil || !Corrupt(err) {
+		return err
+	}
+	if err := ix.reset(err); err != nil {
+		return err
+	}
+	return fn()
+}
