@@ -23,6 +23,15 @@ type bodyTap struct {
 	dir capture.Dir
 	env *capture.HTTP
 
+	// readMu serialises the reads of rc: the transport may still be
+	// reading a request body (in its own goroutine) when the handler's
+	// finishRequest drains it, and Go's server panics on two concurrent
+	// reads of one body ("invalid concurrent Body.Read call"). drained,
+	// with readMu, is set by finishRequest: after it the handler has
+	// returned, and rc must not be read any more.
+	readMu  sync.Mutex
+	drained bool
+
 	mu    sync.Mutex
 	buf   []byte         // the body so far, up to capture.SpoolAbove
 	spool *capture.Spool // the body so far, once it grew past that
@@ -37,6 +46,11 @@ type bodyTap struct {
 }
 
 func (b *bodyTap) Read(p []byte) (int, error) {
+	b.readMu.Lock()
+	defer b.readMu.Unlock()
+	if b.drained {
+		return 0, errDrained
+	}
 	n, err := b.rc.Read(p)
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -60,6 +74,10 @@ func (b *bodyTap) Close() error {
 	return err
 }
 
+// errDrained is what a read of a request body gets once its handler
+// returned: the exchange is over, whatever the transport still wanted.
+var errDrained = errors.New("httpproxy: the request body was read after its exchange ended")
+
 // maxDrain is how much of a request body the target left unread the tap
 // still reads from the client, so the request frame holds the whole
 // message.
@@ -70,6 +88,9 @@ const maxDrain = 1 << 20
 // (it answered early, or could not be reached). The rest, up to maxDrain,
 // is read from the client for the capture only.
 func (b *bodyTap) finishRequest() {
+	b.readMu.Lock()
+	defer b.readMu.Unlock()
+	b.drained = true
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.done {
