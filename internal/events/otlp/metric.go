@@ -101,19 +101,11 @@ func (in *instruments) measure(ctx context.Context, e *events.Event) {
 // semantic conventions' low-cardinality subset of SpanAttributes (no
 // request id, no session id).
 func MetricAttributes(e *events.Event) []attribute.KeyValue {
-	a := []attribute.KeyValue{attribute.String("mcp.method.name", e.Method)}
+	a := operationCore(e)
 	add := func(k, v string) {
 		if v != "" {
 			a = append(a, attribute.String(k, v))
 		}
-	}
-	add("mcp.protocol.version", e.ProtocolVersion)
-	switch e.Method {
-	case "tools/call":
-		add("gen_ai.tool.name", e.ResourceName)
-		add("gen_ai.operation.name", "execute_tool")
-	case "prompts/get":
-		add("gen_ai.prompt.name", e.ResourceName)
 	}
 	if e.Error != nil {
 		add("error.type", e.Error.Type)

@@ -84,19 +84,13 @@ func (s *Sink) log(e *events.Event) {
 // SpanAttributes are an operation span's attributes: the OpenTelemetry MCP
 // semantic conventions, then mcptrail.* extras.
 func SpanAttributes(e *events.Event) []attribute.KeyValue {
-	a := []attribute.KeyValue{attribute.String("mcp.method.name", e.Method)}
+	a := operationCore(e)
 	add := func(k, v string) {
 		if v != "" {
 			a = append(a, attribute.String(k, v))
 		}
 	}
-	add("mcp.protocol.version", e.ProtocolVersion)
 	switch e.Method {
-	case "tools/call":
-		add("gen_ai.tool.name", e.ResourceName)
-		add("gen_ai.operation.name", "execute_tool")
-	case "prompts/get":
-		add("gen_ai.prompt.name", e.ResourceName)
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
 		add("mcp.resource.uri", e.ResourceName)
 	}
@@ -124,6 +118,28 @@ func SpanAttributes(e *events.Event) []attribute.KeyValue {
 	a = append(a, attribute.Int("mcptrail.rounds", e.Rounds))
 	if e.WaitMS != nil && e.ToolMS != nil {
 		a = append(a, attribute.Float64("mcptrail.wait_ms", *e.WaitMS), attribute.Float64("mcptrail.tool_ms", *e.ToolMS))
+	}
+	return a
+}
+
+// operationCore is what an operation's span and its duration metrics share
+// of the semantic-convention attributes: the method, the protocol version
+// and the tool or prompt it names.
+func operationCore(e *events.Event) []attribute.KeyValue {
+	a := []attribute.KeyValue{attribute.String("mcp.method.name", e.Method)}
+	if e.ProtocolVersion != "" {
+		a = append(a, attribute.String("mcp.protocol.version", e.ProtocolVersion))
+	}
+	switch e.Method {
+	case "tools/call":
+		if e.ResourceName != "" {
+			a = append(a, attribute.String("gen_ai.tool.name", e.ResourceName))
+		}
+		a = append(a, attribute.String("gen_ai.operation.name", "execute_tool"))
+	case "prompts/get":
+		if e.ResourceName != "" {
+			a = append(a, attribute.String("gen_ai.prompt.name", e.ResourceName))
+		}
 	}
 	return a
 }
