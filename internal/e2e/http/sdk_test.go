@@ -2,12 +2,10 @@ package http_test
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,40 +27,10 @@ const (
 	clientVersion = "1.2.3"
 )
 
-// answerer answers elicitations with queued actions, in order.
-type answerer struct {
-	mu      sync.Mutex
-	actions []string
-}
-
-func (a *answerer) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	select {
-	case <-time.After(handlerDelay):
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if len(a.actions) == 0 {
-		return nil, fmt.Errorf("unexpected elicitation %q", req.Params.Message)
-	}
-	action := a.actions[0]
-	a.actions = a.actions[1:]
-	res := &mcp.ElicitResult{Action: action}
-	if action == "accept" && req.Params.Mode != "url" {
-		m, _ := req.Params.RequestedSchema.(map[string]any)
-		props, _ := m["properties"].(map[string]any)
-		content := map[string]any{}
-		for name, p := range props {
-			if typ, _ := p.(map[string]any)["type"].(string); typ == "boolean" {
-				content[name] = true
-			} else {
-				content[name] = 4
-			}
-		}
-		res.Content = content
-	}
-	return res, nil
+// newAnswerer is the test client's user: it thinks for handlerDelay,
+// then answers with actions, in order.
+func newAnswerer(actions ...string) *sdkpeer.Answerer {
+	return sdkpeer.NewAnswerer(handlerDelay, actions...)
 }
 
 // conversation is one scripted client session: the protocol version, the
@@ -106,8 +74,8 @@ func legacyConversation() conversation {
 // run connects a client over transport and plays the conversation.
 func (c conversation) run(ctx context.Context, t *testing.T, transport mcp.Transport) {
 	t.Helper()
-	ans := &answerer{actions: append([]string(nil), c.answers...)}
-	opts := &mcp.ClientOptions{ElicitationHandler: ans.handle}
+	ans := newAnswerer(c.answers...)
+	opts := &mcp.ClientOptions{ElicitationHandler: ans.Handle}
 	if c.urlMode {
 		opts.Capabilities = &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
 			Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{},

@@ -2,12 +2,12 @@ package mock_test
 
 import (
 	"context"
-	"fmt"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptrail/mcptrail/internal/e2e/sdkpeer"
 )
 
 // handlerDelay is the client's elicitation "think time".
@@ -18,43 +18,10 @@ const (
 	clientVersion = "1.0.0"
 )
 
-// answerer answers elicitations with queued actions, in order, and notes
-// each question it was asked.
-type answerer struct {
-	mu      sync.Mutex
-	actions []string
-	asked   []string
-}
-
-func (a *answerer) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	select {
-	case <-time.After(handlerDelay):
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.asked = append(a.asked, req.Params.Message)
-	if len(a.actions) == 0 {
-		return nil, fmt.Errorf("unexpected elicitation %q", req.Params.Message)
-	}
-	action := a.actions[0]
-	a.actions = a.actions[1:]
-	res := &mcp.ElicitResult{Action: action}
-	if action == "accept" && req.Params.Mode != "url" {
-		m, _ := req.Params.RequestedSchema.(map[string]any)
-		props, _ := m["properties"].(map[string]any)
-		content := map[string]any{}
-		for name, p := range props {
-			if typ, _ := p.(map[string]any)["type"].(string); typ == "boolean" {
-				content[name] = true
-			} else {
-				content[name] = 4
-			}
-		}
-		res.Content = content
-	}
-	return res, nil
+// newAnswerer is the test client's user: it thinks for handlerDelay,
+// then answers with actions, in order.
+func newAnswerer(actions ...string) *sdkpeer.Answerer {
+	return sdkpeer.NewAnswerer(handlerDelay, actions...)
 }
 
 // conversation is one scripted go-sdk client session against sdkpeer.
@@ -96,8 +63,8 @@ type played struct {
 // tool of the conversation and closes the session.
 func (c conversation) play(ctx context.Context, t *testing.T, transport mcp.Transport) played {
 	t.Helper()
-	ans := &answerer{actions: append([]string(nil), c.answers...)}
-	opts := &mcp.ClientOptions{ElicitationHandler: ans.handle}
+	ans := newAnswerer(c.answers...)
+	opts := &mcp.ClientOptions{ElicitationHandler: ans.Handle}
 	if c.urlMode {
 		opts.Capabilities = &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
 			Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{},
@@ -132,8 +99,6 @@ func (c conversation) play(ctx context.Context, t *testing.T, transport mcp.Tran
 	if err := cs.Close(); err != nil {
 		t.Errorf("closing the client session: %v", err)
 	}
-	ans.mu.Lock()
-	p.Asked = ans.asked
-	ans.mu.Unlock()
+	p.Asked = ans.Asked()
 	return p
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcptrail/mcptrail/internal/e2e/sdkpeer"
 )
 
 // mcpgoClient is an mcp-go client session.
@@ -45,7 +47,7 @@ type mcpgoHandlers struct{}
 func (mcpgoHandlers) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
 		Action:  mcp.ElicitationResponseActionAccept,
-		Content: formAnswer(req.Params.RequestedSchema),
+		Content: sdkpeer.FormAnswer(req.Params.RequestedSchema),
 	}}, nil
 }
 

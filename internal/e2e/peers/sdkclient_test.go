@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptrail/mcptrail/internal/e2e/sdkpeer"
 )
 
 // sdkClient is a go-sdk client session.
@@ -27,7 +29,7 @@ func connectSDK(ctx context.Context, tr mcp.Transport, version string) (*sdkClie
 		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			res := &mcp.ElicitResult{Action: "accept"}
 			if req.Params.Mode != "url" {
-				res.Content = formAnswer(req.Params.RequestedSchema)
+				res.Content = sdkpeer.FormAnswer(req.Params.RequestedSchema)
 			}
 			return res, nil
 		},

@@ -158,25 +158,6 @@ func (s session) play(ctx context.Context, t *testing.T, c peerClient) {
 	}
 }
 
-// formAnswer fills every property of a flat requested schema with a value
-// of its type, as a user accepting the form would.
-func formAnswer(schema any) map[string]any {
-	m, _ := schema.(map[string]any)
-	props, _ := m["properties"].(map[string]any)
-	out := make(map[string]any, len(props))
-	for name, p := range props {
-		switch typ, _ := p.(map[string]any)["type"].(string); typ {
-		case "boolean":
-			out[name] = true
-		case "integer", "number":
-			out[name] = 4
-		default:
-			out[name] = "x"
-		}
-	}
-	return out
-}
-
 // sampledModel is the model name the clients' sampling handlers report.
 const sampledModel = "e2e-model"
 

@@ -158,15 +158,15 @@ func runMCPcatSession(t *testing.T, api string, c mcpcatCase) []byte {
 	cmd.Env = append(cmd.Environ(), "MCPTRAIL_HOME="+dir, "MCPCAT_API_TOKEN=tok-e2e")
 	stderr := new(testbin.Buffer)
 	cmd.Stderr = stderr
-	ans := new(answerer)
+	ans := newAnswerer()
 	client := mcp.NewClient(&mcp.Implementation{Name: clientName, Version: clientVersion},
-		&mcp.ClientOptions{ElicitationHandler: ans.handle})
+		&mcp.ClientOptions{ElicitationHandler: ans.Handle})
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateAfter},
 		&mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connecting: %v\n%s", err, stderr.Bytes())
 	}
-	ans.queue(answers...)
+	ans.Queue(answers...)
 	for range answers {
 		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool}); err != nil {
 			t.Fatalf("calling %s: %v\n%s", tool, err, stderr.Bytes())

@@ -198,15 +198,15 @@ func runOTLPSessionArgs(t *testing.T, dir string, args ...string) {
 	cmd.Env = append(cmd.Environ(), "MCPTRAIL_HOME="+dir)
 	stderr := new(testbin.Buffer)
 	cmd.Stderr = stderr
-	ans := new(answerer)
+	ans := newAnswerer()
 	client := mcp.NewClient(&mcp.Implementation{Name: clientName, Version: clientVersion},
-		&mcp.ClientOptions{ElicitationHandler: ans.handle})
+		&mcp.ClientOptions{ElicitationHandler: ans.Handle})
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateAfter},
 		&mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
 	if err != nil {
 		t.Fatalf("connecting: %v\n%s", err, stderr.Bytes())
 	}
-	ans.queue("accept", "decline")
+	ans.Queue("accept", "decline")
 	meta := mcp.Meta{"traceparent": "00-" + parentTrace + "-" + parentSpan + "-01", "tracestate": "vendor=1"}
 	for range 2 {
 		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "confirm", Meta: meta}); err != nil {

@@ -23,10 +23,10 @@ func testLegacyElicitation(t *testing.T, l launch) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
-	ans := new(answerer)
-	ans.queue("accept")
+	ans := newAnswerer()
+	ans.Queue("accept")
 	client := mcp.NewClient(&mcp.Implementation{Name: clientName, Version: clientVersion},
-		&mcp.ClientOptions{ElicitationHandler: ans.handle})
+		&mcp.ClientOptions{ElicitationHandler: ans.Handle})
 	p := connectProxied(ctx, t, client, l, "2025-11-25", "-legacy")
 	if got := p.cs.InitializeResult().ProtocolVersion; got != "2025-11-25" {
 		t.Fatalf("negotiated protocol version %q, want 2025-11-25", got)
@@ -70,7 +70,7 @@ func testLegacyElicitation(t *testing.T, l launch) {
 	if string(x.Calls[2].ID) != string(x.Calls[0].ID) {
 		t.Errorf("elicitation/create id %s differs from initialize's %s: the id spaces were not exercised", x.Calls[2].ID, x.Calls[0].ID)
 	}
-	if diff := cmp.Diff([]string{"How many guests?"}, ans.asked); diff != "" {
+	if diff := cmp.Diff([]string{"How many guests?"}, ans.Asked()); diff != "" {
 		t.Errorf("questions the client's elicitation handler was asked (-want +got):\n%s", diff)
 	}
 	if len(x.Operations) != 0 {

@@ -39,9 +39,9 @@ func TestPrometheusMetrics(t *testing.T) {
 	cmd.Env = append(cmd.Environ(), "MCPTRAIL_HOME="+dir)
 	stderr := new(testbin.Buffer)
 	cmd.Stderr = stderr
-	ans := new(answerer)
+	ans := newAnswerer()
 	client := mcp.NewClient(&mcp.Implementation{Name: clientName, Version: clientVersion},
-		&mcp.ClientOptions{ElicitationHandler: ans.handle})
+		&mcp.ClientOptions{ElicitationHandler: ans.Handle})
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateAfter},
 		&mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
 	if err != nil {
@@ -52,7 +52,7 @@ func TestPrometheusMetrics(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no metrics address on stderr:\n%s", stderr.Bytes())
 	}
-	ans.queue("accept", "decline")
+	ans.Queue("accept", "decline")
 	for range 2 {
 		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "confirm"}); err != nil {
 			t.Fatalf("calling confirm: %v\n%s", err, stderr.Bytes())

@@ -23,9 +23,9 @@ func testModernElicitation(t *testing.T, l launch) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
-	ans := new(answerer)
+	ans := newAnswerer()
 	client := mcp.NewClient(&mcp.Implementation{Name: clientName, Version: clientVersion},
-		&mcp.ClientOptions{ElicitationHandler: ans.handle})
+		&mcp.ClientOptions{ElicitationHandler: ans.Handle})
 	p := connectProxied(ctx, t, client, l, "2026-07-28")
 	if got := p.cs.InitializeResult().ProtocolVersion; got != "2026-07-28" {
 		t.Fatalf("negotiated protocol version %q, want 2026-07-28", got)
@@ -37,11 +37,11 @@ func testModernElicitation(t *testing.T, l launch) {
 	}
 	var got []toolOutcome
 	for _, action := range []string{"accept", "decline", "cancel"} {
-		ans.queue(action)
+		ans.Queue(action)
 		text, isErr := p.callTool(ctx, t, "confirm")
 		got = append(got, toolOutcome{text, isErr})
 	}
-	ans.queue("accept", "accept")
+	ans.Queue("accept", "accept")
 	text, isErr := p.callTool(ctx, t, "chained")
 	got = append(got, toolOutcome{text, isErr})
 	p.close(t)
@@ -56,7 +56,7 @@ func testModernElicitation(t *testing.T, l launch) {
 		t.Fatalf("tool results through mcptrail (-want +got):\n%s", diff)
 	}
 	wantAsked := []string{"Proceed?", "Proceed?", "Proceed?", "Step 1: continue?", "Step 2: really continue?"}
-	if diff := cmp.Diff(wantAsked, ans.asked); diff != "" {
+	if diff := cmp.Diff(wantAsked, ans.Asked()); diff != "" {
 		t.Errorf("questions the client's elicitation handler was asked (-want +got):\n%s", diff)
 	}
 

@@ -9,12 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptrail/mcptrail/internal/e2e/sdkpeer"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/testbin"
@@ -30,58 +31,10 @@ const (
 	clientVersion = "1.2.3"
 )
 
-// answerer is an elicitation handler that answers with queued actions, in
-// order, after handlerDelay.
-type answerer struct {
-	mu      sync.Mutex
-	actions []string
-	asked   []string // the messages of the questions it was asked
-}
-
-func (a *answerer) queue(actions ...string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.actions = append(a.actions, actions...)
-}
-
-func (a *answerer) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	select {
-	case <-time.After(handlerDelay):
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.asked = append(a.asked, req.Params.Message)
-	if len(a.actions) == 0 {
-		return nil, fmt.Errorf("unexpected elicitation %q", req.Params.Message)
-	}
-	action := a.actions[0]
-	a.actions = a.actions[1:]
-	res := &mcp.ElicitResult{Action: action}
-	if action == "accept" {
-		res.Content = formAnswer(req.Params.RequestedSchema)
-	}
-	return res, nil
-}
-
-// formAnswer fills every property of a flat requested schema with a value of
-// its type.
-func formAnswer(schema any) map[string]any {
-	m, _ := schema.(map[string]any)
-	props, _ := m["properties"].(map[string]any)
-	out := make(map[string]any, len(props))
-	for name, p := range props {
-		switch typ, _ := p.(map[string]any)["type"].(string); typ {
-		case "boolean":
-			out[name] = true
-		case "integer", "number":
-			out[name] = 4
-		default:
-			out[name] = "x"
-		}
-	}
-	return out
+// newAnswerer is the test client's user: it thinks for handlerDelay,
+// then answers with actions, in order.
+func newAnswerer(actions ...string) *sdkpeer.Answerer {
+	return sdkpeer.NewAnswerer(handlerDelay, actions...)
 }
 
 // launch is how the client starts mcptrail.
