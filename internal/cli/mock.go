@@ -174,7 +174,11 @@ func reportUnasked(w io.Writer, lines []string) {
 		fmt.Fprintln(w, "mcptrail mock: the client asked for every recorded request")
 		return
 	}
-	fmt.Fprintf(w, "mcptrail mock: %d recorded requests were never asked for:\n", len(lines))
+	if len(lines) == 1 {
+		fmt.Fprintln(w, "mcptrail mock: 1 recorded request was never asked for:")
+	} else {
+		fmt.Fprintf(w, "mcptrail mock: %d recorded requests were never asked for:\n", len(lines))
+	}
 	for _, l := range lines {
 		fmt.Fprintf(w, "  %s\n", termtext.Escape(l))
 	}

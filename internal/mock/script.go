@@ -119,7 +119,11 @@ func (s *Script) warnf(format string, args ...any) {
 // in snap.Session.Damage).
 func (s *Script) damage(snap *store.Snapshot) {
 	if n := snap.Counts.Invalid; n > 0 {
-		s.warnf("%d frames of the capture are not JSON-RPC messages; they are skipped", n)
+		if n == 1 {
+			s.warnf("1 frame of the capture is not a JSON-RPC message; it is skipped")
+		} else {
+			s.warnf("%d frames of the capture are not JSON-RPC messages; they are skipped", n)
+		}
 	}
 }
 
