@@ -10,6 +10,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -132,7 +133,7 @@ func mirroredName(f *wire.Frame) string {
 // looks like the sentinel) as =?base64?...?=.
 func headerValue(s string) string {
 	safe := len(s) > 0 && s[0] != ' ' && s[0] != '\t' && s[len(s)-1] != ' ' && s[len(s)-1] != '\t' &&
-		!(len(s) >= 10 && s[:10] == "=?base64?")
+		!strings.HasPrefix(s, "=?base64?")
 	for i := 0; i < len(s) && safe; i++ {
 		safe = s[i] >= 0x20 && s[i] < 0x7f
 	}
