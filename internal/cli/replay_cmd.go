@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,8 +48,18 @@ Calls the recorded client cancelled or never saw answered are skipped
 too; a redacted capture is refused unless --allow-redacted. --dry-run
 lists what would be sent and starts nothing. --timeout bounds each wait
 for the server's answer; a server that hangs or exits mid-replay ends the
-replay with an error (exit 1), and the server is stopped. Only stdio
-servers can be replayed for now.`
+replay with an error (exit 1), and the server is stopped.
+
+With --target URL instead of -- SERVER, replay drives a Streamable HTTP
+server: the traffic goes through the HTTP tap, run in this process on a
+loopback port of its own, which writes the new capture as mcptrail http
+does. Each message is a POST (Accept: application/json,
+text/event-stream) whose JSON or SSE answer is read; a legacy server's
+elicitation/create on a call's stream is answered with a POST; the
+Mcp-Session-Id of the initialize answer and the negotiated
+MCP-Protocol-Version are sent on later requests, and the session is
+DELETEd at the end (a 2026-07-28 server is stateless: no session). A
+server that cannot be reached ends the replay with an error (exit 1).`
 
 // replayFlags are the replay command's flags.
 type replayFlags struct {
@@ -60,16 +71,19 @@ type replayFlags struct {
 	timeout          time.Duration
 	capture          string
 	session          string
+	target           string
+	targetURL        *url.URL // --target, parsed
 }
 
 func newReplayCmd(ios *IOStreams) *cobra.Command {
 	var f replayFlags
 	cmd := &cobra.Command{
-		Use:   "replay CAPTURE [flags] -- SERVER [ARGS...]",
+		Use:   "replay CAPTURE [flags] (-- SERVER [ARGS...] | --target URL)",
 		Short: "Replay a capture's client calls against a real server and show what changed",
 		Long:  replayLong,
 		Example: `  mcptrail replay session.jsonl -- node build/index.js
   mcptrail replay 3f2a --only tool:search --slower-than 1.5x -- ./server
+  mcptrail replay session.jsonl --target http://127.0.0.1:8080/mcp
   mcptrail replay session.jsonl --dry-run`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -85,6 +99,7 @@ func newReplayCmd(ios *IOStreams) *cobra.Command {
 	fl.DurationVar(&f.timeout, "timeout", replay.DefaultTimeout, "give up when the server has not answered a request in `DURATION`")
 	fl.StringVar(&f.capture, "capture", "", "write the new capture to `PATH` instead of the sessions directory")
 	fl.StringVar(&f.session, "session", "", "replay session `ID` of a capture file that holds several (default: the last)")
+	fl.StringVar(&f.target, "target", "", "replay against the Streamable HTTP server at `URL` instead of a command after --")
 	return cmd
 }
 
@@ -99,10 +114,19 @@ func replayArgs(cmd *cobra.Command, f *replayFlags, args []string) (string, []st
 	switch {
 	case len(before) != 1:
 		return "", nil, usagef("replay takes one capture (a file or a session id) before --, not %d arguments", len(before))
-	case len(server) == 0 && !f.dryRun:
-		return "", nil, usagef("replay needs the server to run after --: mcptrail replay %s -- SERVER [ARGS...]", termtext.Escape(before[0]))
+	case len(server) > 0 && f.target != "":
+		return "", nil, usagef("replay takes the server after -- or --target URL, not both")
+	case len(server) == 0 && f.target == "" && !f.dryRun:
+		return "", nil, usagef("replay needs the server to run after -- or --target URL: mcptrail replay %s -- SERVER [ARGS...]", termtext.Escape(before[0]))
 	case f.timeout <= 0:
 		return "", nil, usagef("--timeout must be positive, not %v", f.timeout)
+	}
+	if f.target != "" {
+		u, err := parseTarget(f.target)
+		if err != nil {
+			return "", nil, err
+		}
+		f.targetURL = u
 	}
 	return before[0], server, nil
 }
@@ -200,8 +224,8 @@ func openReplayCapture(ios *IOStreams, path string, start time.Time, label, id s
 	return file, nil
 }
 
-// replayStdio runs the plan against the server through the stdio tap,
-// then compares the new capture with the original.
+// replayStdio runs the plan against the server through the stdio tap (the
+// HTTP tap with --target), then compares the new capture with the original.
 func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store.Snapshot, plan *replay.Plan, server []string, dopts diff.Options, reg *finding.Registry) error {
 	label := orig.Session.Label
 	if label == "" {
@@ -213,8 +237,12 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 		return err
 	}
 	fmt.Fprintf(ios.ErrOut, "mcptrail: replaying %d calls; capture: %s\n", plan.Sent(), termtext.Escape(file.Path()))
-	res, runErr := replay.Stdio(cmd.Context(), plan, &replay.Options{
-		Command: server, Capture: file, SpoolDir: filepath.Dir(file.Path()),
+	run := replay.Stdio
+	if f.targetURL != nil {
+		run = replay.HTTP
+	}
+	res, runErr := run(cmd.Context(), plan, &replay.Options{
+		Command: server, Target: f.targetURL, Capture: file, SpoolDir: filepath.Dir(file.Path()),
 		Header: capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
 		Now:    ios.Now, Timeout: f.timeout, Stderr: ios.ErrOut,
 	})

@@ -4,9 +4,11 @@
 // server's questions with the answers the recording holds (MRTR
 // input_required rounds are retried with the server's new requestState and
 // the recorded inputResponses; legacy server-initiated requests get the
-// recorded response). The traffic goes through the real stdio tap, run in
-// this process, so the replay writes a new capture that can be compared
-// with the original (internal/diff).
+// recorded response). The traffic goes through the real stdio tap (Stdio)
+// or Streamable HTTP tap (HTTP, on a loopback port), run in this process,
+// so the replay writes a new capture that can be compared with the
+// original (internal/diff). The driver talks to a transport: the stdio
+// stream (conn.go) or one POST a message (httpconn.go).
 //
 // It sits beside the views: it reads a store snapshot of the original
 // (NewPlan), never re-correlates it, and hands the new capture to the
@@ -14,6 +16,6 @@
 // reported, never guessed.
 //
 // Concurrency: a Plan is immutable once built and may be shared. Stdio
-// runs one replay; it owns the goroutines and the server process it starts
-// and returns only when all of them are gone.
+// and HTTP run one replay each; they own the goroutines, the server
+// process or listener they start, and return only when all are gone.
 package replay

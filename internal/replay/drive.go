@@ -43,9 +43,20 @@ type Question struct {
 	Asked string
 }
 
+// transport is how a driver reaches the server: the stdio stream (conn)
+// or Streamable HTTP POSTs (httpConn).
+type transport interface {
+	// send hands one JSON-RPC message to the server, waiting at most
+	// timeout for it to be taken.
+	send(msg []byte, timeout time.Duration) error
+	// next returns the next message from the server, waiting until
+	// deadline; timeout is what the error reports.
+	next(deadline time.Time, timeout time.Duration) (wire.Frame, error)
+}
+
 // driver sends a plan's steps over one connection, one call at a time.
 type driver struct {
-	c       *conn
+	c       transport
 	timeout time.Duration
 	ids     int64
 	res     Result

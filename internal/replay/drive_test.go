@@ -60,14 +60,15 @@ func drivePlan(t *testing.T, p *Plan, timeout time.Duration, answer func(f *wire
 		fromSrvW.Close()
 		served <- err
 	}()
-	d := &driver{c: newConn(toSrvW, fromSrvR), timeout: timeout}
+	c := newConn(toSrvW, fromSrvR)
+	d := &driver{c: c, timeout: timeout}
 	err := d.run(p)
-	d.c.stop()
+	c.stop()
 	toSrvW.Close()
 	if serr := <-served; !errors.Is(serr, io.EOF) {
 		t.Errorf("fake server: %v", serr)
 	}
-	d.c.wait()
+	c.wait()
 	return d.res, srv.seen, err
 }
 

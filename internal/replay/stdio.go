@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"syscall"
 	"time"
@@ -15,8 +16,10 @@ import (
 
 // Options configures a replay. Nil Options use the defaults.
 type Options struct {
-	// Command is the server to start (argv); required.
+	// Command is the server to start (argv); required by Stdio.
 	Command []string
+	// Target is the server's Streamable HTTP endpoint; required by HTTP.
+	Target *url.URL
 	// Capture receives the new capture; nil writes none.
 	Capture io.Writer
 	// SpoolDir is where a huge frame waits while it is recorded; "" uses
@@ -30,7 +33,7 @@ type Options struct {
 	// Timeout bounds the wait for each answer of the server, and the wait
 	// for it to exit once the replay is done; zero means DefaultTimeout.
 	Timeout time.Duration
-	// Stderr receives the server's stderr; nil discards it.
+	// Stderr receives the server's stderr (Stdio); nil discards it.
 	Stderr io.Writer
 }
 

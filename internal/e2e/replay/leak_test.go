@@ -3,6 +3,11 @@ package replay_test
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -97,4 +102,54 @@ func loadPlan(t *testing.T, path string) *replay.Plan {
 		t.Fatalf("planning %s: %v", filepath.Base(path), err)
 	}
 	return p
+}
+
+// TestReplayHTTPLeavesNothing runs replay.HTTP in this process against an
+// HTTP server that answers, one that never answers and an address nobody
+// listens on: after each, the goroutine and open-file counts are back
+// where they were (the tap's listener, its exchanges and the POSTs still
+// reading are gone). The servers start before the counts are taken.
+func TestReplayHTTPLeavesNothing(t *testing.T) {
+	plan := loadPlan(t, recording(t, false))
+	answers := serveHTTP(t, false, "")
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Never answers; returns when the tap gives up (net/http notices a
+		// closed connection only once the body is read).
+		_, _ = io.Copy(io.Discard, r.Body)
+		<-r.Context().Done()
+	}))
+	t.Cleanup(hang.Close)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String() + "/mcp"
+	ln.Close()
+	cases := []struct {
+		name   string
+		target string
+		want   error // errors.Is the replay's error; nil for none
+	}{
+		{"answers", answers, nil},
+		{"hangs", hang.URL + "/mcp", replay.ErrTimeout},
+		{"unreachable", dead, replay.ErrServerGone},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			target, err := url.Parse(tc.target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			goroutines, fds := runtime.NumGoroutine(), openFiles(t)
+			_, err = replay.HTTP(context.Background(), plan, &replay.Options{
+				Target: target, Capture: new(bytesSink), Timeout: time.Second,
+				Header: capture.Record{SessionID: "leaktest"},
+			})
+			if (tc.want == nil) != (err == nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
+				t.Fatalf("replay.HTTP: %v, want %v", err, tc.want)
+			}
+			settle(t, "goroutines", goroutines, runtime.NumGoroutine)
+			settle(t, "open files", fds, func() int { return openFiles(t) })
+		})
+	}
 }
