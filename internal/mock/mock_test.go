@@ -139,7 +139,7 @@ func TestHostileScript(t *testing.T) {
 	) + `{"type":"frame","seq":9,"dir":"s2c","msg":{"jsonrpc":"2.0","id":2,"res`
 	s := loadScript(t, text)
 	joined := strings.Join(s.Warnings, "\n")
-	for _, want := range []string{"are not JSON-RPC messages", "has no recorded answer"} {
+	for _, want := range []string{"1 frame of the capture is not a JSON-RPC message", "has no recorded answer"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("warnings %q lack %q", s.Warnings, want)
 		}
