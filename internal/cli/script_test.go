@@ -24,7 +24,8 @@ func TestMain(m *testing.M) {
 // TestScript runs the CLI scripts in testdata/script with mcptrail on PATH.
 // Besides the standard commands, scripts can use `exitcode N PROG
 // [ARGS...]`, which runs PROG and requires exit status N (its stdout and
-// stderr are then checked as after exec).
+// stderr are then checked as after exec), and `expand SRC DST`, which
+// writes SRC to DST with its $VARS (such as $WORK) replaced.
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -35,8 +36,19 @@ func TestScript(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": cmdExitCode,
+			"expand":   cmdExpand,
 		},
 	})
+}
+
+func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: expand SRC DST")
+	}
+	out := os.Expand(ts.ReadFile(args[0]), ts.Getenv)
+	if err := os.WriteFile(ts.MkAbs(args[1]), []byte(out), 0o644); err != nil {
+		ts.Fatalf("expand: %v", err)
+	}
 }
 
 func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {

@@ -15,9 +15,11 @@ import (
 )
 
 const wrapLong = `Put mcptrail in front of the MCP servers your clients start, by editing
-their configuration files: Claude Desktop, Claude Code (~/.claude.json and
-the project's .mcp.json), Cursor (~/.cursor/mcp.json and .cursor/mcp.json),
-VS Code (its user mcp.json and .vscode/mcp.json), Windsurf, Gemini CLI
+their configuration files: Claude Desktop (its Microsoft Store package's
+too, on Windows), Claude Code (~/.claude.json, with this directory's local
+servers, and the project's .mcp.json), Cursor (~/.cursor/mcp.json and
+.cursor/mcp.json), VS Code (its user mcp.json and .vscode/mcp.json, and the
+older "mcp" setting of settings.json), Windsurf, Gemini CLI
 (~/.gemini/settings.json and .gemini/settings.json) and Codex
 (~/.codex/config.toml and .codex/config.toml).
 
@@ -141,24 +143,26 @@ func runWrap(io *IOStreams, f *wrapFlags, args []string, wrap bool) error {
 // locations lists the existing configuration files to edit.
 func (f *wrapFlags) locations(io *IOStreams) ([]clientconfig.Location, error) {
 	if f.config != "" {
-		format := clientconfig.JSON
+		layout := clientconfig.Layout{Format: clientconfig.JSON}
 		if f.client == "codex" || strings.HasSuffix(f.config, ".toml") {
-			format = clientconfig.TOML
+			layout.Format = clientconfig.TOML
 		}
 		if _, err := os.Stat(f.config); err != nil {
 			return nil, notFoundf("reading %s: %w", f.config, err)
 		}
-		return []clientconfig.Location{{Client: f.client, Scope: "file", Path: f.config, Format: format}}, nil
+		return []clientconfig.Location{{Client: f.client, Scope: "file", Path: f.config, Layout: layout}}, nil
 	}
 	dir, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("finding the working directory: %w", err)
 	}
-	env := &clientconfig.Env{GOOS: runtime.GOOS, Home: userHome(io), Dir: dir, Getenv: io.Getenv}
+	env := &clientconfig.Env{GOOS: runtime.GOOS, Home: userHome(io), Dir: dir, Getenv: io.Getenv, Glob: filepath.Glob}
 	var out []clientconfig.Location
 	var looked []string
 	for _, loc := range clientconfig.Locations(env, f.client) {
-		looked = append(looked, loc.Path)
+		if !slices.Contains(looked, loc.Path) {
+			looked = append(looked, loc.Path)
+		}
 		if _, err := os.Stat(loc.Path); err == nil {
 			out = append(out, loc)
 		}
@@ -186,12 +190,13 @@ func userHome(io *IOStreams) string {
 
 // wrapRun is one wrap or unwrap over the configuration files.
 type wrapRun struct {
-	io    *IOStreams
-	f     *wrapFlags
-	opts  *clientconfig.Options
-	wrap  bool
-	found []string // names of the servers met
-	port  int      // the next --listen port to suggest for a url server
+	io     *IOStreams
+	f      *wrapFlags
+	opts   *clientconfig.Options
+	wrap   bool
+	found  []string // names of the servers met
+	broken []string // files skipped as unreadable
+	port   int      // the next --listen port to suggest for a url server
 }
 
 // file wraps or unwraps the servers named in names in one file. A file
@@ -205,15 +210,18 @@ func (r *wrapRun) file(loc clientconfig.Location, names []string) error {
 	var out []byte
 	var changes []clientconfig.Change
 	if r.wrap {
-		out, changes, err = clientconfig.Wrap(src, loc.Format, names, r.opts)
+		out, changes, err = clientconfig.Wrap(src, loc.Layout, names, r.opts)
 	} else {
-		out, changes, err = clientconfig.Unwrap(src, loc.Format, names, r.opts)
+		out, changes, err = clientconfig.Unwrap(src, loc.Layout, names, r.opts)
 	}
 	if err != nil {
 		if r.f.config != "" {
 			return badInput(fmt.Errorf("reading %s: %w", loc.Path, err))
 		}
-		fmt.Fprintf(r.io.ErrOut, "mcptrail: skipping %s: %v\n", loc.Path, err)
+		if !slices.Contains(r.broken, loc.Path) {
+			r.broken = append(r.broken, loc.Path)
+			fmt.Fprintf(r.io.ErrOut, "mcptrail: skipping %s: %v\n", loc.Path, err)
+		}
 		return nil
 	}
 	for _, c := range changes {
@@ -253,13 +261,13 @@ func (r *wrapRun) report(loc clientconfig.Location, c clientconfig.Change) {
 	}
 	switch c.Action {
 	case clientconfig.Skipped:
-		fmt.Fprintf(w, "%s: %s: left alone: %s\n", loc.Path, c.Name, c.Why)
+		fmt.Fprintf(w, "%s: %s: left alone: %s\n", where(loc), c.Name, c.Why)
 	case clientconfig.Remote:
 		if r.wrap {
 			r.reportRemote(loc, c)
 		}
 	default:
-		fmt.Fprintf(w, "%s: %s %s\n", loc.Path, c.Name, verb)
+		fmt.Fprintf(w, "%s: %s %s\n", where(loc), c.Name, verb)
 	}
 }
 
@@ -273,17 +281,28 @@ func (r *wrapRun) reportRemote(loc clientconfig.Location, c clientconfig.Change)
 	}
 	fmt.Fprintf(r.io.ErrOut, "%s: %s is a url server (%s: %s); its entry is not edited. Run\n"+
 		"    mcptrail http --target %s --label %s --listen 127.0.0.1:%d\n"+
-		"  and set its %s to %s\n", loc.Path, c.Name, c.URLKey, c.URL, shellQuote(c.URL), shellQuote(c.Name), port, c.URLKey, local)
+		"  and set its %s to %s\n", where(loc), c.Name, c.URLKey, c.URL, shellQuote(c.URL), shellQuote(c.Name), port, c.URLKey, local)
 	if c.Type == "sse" || (loc.Client == "gemini" && c.URLKey == "url") {
 		fmt.Fprintf(r.io.ErrOut, "  (%s uses the old HTTP+SSE transport; mcptrail http is made for Streamable HTTP)\n", c.Name)
 	}
+}
+
+// where names a list of servers: its file, and for a Claude Code
+// project's own (local) servers in ~/.claude.json, the project.
+func where(loc clientconfig.Location) string {
+	if loc.Scope == "local" && len(loc.Servers) == 3 {
+		return fmt.Sprintf("%s (project %s)", loc.Path, loc.Servers[1])
+	}
+	return loc.Path
 }
 
 // notFound is the error for server names no configuration holds.
 func (r *wrapRun) notFound(names []string, locs []clientconfig.Location) error {
 	paths := make([]string, 0, len(locs))
 	for _, l := range locs {
-		paths = append(paths, l.Path)
+		if !slices.Contains(paths, l.Path) {
+			paths = append(paths, l.Path)
+		}
 	}
 	what := "no MCP server"
 	if len(names) > 0 {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,14 +70,14 @@ func TestWrapCases(t *testing.T) {
 			t.Parallel()
 			opts := tc.opts
 			opts.Mcptrail = "/bin/mcptrail"
-			got, _, err := Wrap([]byte(tc.src), tc.f, nil, &opts)
+			got, _, err := Wrap([]byte(tc.src), Layout{Format: tc.f}, nil, &opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
 				t.Errorf("wrap (-want +got):\n%s", diff)
 			}
-			back, _, err := Unwrap(got, tc.f, nil, nil)
+			back, _, err := Unwrap(got, Layout{Format: tc.f}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +99,7 @@ func TestChanges(t *testing.T) {
 		"n": {"command": 3},
 		"e": {"env": {}}
 	}}`)
-	out, changes, err := Wrap(src, JSON, nil, &Options{Mcptrail: "/bin/mcptrail"})
+	out, changes, err := Wrap(src, Layout{Format: JSON}, nil, &Options{Mcptrail: "/bin/mcptrail"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestChanges(t *testing.T) {
 	if diff := cmp.Diff(want, changes); diff != "" {
 		t.Errorf("wrap changes (-want +got):\n%s", diff)
 	}
-	_, changes, err = Unwrap(out, JSON, []string{"s", "w", "r"}, nil)
+	_, changes, err = Unwrap(out, Layout{Format: JSON}, []string{"s", "w", "r"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,10 +125,10 @@ func TestChanges(t *testing.T) {
 	if diff := cmp.Diff(want, changes); diff != "" {
 		t.Errorf("unwrap changes (-want +got):\n%s", diff)
 	}
-	if _, _, err := Wrap(src, JSON, nil, &Options{}); !errors.Is(err, ErrNoMcptrail) {
+	if _, _, err := Wrap(src, Layout{Format: JSON}, nil, &Options{}); !errors.Is(err, ErrNoMcptrail) {
 		t.Errorf("wrap without a command: %v, want ErrNoMcptrail", err)
 	}
-	if _, _, err := Wrap([]byte(`{"mcpServers": {`), JSON, nil, &Options{Mcptrail: "/bin/mcptrail"}); !errors.Is(err, ErrSyntax) {
+	if _, _, err := Wrap([]byte(`{"mcpServers": {`), Layout{Format: JSON}, nil, &Options{Mcptrail: "/bin/mcptrail"}); !errors.Is(err, ErrSyntax) {
 		t.Errorf("wrap of a broken file: %v, want ErrSyntax", err)
 	}
 }
@@ -137,7 +138,7 @@ func TestChanges(t *testing.T) {
 func TestUnwrapEditedArgs(t *testing.T) {
 	t.Parallel()
 	src := []byte(`{"mcpServers":{"a":{"command":"/bin/mcptrail","args":["--label=a","--","x","--extra"]}}}`)
-	out, changes, err := Unwrap(src, JSON, nil, nil)
+	out, changes, err := Unwrap(src, Layout{Format: JSON}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,24 +160,65 @@ func TestLocations(t *testing.T) {
 		{env("darwin", nil), "claude-desktop", []string{"/h/Library/Application Support/Claude/claude_desktop_config.json"}},
 		{env("windows", map[string]string{"APPDATA": "/h/AppData/Roaming"}), "claude-desktop", []string{"/h/AppData/Roaming/Claude/claude_desktop_config.json"}},
 		{env("linux", nil), "claude-desktop", []string{"/h/.config/Claude/claude_desktop_config.json"}},
-		{env("linux", map[string]string{"XDG_CONFIG_HOME": "/x"}), "vscode", []string{"/x/Code/User/mcp.json", "/p/.vscode/mcp.json"}},
+		{env("linux", map[string]string{"XDG_CONFIG_HOME": "/x"}), "vscode", []string{
+			"/x/Code/User/mcp.json", "/x/Code/User/settings.json mcp.servers",
+			"/p/.vscode/mcp.json", "/p/.vscode/settings.json mcp.servers"}},
 		{env("darwin", nil), "cursor", []string{"/h/.cursor/mcp.json", "/p/.cursor/mcp.json"}},
-		{env("linux", nil), "claude-code", []string{"/h/.claude.json", "/p/.mcp.json"}},
+		{env("linux", nil), "claude-code", []string{"/h/.claude.json", "/h/.claude.json projects./p.mcpServers", "/p/.mcp.json"}},
+		{env("windows", nil), "claude-code", []string{"/h/.claude.json", "/h/.claude.json projects./p.mcpServers", "/p/.mcp.json"}},
 		{env("linux", nil), "windsurf", []string{"/h/.codeium/windsurf/mcp_config.json"}},
 		{env("linux", nil), "gemini", []string{"/h/.gemini/settings.json", "/p/.gemini/settings.json"}},
 		{env("linux", map[string]string{"CODEX_HOME": "/c"}), "codex", []string{"/c/config.toml", "/p/.codex/config.toml"}},
 		{&Env{GOOS: "linux", Home: "/h", Dir: "/h"}, "gemini", []string{"/h/.gemini/settings.json"}},
+		{&Env{GOOS: "windows", Home: "/h", Dir: `C:\src\app`}, "claude-code", []string{
+			"/h/.claude.json", `/h/.claude.json projects.C:\src\app.mcpServers`,
+			"/h/.claude.json projects.C:/src/app.mcpServers", `C:\src\app/.mcp.json`}},
 	} {
-		var got []string
-		for _, l := range Locations(tc.env, tc.client) {
-			got = append(got, filepath.ToSlash(l.Path))
-		}
-		if diff := cmp.Diff(tc.want, got); diff != "" {
+		if diff := cmp.Diff(tc.want, where(Locations(tc.env, tc.client))); diff != "" {
 			t.Errorf("%s on %s (-want +got):\n%s", tc.client, tc.env.GOOS, diff)
 		}
 	}
-	if n := len(Locations(env("linux", nil), "")); n != 12 {
-		t.Errorf("all clients: %d locations, want 12", n)
+	if n := len(Locations(env("linux", nil), "")); n != 15 {
+		t.Errorf("all clients: %d locations, want 15", n)
+	}
+}
+
+// where writes each location as its path and, when not the default, the
+// path of members to its servers.
+func where(locs []Location) []string {
+	var out []string
+	for _, l := range locs {
+		s := filepath.ToSlash(l.Path)
+		if l.Servers != nil {
+			s += " " + strings.Join(l.Servers, ".")
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestStoreClaude: on Windows, Claude Desktop from the Microsoft Store
+// reads its configuration from its package's LocalCache, found whatever
+// the package's publisher suffix.
+func TestStoreClaude(t *testing.T) {
+	t.Parallel()
+	local := t.TempDir()
+	msix := filepath.Join(local, "Packages", "Claude_pzs8sxrjxfjjc", "LocalCache", "Roaming", "Claude", "claude_desktop_config.json")
+	if err := os.MkdirAll(filepath.Dir(msix), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(msix, []byte(`{"mcpServers": {}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"LOCALAPPDATA": local, "APPDATA": "/h/AppData/Roaming"}
+	env := &Env{GOOS: "windows", Home: "/h", Dir: "/p", Getenv: func(k string) string { return vars[k] }, Glob: filepath.Glob}
+	want := []string{filepath.ToSlash(msix), "/h/AppData/Roaming/Claude/claude_desktop_config.json"}
+	if diff := cmp.Diff(want, where(Locations(env, "claude-desktop"))); diff != "" {
+		t.Errorf("windows (-want +got):\n%s", diff)
+	}
+	env.GOOS = "darwin"
+	if got := where(Locations(env, "claude-desktop")); len(got) != 1 {
+		t.Errorf("darwin: %q, want only Application Support's", got)
 	}
 }
 

@@ -82,11 +82,11 @@ func apply(src []byte, edits []edit) []byte {
 	return out
 }
 
-func servers(src []byte, f Format) ([]server, error) {
-	if f == TOML {
+func servers(src []byte, l Layout) ([]server, error) {
+	if l.Format == TOML {
 		return tomlServers(src)
 	}
-	return jsonServers(src)
+	return jsonServers(src, l.Servers)
 }
 
 // pick keeps the servers named in names (all when names is nil).
@@ -98,14 +98,14 @@ func pick(list []server, names []string) []server {
 }
 
 // Wrap puts mcptrail in front of the stdio servers of src named in names
-// (all of them when names is nil), and returns the new document and what
-// happened to each server found. A server wrapped already is left alone,
-// so wrapping twice changes nothing.
-func Wrap(src []byte, f Format, names []string, opts *Options) ([]byte, []Change, error) {
+// (all of them when names is nil), in the list l says, and returns the new
+// document and what happened to each server found. A server wrapped
+// already is left alone, so wrapping twice changes nothing.
+func Wrap(src []byte, l Layout, names []string, opts *Options) ([]byte, []Change, error) {
 	if opts == nil || opts.Mcptrail == "" {
 		return nil, nil, ErrNoMcptrail
 	}
-	list, err := servers(src, f)
+	list, err := servers(src, l)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -172,17 +172,17 @@ func skip(c Change, why string) Change {
 	return c
 }
 
-// Unwrap restores the servers of src named in names (all when nil) that
-// wrap wrapped, and returns the new document and what happened to each
+// Unwrap restores the servers of src named in names (all when nil), in the
+// list l says, that wrap wrapped, and returns the new document and what happened to each
 // server found. An entry wrap did not write is left alone, so unwrapping
 // twice changes nothing. An entry counts as wrapped when its command is
 // a file named like mcptrail or, with opts, opts.Mcptrail.
-func Unwrap(src []byte, f Format, names []string, opts *Options) ([]byte, []Change, error) {
+func Unwrap(src []byte, l Layout, names []string, opts *Options) ([]byte, []Change, error) {
 	self := ""
 	if opts != nil {
 		self = opts.Mcptrail
 	}
-	list, err := servers(src, f)
+	list, err := servers(src, l)
 	if err != nil {
 		return nil, nil, err
 	}

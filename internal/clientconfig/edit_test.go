@@ -25,6 +25,19 @@ func formatOf(path string) Format {
 	return JSON
 }
 
+// layoutOf is where a testdata file keeps its servers: a Claude Code
+// project's local servers in ~/.claude.json, the "mcp" setting of VS
+// Code's settings.json, else the default.
+func layoutOf(path string) Layout {
+	switch base := filepath.Base(path); {
+	case strings.HasPrefix(base, "claude-code-local."):
+		return Layout{Format: JSON, Servers: []string{"projects", "/home/alex/src/app", "mcpServers"}}
+	case strings.HasPrefix(base, "vscode-settings."):
+		return Layout{Format: JSON, Servers: []string{"mcp", "servers"}}
+	}
+	return Layout{Format: formatOf(path)}
+}
+
 // TestWrapRoundTrip wraps each real-world-shaped configuration in
 // testdata/wrap (golden: NAME.wrapped), and checks that wrapping again
 // changes nothing, that unwrapping gives back the original bytes, and
@@ -44,8 +57,8 @@ func TestWrapRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := formatOf(path)
-			wrapped, changes, err := Wrap(orig, f, nil, &Options{Mcptrail: testMcptrail})
+			l := layoutOf(path)
+			wrapped, changes, err := Wrap(orig, l, nil, &Options{Mcptrail: testMcptrail})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,21 +66,21 @@ func TestWrapRoundTrip(t *testing.T) {
 				t.Fatal("no servers found")
 			}
 			golden(t, path+".wrapped", wrapped)
-			again, _, err := Wrap(wrapped, f, nil, &Options{Mcptrail: testMcptrail})
+			again, _, err := Wrap(wrapped, l, nil, &Options{Mcptrail: testMcptrail})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(string(wrapped), string(again)); diff != "" {
 				t.Errorf("wrapping twice changed the file (-once +twice):\n%s", diff)
 			}
-			back, _, err := Unwrap(wrapped, f, nil, nil)
+			back, _, err := Unwrap(wrapped, l, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(string(orig), string(back)); diff != "" {
 				t.Errorf("unwrap did not restore the original (-orig +unwrapped):\n%s", diff)
 			}
-			same, _, err := Unwrap(orig, f, nil, nil)
+			same, _, err := Unwrap(orig, l, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package clientconfig
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
@@ -28,16 +29,19 @@ type server struct {
 var urlKeys = []string{"url", "serverUrl", "httpUrl"}
 
 // jsonServers lists the servers of a JSONC configuration: the members of
-// its top-level "mcpServers" object, else of its "servers" object (VS
-// Code).
-func jsonServers(src []byte) ([]server, error) {
+// the object at path, or with no path of its top-level "mcpServers"
+// object, else of its "servers" object (VS Code).
+func jsonServers(src []byte, path []string) ([]server, error) {
 	root, err := parseJSONC(src)
 	if err != nil {
 		return nil, err
 	}
-	list := root.get("mcpServers")
-	if list == nil {
-		list = root.get("servers")
+	list := root
+	for _, k := range path {
+		list = list.get(k)
+	}
+	if path == nil {
+		list = cmp.Or(root.get("mcpServers"), root.get("servers"))
 	}
 	if list == nil || list.kind != '{' {
 		return nil, nil
