@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -30,6 +31,23 @@ type Damage struct {
 	// decode as records; CorruptLines lists the first few line numbers.
 	Corrupt      int
 	CorruptLines []int
+}
+
+// String describes the damage for a person ("torn last line (24 bytes);
+// 1 corrupt line"), "" when there is none. Every view of a capture
+// says it the same way.
+func (d Damage) String() string {
+	var parts []string
+	if d.Torn {
+		parts = append(parts, fmt.Sprintf("torn last line (%d bytes)", d.TornBytes))
+	}
+	switch {
+	case d.Corrupt == 1:
+		parts = append(parts, "1 corrupt line")
+	case d.Corrupt > 1:
+		parts = append(parts, fmt.Sprintf("%d corrupt lines", d.Corrupt))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Reader streams records from a capture. Memory is bounded by the longest

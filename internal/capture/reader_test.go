@@ -215,3 +215,20 @@ func TestReaderNoAliasing(t *testing.T) {
 		t.Errorf("first record changed after Next reused its variable: %+v", first)
 	}
 }
+
+func TestDamageString(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		d    Damage
+		want string
+	}{
+		{Damage{}, ""},
+		{Damage{Torn: true, TornBytes: 24}, "torn last line (24 bytes)"},
+		{Damage{Corrupt: 1, CorruptLines: []int{3}}, "1 corrupt line"},
+		{Damage{Torn: true, TornBytes: 5, Corrupt: 2}, "torn last line (5 bytes); 2 corrupt lines"},
+	} {
+		if got := tc.d.String(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
-	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -33,7 +32,7 @@ func writeJSON(w io.Writer, b []byte) error {
 // reader skipped (a torn last line, corrupt lines). Every command that
 // reads a capture calls it, whatever it writes.
 func reportDamage(w io.Writer, name string, d capture.Damage) {
-	if s := textexport.Damage(d); s != "" {
+	if s := d.String(); s != "" {
 		fmt.Fprintf(w, "mcptrail: warning: %s is damaged: %s; those lines were skipped\n", termtext.Escape(name), s)
 	}
 }

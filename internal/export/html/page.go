@@ -217,11 +217,8 @@ func peer(p store.Peer) string {
 
 func damage(s *store.Session) string {
 	var parts []string
-	if s.Damage.Torn {
-		parts = append(parts, fmt.Sprintf("torn last line (%d bytes)", s.Damage.TornBytes))
-	}
-	if s.Damage.Corrupt > 0 {
-		parts = append(parts, fmt.Sprintf("%d corrupt lines", s.Damage.Corrupt))
+	if d := s.Damage.String(); d != "" {
+		parts = append(parts, d)
 	}
 	if s.LostFrames > 0 || s.LostBytes > 0 {
 		parts = append(parts, fmt.Sprintf("%d frames (%d bytes) lost", s.LostFrames, s.LostBytes))

@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtable"
 	"github.com/mcptrail/mcptrail/internal/termtext"
@@ -90,22 +89,9 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// Damage describes the lines a capture reader skipped, "" when none: a
-// torn last line, corrupt lines. Every reader of a capture reports it.
-func Damage(d capture.Damage) string {
-	var parts []string
-	if d.Torn {
-		parts = append(parts, fmt.Sprintf("torn last line (%d bytes)", d.TornBytes))
-	}
-	if d.Corrupt > 0 {
-		parts = append(parts, fmt.Sprintf("%d corrupt lines", d.Corrupt))
-	}
-	return strings.Join(parts, "; ")
-}
-
 func damageText(s *store.Session) string {
 	var parts []string
-	if d := Damage(s.Damage); d != "" {
+	if d := s.Damage.String(); d != "" {
 		parts = append(parts, d)
 	}
 	if s.LostFrames > 0 || s.LostBytes > 0 {
