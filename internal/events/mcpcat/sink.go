@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strings"
@@ -29,6 +28,7 @@ import (
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/events"
+	"github.com/mcptrail/mcptrail/internal/events/httpsink"
 )
 
 // DefaultBaseURL is the public API's base URL (the AgentCat SDKs'
@@ -213,7 +213,7 @@ func (s *Sink) send(ctx context.Context, eventType string, body []byte) {
 		case err == nil && status >= 200 && status <= 299:
 			s.delivered.Add(1)
 			return
-		case err == nil && !retryable(status):
+		case err == nil && !httpsink.Retryable(status):
 			s.refuse(status, eventType)
 			return
 		case err == nil:
@@ -224,7 +224,7 @@ func (s *Sink) send(ctx context.Context, eventType string, body []byte) {
 			return
 		}
 		s.retries.Add(1)
-		t := time.NewTimer(s.backoff(attempt))
+		t := time.NewTimer(httpsink.Backoff(attempt, s.opts.MinBackoff, s.opts.MaxBackoff))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -233,20 +233,6 @@ func (s *Sink) send(ctx context.Context, eventType string, body []byte) {
 		case <-t.C:
 		}
 	}
-}
-
-// retryable reports whether an HTTP status is worth a retry.
-func retryable(status int) bool {
-	return status >= 500 || status == http.StatusRequestTimeout || status == http.StatusTooManyRequests
-}
-
-// backoff is the full-jitter wait before retry attempt+1.
-func (s *Sink) backoff(attempt int) time.Duration {
-	d := s.opts.MinBackoff << min(attempt, 20)
-	if d <= 0 || d > s.opts.MaxBackoff {
-		d = s.opts.MaxBackoff
-	}
-	return time.Duration(rand.Int64N(int64(d)) + 1)
 }
 
 // post sends one request and returns the response's status.
