@@ -66,7 +66,7 @@ func layers() map[string][]string {
 		"internal/events":          below("internal/store"),
 		"internal/events/httpsink": below("internal/store", "internal/events"),
 		"internal/events/otlp":     below("internal/store", "internal/events"),
-		"internal/events/mcpcat":   below("internal/store", "internal/events"),
+		"internal/events/mcpcat":   below("internal/store", "internal/events", "internal/events/httpsink"), // its retry policy
 		"internal/events/prom":     below("internal/store", "internal/events"),
 		"internal/export/json":     view,
 		"internal/export/text":     view,

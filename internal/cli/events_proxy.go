@@ -174,6 +174,8 @@ func (l *liveEvents) finish(ios *IOStreams) {
 			err = cerr
 		}
 	}
+	// Events a receiver rejected are not lost: the sink's error reports
+	// them, in one line (the MCPcat API's 400s).
 	if st.Lost() > 0 {
 		fmt.Fprintf(ios.ErrOut, "mcptrail: analytics events: %s\n", st.String())
 	}

@@ -43,6 +43,14 @@ type Sink interface {
 	Failed() int64
 }
 
+// Rejecter is a Sink whose receiver can reject events for good (an HTTP
+// 4xx a retry would not change, such as the MCPcat API's 400 for an event
+// type it does not list). Rejected counts them, apart from Failed; the
+// sink's Run error says which were rejected and why.
+type Rejecter interface {
+	Rejected() int64
+}
+
 // PipelineOptions configure a Pipeline. Zero bounds mean the defaults.
 type PipelineOptions struct {
 	// Content keeps values instead of shapes (--events-content).
@@ -194,15 +202,19 @@ type Stats struct {
 }
 
 // SinkStats are one sink's counters: Dropped did not fit its queue,
-// Failed were given up on (errors, the flush deadline).
+// Failed were given up on (errors, the flush deadline), Rejected were
+// refused for good by the sink's receiver (zero unless it is a Rejecter).
 type SinkStats struct {
 	Name      string
 	Delivered int64
 	Dropped   int64
 	Failed    int64
+	Rejected  int64
 }
 
-// Lost sums what never reached a sink.
+// Lost sums what never reached a sink or was given up on. Events a
+// receiver rejected (SinkStats.Rejected) reached it and are not counted:
+// the sink's Run error reports them.
 func (s *Stats) Lost() int64 {
 	n := s.RecordsDropped + s.RecordsUnread
 	for _, k := range s.Sinks {
@@ -220,6 +232,9 @@ func (s *Stats) String() string {
 	}
 	for _, k := range s.Sinks {
 		fmt.Fprintf(&b, "; %s: %d delivered, %d dropped (queue full), %d failed", k.Name, k.Delivered, k.Dropped, k.Failed)
+		if k.Rejected > 0 {
+			fmt.Fprintf(&b, ", %d rejected by the receiver", k.Rejected)
+		}
 	}
 	return b.String()
 }
@@ -228,7 +243,11 @@ func (s *Stats) String() string {
 func (p *Pipeline) Stats() Stats {
 	s := Stats{RecordsDropped: p.opts.Source.Lost(), RecordsUnread: p.unread, Events: p.derived.Load()}
 	for _, q := range p.sinks {
-		s.Sinks = append(s.Sinks, SinkStats{Name: q.sink.Name(), Delivered: q.sink.Delivered(), Dropped: q.dropped.Load(), Failed: q.sink.Failed()})
+		k := SinkStats{Name: q.sink.Name(), Delivered: q.sink.Delivered(), Dropped: q.dropped.Load(), Failed: q.sink.Failed()}
+		if r, ok := q.sink.(Rejecter); ok {
+			k.Rejected = r.Rejected()
+		}
+		s.Sinks = append(s.Sinks, k)
 	}
 	return s
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -32,7 +33,8 @@ func elicitTypes() []string { return []string{"mcp:elicitation/create", "mcp:eli
 
 // mcpcatAPI stands in for the MCPcat API: it validates each body against
 // the published schema and answers 202, or 400 (invalid request data) as
-// the hosted API documents, and keeps every request.
+// the hosted API documents, naming the event type, and keeps every
+// request.
 type mcpcatAPI struct {
 	published, widened *jsonschema.Schema
 	mu                 sync.Mutex
@@ -104,7 +106,10 @@ func (a *mcpcatAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(p.status)
 	if p.status == http.StatusAccepted {
 		_, _ = io.WriteString(w, `{"status":"accepted"}`)
+		return
 	}
+	said, _ := json.Marshal(map[string][]string{"event_type": {fmt.Sprintf("%q is not a valid choice.", str(p.doc["event_type"]))}})
+	_, _ = w.Write(said)
 }
 
 // mcpcatCase is one session of TestMCPcat.
@@ -119,8 +124,8 @@ type mcpcatCase struct {
 // with and without --events-content, and 2025-11-25), and checks every
 // posted body against the API's published schema, the elicitation events'
 // user_intent, parameters and response, that no answer value leaves
-// without --events-content, and that the API's 400 for the elicitation
-// types is reported once on stderr.
+// without --events-content, and that the API's 400s for the elicitation
+// types are reported once on stderr, in one line, and not retried.
 func TestMCPcat(t *testing.T) {
 	t.Parallel()
 	for _, c := range []mcpcatCase{{"shapes", false, false}, {"content", false, true}, {"legacy", true, false}} {
@@ -134,7 +139,7 @@ func TestMCPcat(t *testing.T) {
 			a.mu.Lock()
 			defer a.mu.Unlock()
 			checkMCPcatPosts(t, a, c)
-			checkMCPcatStderr(t, stderr, len(a.posts), c)
+			checkMCPcatStderr(t, stderr, srv.URL, len(a.posts), c)
 		})
 	}
 }
@@ -269,25 +274,27 @@ func checkMCPcatLegacy(t *testing.T, got []mcpcatView) {
 	}
 }
 
-// checkMCPcatStderr checks that what the sink did not deliver is reported
-// in one line: the 400s, and the types it did not send.
-func checkMCPcatStderr(t *testing.T, stderr []byte, posts int, c mcpcatCase) {
+// checkMCPcatStderr checks that mcptrail reports what the sink did not
+// deliver in exactly one line: the events the API rejected with 400 (not
+// counted again as failed in a second, summary line), with what it
+// answered, and the types it did not send; and that no 400 was retried.
+func checkMCPcatStderr(t *testing.T, stderr []byte, api string, posts int, c mcpcatCase) {
 	t.Helper()
-	var refused []string
+	var got []string
 	for line := range strings.Lines(string(stderr)) {
-		if strings.Contains(line, "refused") {
-			refused = append(refused, line)
+		if strings.HasPrefix(line, "mcptrail: ") {
+			got = append(got, line)
 		}
 	}
-	want := "4 events refused by "
-	detail := "(2 HTTP 400 mcp:elicitation/create, 2 HTTP 400 mcp:elicitation/response); " +
-		"1 events not sent, of types the API does not list (mcp:server/discover)"
-	wantPosts := 6
+	n, each, wantPosts, notSent := 4, 2, 6, "; 1 events not sent, of types the API does not list (mcp:server/discover)"
 	if c.legacy {
-		want, detail, wantPosts = "2 events refused by ", "(1 HTTP 400 mcp:elicitation/create, 1 HTTP 400 mcp:elicitation/response)\n", 4
+		n, each, wantPosts, notSent = 2, 1, 4, ""
 	}
-	if len(refused) != 1 || !strings.Contains(refused[0], want) || !strings.Contains(refused[0], detail) {
-		t.Errorf("stderr lines about refusals: %q, want one with %q and %q\nstderr:\n%s", refused, want, detail, stderr)
+	want := []string{fmt.Sprintf("mcptrail: events sink mcpcat: %d events rejected by the API at %s/v1/public/events/, not retried: "+
+		"HTTP 400 for %d mcp:elicitation/create, %d mcp:elicitation/response (its published event_type enum does not list the elicitation types yet; "+
+		`it answered: {"event_type":["\"mcp:elicitation/create\" is not a valid choice."]})%s`+"\n", n, api, each, each, notSent)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mcptrail's stderr lines (-want +got):\n%s\nstderr:\n%s", diff, stderr)
 	}
 	if posts != wantPosts {
 		t.Errorf("%d posts, want %d (the 400s were retried?)", posts, wantPosts)

@@ -172,8 +172,7 @@ func (s *Sink) send(ctx context.Context, body []byte, n int) {
 			return
 		}
 		s.retries.Add(1)
-		wait := s.backoff(attempt)
-		t := time.NewTimer(wait)
+		t := time.NewTimer(Backoff(attempt, s.opts.MinBackoff, s.opts.MaxBackoff))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -184,13 +183,22 @@ func (s *Sink) send(ctx context.Context, body []byte, n int) {
 	}
 }
 
-// backoff is the full-jitter wait before retry attempt+1.
-func (s *Sink) backoff(attempt int) time.Duration {
-	d := s.opts.MinBackoff << min(attempt, 20)
-	if d <= 0 || d > s.opts.MaxBackoff {
-		d = s.opts.MaxBackoff
+// Backoff returns the full-jitter wait before retry attempt+1 (attempt 0
+// is the first retry): a uniformly random time in (0, d], where d is
+// minWait·2^attempt capped at maxWait. maxWait must be positive.
+func Backoff(attempt int, minWait, maxWait time.Duration) time.Duration {
+	d := minWait << min(attempt, 20)
+	if d <= 0 || d > maxWait {
+		d = maxWait
 	}
 	return time.Duration(rand.Int64N(int64(d)) + 1)
+}
+
+// Retryable reports whether a request that got the HTTP status is worth
+// a retry: a 5xx, 408 (Request Timeout) or 429 (Too Many Requests). Any
+// other 4xx would be refused again.
+func Retryable(status int) bool {
+	return status >= 500 || status == http.StatusRequestTimeout || status == http.StatusTooManyRequests
 }
 
 // post sends one request and reports whether a failure is worth a retry.
@@ -214,7 +222,7 @@ func (s *Sink) post(ctx context.Context, body []byte) (bool, error) {
 	switch c := resp.StatusCode; {
 	case c >= 200 && c <= 299:
 		return false, nil
-	case c >= 500, c == http.StatusRequestTimeout, c == http.StatusTooManyRequests:
+	case Retryable(c):
 		return true, fmt.Errorf("posting events: HTTP %d", c)
 	default:
 		return false, fmt.Errorf("posting events: HTTP %d (not retried)", c)

@@ -3,9 +3,11 @@
 // endpoint (POST /v1/public/events/) in the API's own schema (Body), with
 // an `Authorization: Token …` header when given a token. It retries 5xx,
 // 408, 429, timeouts and connection errors with exponential backoff and
-// full jitter; any other 4xx (a 400 for an event type the API does not
-// know, a 404 for an unknown project) is counted by status and event type,
-// never retried, and reported once, in the error Run returns.
+// full jitter (httpsink's policy); any other 4xx (a 400 for an event type
+// the API does not know, a 404 for an unknown project) rejects the event:
+// it is counted by status and event type (Rejected, not Failed), never
+// retried, and reported once, with what the API answered, in the error
+// Run returns.
 //
 // It sits under internal/events and is fed by a Pipeline's bounded queue:
 // while it retries, the queue fills and the pipeline counts what it drops;
@@ -15,20 +17,22 @@ package mcpcat
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/mcptrail/mcptrail/internal/events"
+	"github.com/mcptrail/mcptrail/internal/events/httpsink"
 )
 
 // DefaultBaseURL is the public API's base URL (the AgentCat SDKs'
@@ -63,18 +67,26 @@ type Sink struct {
 	url       string
 	delivered atomic.Int64
 	failed    atomic.Int64
+	rejected  atomic.Int64
 	retries   atomic.Int64
 
-	mu      sync.Mutex
-	refused map[string]int // "HTTP <status> <event type>" → events
-	skipped map[string]int // event type → events not sent
-	lastErr string         // the last transport or retried failure
-	lost    int64          // events given up on other than refusals
+	mu         sync.Mutex
+	rejections map[rejection]int // events the API rejected
+	answers    map[int]string    // status → the API's first answer with it
+	skipped    map[string]int    // event type → events not sent
+	lastErr    string            // the last transport or retried failure
+	lost       int64             // events given up on
+}
+
+// rejection is a status the API rejected events of a type with.
+type rejection struct {
+	status    int
+	eventType string
 }
 
 // New returns a Sink.
 func New(opts *Options) *Sink {
-	s := &Sink{opts: *opts, refused: map[string]int{}, skipped: map[string]int{}}
+	s := &Sink{opts: *opts, rejections: map[rejection]int{}, answers: map[int]string{}, skipped: map[string]int{}}
 	o := &s.opts
 	if o.BaseURL == "" {
 		o.BaseURL = DefaultBaseURL
@@ -103,19 +115,27 @@ func (s *Sink) Name() string { return "mcpcat" }
 // Delivered implements events.Sink.
 func (s *Sink) Delivered() int64 { return s.delivered.Load() }
 
-// Failed implements events.Sink: events refused by the API and events
-// given up on.
+// Failed implements events.Sink: events given up on (errors, the flush
+// deadline); events the API rejected are counted by Rejected instead.
 func (s *Sink) Failed() int64 { return s.failed.Load() }
+
+// Rejected implements events.Rejecter: events the API answered with a 4xx
+// other than 408 and 429.
+func (s *Sink) Rejected() int64 { return s.rejected.Load() }
 
 // Retries counts the requests that were retried.
 func (s *Sink) Retries() int64 { return s.retries.Load() }
 
-// Refused returns how many events the API refused (a 4xx other than 408
-// and 429), keyed "HTTP <status> <event type>".
-func (s *Sink) Refused() map[string]int {
+// Rejections returns how many events the API rejected (a 4xx other than
+// 408 and 429), keyed "HTTP <status> <event type>".
+func (s *Sink) Rejections() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return maps.Clone(s.refused)
+	out := make(map[string]int, len(s.rejections))
+	for k, n := range s.rejections {
+		out[fmt.Sprintf("HTTP %d %s", k.status, k.eventType)] = n
+	}
+	return out
 }
 
 // Skipped returns how many events were not sent because the API does not
@@ -165,14 +185,8 @@ func (s *Sink) err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var parts []string
-	if len(s.refused) > 0 {
-		var n int
-		var kinds []string
-		for _, k := range slices.Sorted(maps.Keys(s.refused)) {
-			n += s.refused[k]
-			kinds = append(kinds, fmt.Sprintf("%d %s", s.refused[k], k))
-		}
-		parts = append(parts, fmt.Sprintf("%d events refused by %s, not retried (%s)", n, s.url, strings.Join(kinds, ", ")))
+	if len(s.rejections) > 0 {
+		parts = append(parts, s.rejectedText())
 	}
 	if len(s.skipped) > 0 {
 		var n int
@@ -190,6 +204,38 @@ func (s *Sink) err() error {
 	return errors.New(strings.Join(parts, "; "))
 }
 
+// rejectedText says which events the API rejected, by status: how many
+// of each type, and what the API answered. s.mu is held.
+func (s *Sink) rejectedText() string {
+	keys := slices.SortedFunc(maps.Keys(s.rejections), func(a, b rejection) int {
+		return cmp.Or(cmp.Compare(a.status, b.status), strings.Compare(a.eventType, b.eventType))
+	})
+	var n int
+	var groups []string
+	for i := 0; i < len(keys); {
+		status, elicit := keys[i].status, false
+		var counts []string
+		for ; i < len(keys) && keys[i].status == status; i++ {
+			n += s.rejections[keys[i]]
+			counts = append(counts, fmt.Sprintf("%d %s", s.rejections[keys[i]], keys[i].eventType))
+			elicit = elicit || keys[i].eventType == events.TypeElicitCreate || keys[i].eventType == events.TypeElicitResponse
+		}
+		var why []string
+		if elicit && status == http.StatusBadRequest {
+			why = append(why, "its published event_type enum does not list the elicitation types yet")
+		}
+		if a := s.answers[status]; a != "" {
+			why = append(why, "it answered: "+a)
+		}
+		g := fmt.Sprintf("HTTP %d for %s", status, strings.Join(counts, ", "))
+		if len(why) > 0 {
+			g += " (" + strings.Join(why, "; ") + ")"
+		}
+		groups = append(groups, g)
+	}
+	return fmt.Sprintf("%d events rejected by the API at %s, not retried: %s", n, s.url, strings.Join(groups, ", and "))
+}
+
 func (s *Sink) giveUp(err error) {
 	s.failed.Add(1)
 	s.mu.Lock()
@@ -198,23 +244,28 @@ func (s *Sink) giveUp(err error) {
 	s.mu.Unlock()
 }
 
-func (s *Sink) refuse(status int, eventType string) {
-	s.failed.Add(1)
+// reject counts an event the API rejected with status, and keeps its
+// first answer with that status.
+func (s *Sink) reject(status int, eventType, answer string) {
+	s.rejected.Add(1)
 	s.mu.Lock()
-	s.refused[fmt.Sprintf("HTTP %d %s", status, eventType)]++
+	s.rejections[rejection{status, eventType}]++
+	if _, ok := s.answers[status]; !ok {
+		s.answers[status] = answer
+	}
 	s.mu.Unlock()
 }
 
 // send posts one event until it is delivered, refused or ctx is done.
 func (s *Sink) send(ctx context.Context, eventType string, body []byte) {
 	for attempt := 0; ; attempt++ {
-		status, err := s.post(ctx, body)
+		status, answer, err := s.post(ctx, body)
 		switch {
 		case err == nil && status >= 200 && status <= 299:
 			s.delivered.Add(1)
 			return
-		case err == nil && !retryable(status):
-			s.refuse(status, eventType)
+		case err == nil && !httpsink.Retryable(status):
+			s.reject(status, eventType, answer)
 			return
 		case err == nil:
 			err = fmt.Errorf("posting an event: HTTP %d", status)
@@ -224,7 +275,7 @@ func (s *Sink) send(ctx context.Context, eventType string, body []byte) {
 			return
 		}
 		s.retries.Add(1)
-		t := time.NewTimer(s.backoff(attempt))
+		t := time.NewTimer(httpsink.Backoff(attempt, s.opts.MinBackoff, s.opts.MaxBackoff))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -235,27 +286,14 @@ func (s *Sink) send(ctx context.Context, eventType string, body []byte) {
 	}
 }
 
-// retryable reports whether an HTTP status is worth a retry.
-func retryable(status int) bool {
-	return status >= 500 || status == http.StatusRequestTimeout || status == http.StatusTooManyRequests
-}
-
-// backoff is the full-jitter wait before retry attempt+1.
-func (s *Sink) backoff(attempt int) time.Duration {
-	d := s.opts.MinBackoff << min(attempt, 20)
-	if d <= 0 || d > s.opts.MaxBackoff {
-		d = s.opts.MaxBackoff
-	}
-	return time.Duration(rand.Int64N(int64(d)) + 1)
-}
-
-// post sends one request and returns the response's status.
-func (s *Sink) post(ctx context.Context, body []byte) (int, error) {
+// post sends one request and returns the response's status and the start
+// of its body, on one line.
+func (s *Sink) post(ctx context.Context, body []byte) (int, string, error) {
 	rctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(rctx, http.MethodPost, s.url, bytes.NewReader(body))
 	if err != nil {
-		return 0, fmt.Errorf("building request: %w", err)
+		return 0, "", fmt.Errorf("building request: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if s.opts.Token != "" {
@@ -263,9 +301,29 @@ func (s *Sink) post(ctx context.Context, body []byte) (int, error) {
 	}
 	resp, err := s.opts.Client.Do(req)
 	if err != nil {
-		return 0, fmt.Errorf("posting an event: %w", err)
+		return 0, "", fmt.Errorf("posting an event: %w", err)
 	}
+	start := make([]byte, answerBytes)
+	n, _ := io.ReadFull(resp.Body, start)
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
-	return resp.StatusCode, nil
+	return resp.StatusCode, oneLine(start[:n]), nil
+}
+
+// answerBytes is how much of a response's body the sink reports.
+const answerBytes = 200
+
+// oneLine is b on one line: its runs of white space and control
+// characters one space, bytes that are not UTF-8 (a rune cut at
+// answerBytes) left out, and "…" when b filled answerBytes.
+func oneLine(b []byte) string {
+	cut := len(b) >= answerBytes
+	f := strings.FieldsFunc(strings.ToValidUTF8(string(b), ""), func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r)
+	})
+	s := strings.Join(f, " ")
+	if cut {
+		s += "…"
+	}
+	return s
 }
