@@ -286,7 +286,7 @@ func checkMCPcatStderr(t *testing.T, stderr []byte, api string, posts int, c mcp
 			got = append(got, line)
 		}
 	}
-	n, each, wantPosts, notSent := 4, 2, 6, "; 1 events not sent, of types the API does not list (mcp:server/discover)"
+	n, each, wantPosts, notSent := 4, 2, 6, "; 1 event not sent, of types the API does not list (mcp:server/discover)"
 	if c.legacy {
 		n, each, wantPosts, notSent = 2, 1, 4, ""
 	}

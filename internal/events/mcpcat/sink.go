@@ -193,10 +193,10 @@ func (s *Sink) err() error {
 		for _, c := range s.skipped {
 			n += c
 		}
-		parts = append(parts, fmt.Sprintf("%d events not sent, of types the API does not list (%s)", n, strings.Join(slices.Sorted(maps.Keys(s.skipped)), ", ")))
+		parts = append(parts, fmt.Sprintf("%s not sent, of types the API does not list (%s)", nEvents(n), strings.Join(slices.Sorted(maps.Keys(s.skipped)), ", ")))
 	}
 	if s.lost > 0 {
-		parts = append(parts, fmt.Sprintf("%d events not delivered to %s (last error: %s)", s.lost, s.url, s.lastErr))
+		parts = append(parts, fmt.Sprintf("%s not delivered to %s (last error: %s)", nEvents(int(s.lost)), s.url, s.lastErr))
 	}
 	if len(parts) == 0 {
 		return nil
@@ -233,7 +233,15 @@ func (s *Sink) rejectedText() string {
 		}
 		groups = append(groups, g)
 	}
-	return fmt.Sprintf("%d events rejected by the API at %s, not retried: %s", n, s.url, strings.Join(groups, ", and "))
+	return fmt.Sprintf("%s rejected by the API at %s, not retried: %s", nEvents(n), s.url, strings.Join(groups, ", and "))
+}
+
+// nEvents is "1 event" or "N events".
+func nEvents(n int) string {
+	if n == 1 {
+		return "1 event"
+	}
+	return fmt.Sprintf("%d events", n)
 }
 
 func (s *Sink) giveUp(err error) {

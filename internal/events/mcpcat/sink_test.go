@@ -108,7 +108,7 @@ func TestSink(t *testing.T) {
 		"HTTP 400 for 1 mcp:elicitation/create, 1 mcp:elicitation/response (its published event_type enum does not list the elicitation types yet; " +
 		`it answered: {"event_type":["\"mcp:elicitation/create\" is not a valid choice."]}), ` +
 		`and HTTP 404 for 1 mcp:resources/subscribe (it answered: {"detail":"Not found."}); ` +
-		"1 events not sent, of types the API does not list (mcp:server/discover)"
+		"1 event not sent, of types the API does not list (mcp:server/discover)"
 	if err == nil || err.Error() != wantErr {
 		t.Errorf("Run error = %v, want %q", err, wantErr)
 	}
@@ -168,7 +168,7 @@ func TestSinkRejectedAndLost(t *testing.T) {
 	if a.got[0].EventType != events.TypeElicitCreate || a.got[1].EventType != "mcp:ping" {
 		t.Errorf("requests %+v, want the question once, then pings", a.got)
 	}
-	want := []string{"1 events rejected by the API at ", "HTTP 400 for 1 mcp:elicitation/create (", "; 1 events not delivered to "}
+	want := []string{"1 event rejected by the API at ", "HTTP 400 for 1 mcp:elicitation/create (", "; 1 event not delivered to "}
 	for _, w := range want {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("Run error = %v, want it to hold %q", err, w)
