@@ -117,27 +117,49 @@ func TestReplayHTTPSameServer(t *testing.T) {
 	}
 }
 
-// TestReplayHTTPVariant replays each era's HTTP recording against the
-// server whose tool's result changed: the JSON pointer of the change is
-// printed and replay exits 1.
+// TestReplayHTTPVariant replays each era's HTTP recording against
+// variants of the server (sdkpeer.ApplyVariant): a tool's result changed,
+// a tool that now errors, a question with an extra field. Each difference
+// is printed with its path or what changed, and replay exits 1.
 func TestReplayHTTPVariant(t *testing.T) {
 	t.Parallel()
-	want := map[string][]string{
-		"modern": {`tools/call[confirm]`, `result /content/0/text changed: "confirm: accepted" -> "confirm: approved"`},
-		"legacy": {`tools/call[book]`, `result /content/0/text changed: "guests: accepted" -> "guests: approved"`},
-	}
+	cases := []struct {
+		variant        string
+		modern, legacy []string // lines stdout must hold
+	}{{
+		variant: sdkpeer.VariantChanged,
+		modern:  []string{`tools/call[confirm]`, `result /content/0/text changed: "confirm: accepted" -> "confirm: approved"`},
+		legacy:  []string{`tools/call[book]`, `result /content/0/text changed: "guests: accepted" -> "guests: approved"`},
+	}, {
+		variant: sdkpeer.VariantError,
+		modern:  []string{`error appeared: -32603 confirm: the service is down`, `rounds 2 -> 1`, `tools/call[confirm] key "confirm" removed: "Proceed?"`},
+		legacy:  []string{`error appeared: -32603 book: the service is down`, `tools/call[book] removed: "How many guests?"`},
+	}, {
+		variant: sdkpeer.VariantExtraField,
+		modern:  []string{`tools/call[confirm] key "confirm" changed: "Proceed?"`, `field-added note: "string"`},
+		legacy:  []string{`tools/call[book] changed: "How many guests?"`, `field-added note: "string"`},
+	}}
 	for _, era := range httpEras {
 		t.Run(era.name, func(t *testing.T) {
 			t.Parallel()
 			rec := recordHTTP(t, serveHTTP(t, era.legacy, ""), era.legacy, era.version, era.tools)
-			o := runReplay(t, rec, "--slower-than", "0", "--target", serveHTTP(t, era.legacy, sdkpeer.VariantChanged))
-			if o.code != 1 {
-				t.Errorf("replay exited %d, want 1\nstdout:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
-			}
-			for _, w := range want[era.name] {
-				if !strings.Contains(o.stdout, w) {
-					t.Errorf("stdout lacks %q\nstdout:\n%s\nstderr:\n%s", w, o.stdout, o.stderr)
-				}
+			for _, tc := range cases {
+				t.Run(tc.variant, func(t *testing.T) {
+					t.Parallel()
+					o := runReplay(t, rec, "--slower-than", "0", "--target", serveHTTP(t, era.legacy, tc.variant))
+					if o.code != 1 {
+						t.Errorf("replay exited %d, want 1\nstdout:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
+					}
+					want := tc.modern
+					if era.legacy {
+						want = tc.legacy
+					}
+					for _, w := range want {
+						if !strings.Contains(o.stdout, w) {
+							t.Errorf("stdout lacks %q\nstdout:\n%s\nstderr:\n%s", w, o.stdout, o.stderr)
+						}
+					}
+				})
 			}
 		})
 	}
