@@ -50,6 +50,7 @@ func HTTP(ctx context.Context, p *Plan, opts *Options) (*Result, error) {
 		path = "/"
 	}
 	c := newHTTPConn(ctx, "http://"+ln.Addr().String()+path, client, up.cause)
+	c.extra = opts.RequestHeader
 	d := &driver{c: c, timeout: timeout}
 	driveErr := d.run(p)
 	c.close(timeout)

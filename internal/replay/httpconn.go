@@ -38,6 +38,9 @@ type httpConn struct {
 	// down, when not nil, says why the target could not be reached after
 	// the tap answered 502 ("" when it does not know).
 	down func() string
+	// extra holds the headers every request carries besides the
+	// transport's own (Options.RequestHeader); nil adds none.
+	extra http.Header
 
 	mu      sync.Mutex
 	session string // Mcp-Session-Id of the initialize answer
@@ -91,6 +94,7 @@ func (c *httpConn) send(msg []byte, timeout time.Duration) error {
 // session and the protocol version; for a 2026-07-28 request (its _meta
 // names the version) the Mcp-Method and Mcp-Name mirrors too.
 func (c *httpConn) headers(h http.Header, f *wire.Frame) {
+	c.addExtra(h)
 	h.Set(mcp.HeaderContentType, mcp.MediaTypeJSON)
 	h.Set(mcp.HeaderAccept, mcp.MediaTypeJSON+", "+mcp.MediaTypeEventStream)
 	c.mu.Lock()
@@ -111,6 +115,15 @@ func (c *httpConn) headers(h http.Header, f *wire.Frame) {
 	}
 	if version != "" {
 		h.Set(mcp.HeaderProtocolVersion, version)
+	}
+}
+
+// addExtra adds the headers of Options.RequestHeader to h.
+func (c *httpConn) addExtra(h http.Header) {
+	for k, vs := range c.extra {
+		for _, v := range vs {
+			h.Add(k, v)
+		}
 	}
 }
 
@@ -292,6 +305,7 @@ func (c *httpConn) close(timeout time.Duration) {
 		// The session ends even when the replay was stopped.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx), timeout)
 		if req, err := http.NewRequestWithContext(ctx, http.MethodDelete, c.url, nil); err == nil {
+			c.addExtra(req.Header)
 			req.Header.Set(mcp.HeaderSessionID, session)
 			if version != "" {
 				req.Header.Set(mcp.HeaderProtocolVersion, version)
