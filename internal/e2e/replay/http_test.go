@@ -55,6 +55,17 @@ var listening = regexp.MustCompile(`listening on http://(\S+)/`)
 // at target through `mcptrail http --target` and returns the capture.
 func recordHTTP(t *testing.T, target string, legacy bool, version string, tools []string) string {
 	t.Helper()
+	calls := make([]*mcp.CallToolParams, len(tools))
+	for i, tool := range tools {
+		calls[i] = &mcp.CallToolParams{Name: tool}
+	}
+	return recordHTTPCalls(t, target, version, calls)
+}
+
+// recordHTTPCalls is recordHTTP with the calls (and their arguments)
+// given.
+func recordHTTPCalls(t *testing.T, target, version string, calls []*mcp.CallToolParams) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	dir := t.TempDir()
@@ -79,10 +90,10 @@ func recordHTTP(t *testing.T, target string, legacy bool, version string, tools 
 	if _, err := cs.ListTools(ctx, nil); err != nil {
 		t.Fatalf("listing tools: %v", err)
 	}
-	for _, tool := range tools {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool})
+	for _, call := range calls {
+		res, err := cs.CallTool(ctx, call)
 		if err != nil || res.IsError {
-			t.Fatalf("calling %s: %v %+v", tool, err, res)
+			t.Fatalf("calling %s: %v %+v", call.Name, err, res)
 		}
 	}
 	if err := cs.Close(); err != nil {
