@@ -45,9 +45,11 @@ that appeared or went away, and the calls only one side made; the
 elicitation questions added, removed, reworded or answered differently (no
 answer's value is ever shown); the findings of the rules new in B and gone
 from A (matched by rule and call, .mcptrail.toml's [rules] apply); and the
-methods and tools whose p50 latency changed. --slower-than 2x also reports
-each call whose duration (an MRTR operation's tool time) at least doubled;
-0 compares no duration. --json writes the report as one JSON document
+methods and tools whose p50 latency at least doubled. --slower-than 2x
+sets that factor and also reports each call whose duration (an MRTR
+operation's tool time) at least doubled; a faster call or p50 is not a
+difference and is not listed (--json keeps every changed p50, with a
+slower flag); 0 compares no duration. --json writes the report as one JSON document
 (docs/diff.md). Exit codes: 0 the sessions are alike, 1 they differ, 2 usage,
 3 a session could not be read.`,
 		Args: func(_ *cobra.Command, args []string) error {

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -59,7 +60,16 @@ elicitation/create on a call's stream is answered with a POST; the
 Mcp-Session-Id of the initialize answer and the negotiated
 MCP-Protocol-Version are sent on later requests, and the session is
 DELETEd at the end (a 2026-07-28 server is stateless: no session). A
-server that cannot be reached ends the replay with an error (exit 1).`
+2026-07-28 request carries the Mcp-Method and Mcp-Name mirrors, and a
+tools/call the Mcp-Param-* headers of its arguments annotated
+x-mcp-header: the ones the recording kept when it was made over HTTP,
+else those the tool's inputSchema asks for (the server's tools/list
+answer, before it the capture's). A server that cannot be reached ends
+the replay with an error (exit 1).
+--header 'Name: value' (repeatable) adds a header to every request, such
+as Authorization: Bearer TOKEN for a server that wants auth; the new
+capture keeps it as it keeps a client's (Authorization as its scheme
+only, most other headers not at all) and replay never prints its value.`
 
 // replayFlags are the replay command's flags.
 type replayFlags struct {
@@ -73,6 +83,8 @@ type replayFlags struct {
 	session          string
 	target           string
 	targetURL        *url.URL // --target, parsed
+	header           []string
+	requestHeader    http.Header // --header, parsed
 }
 
 func newReplayCmd(ios *IOStreams) *cobra.Command {
@@ -100,6 +112,7 @@ func newReplayCmd(ios *IOStreams) *cobra.Command {
 	fl.StringVar(&f.capture, "capture", "", "write the new capture to `PATH` instead of the sessions directory")
 	fl.StringVar(&f.session, "session", "", "replay session `ID` of a capture file that holds several (default: the last)")
 	fl.StringVar(&f.target, "target", "", "replay against the Streamable HTTP server at `URL` instead of a command after --")
+	fl.StringArrayVar(&f.header, "header", nil, "send the header `'Name: value'` with every request to --target (repeatable; for auth such as Authorization: Bearer ...)")
 	return cmd
 }
 
@@ -121,6 +134,9 @@ func replayArgs(cmd *cobra.Command, f *replayFlags, args []string) (string, []st
 	case f.timeout <= 0:
 		return "", nil, usagef("--timeout must be positive, not %v", f.timeout)
 	}
+	if len(f.header) > 0 && f.target == "" {
+		return "", nil, usagef("--header applies to an HTTP server (--target URL); a server after -- is reached over stdio")
+	}
 	if f.target != "" {
 		u, err := parseTarget(f.target)
 		if err != nil {
@@ -128,6 +144,11 @@ func replayArgs(cmd *cobra.Command, f *replayFlags, args []string) (string, []st
 		}
 		f.targetURL = u
 	}
+	h, err := parseRequestHeaders(f.header)
+	if err != nil {
+		return "", nil, err
+	}
+	f.requestHeader = h
 	return before[0], server, nil
 }
 
@@ -244,7 +265,7 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 	res, runErr := run(cmd.Context(), plan, &replay.Options{
 		Command: server, Target: f.targetURL, Capture: file, SpoolDir: filepath.Dir(file.Path()),
 		Header: capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
-		Now:    ios.Now, Timeout: f.timeout, Stderr: ios.ErrOut,
+		Now:    ios.Now, Timeout: f.timeout, Stderr: ios.ErrOut, RequestHeader: f.requestHeader,
 	})
 	if res == nil {
 		// The server never started: no session is left behind, as with the proxy.

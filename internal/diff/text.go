@@ -205,16 +205,24 @@ func findingText(f *FindingRef) string {
 	return out + ": " + f.Message
 }
 
+// latency lists the p50s that grew by the --slower-than factor, the only
+// latency rows that count as a difference (Report.Differs); a p50 that
+// shrank, or grew by less, is left out, as a call that got faster is (the
+// JSON report keeps every changed p50 with its slower flag).
 func (p *printer) latency(ls []Latency) {
-	if len(ls) == 0 {
+	n := 0
+	for _, l := range ls {
+		if l.Slower {
+			n++
+		}
+	}
+	if n == 0 {
 		return
 	}
 	p.line(0, "latency (p50):")
 	for _, l := range ls {
-		mark := ""
 		if l.Slower {
-			mark = " slower"
+			p.line(1, "%s %s %s -> %s slower", l.Group, l.Name, ms(l.OldMS), ms(l.NewMS))
 		}
-		p.line(1, "%s %s %s -> %s%s", l.Group, l.Name, ms(l.OldMS), ms(l.NewMS), mark)
 	}
 }

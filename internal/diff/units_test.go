@@ -143,3 +143,40 @@ func TestWithoutFrames(t *testing.T) {
 		t.Errorf("Differs() = %v, matched %d; want false, 3", rep.Differs(), rep.Calls.Matched)
 	}
 }
+
+// TestTextLatency: the text report lists only the p50s that count as a
+// difference (slower); a faster p50, or one that grew by less than the
+// factor, is not printed, and a report whose only latency rows are such
+// says "no differences" with no latency section.
+func TestTextLatency(t *testing.T) {
+	t.Parallel()
+	rows := []Latency{
+		{Group: "method", Name: "tools/call", OldMS: 970, NewMS: 690},
+		{Group: "tool", Name: "slow", OldMS: 310, NewMS: 690, Slower: true},
+		{Group: "tool", Name: "bit-slower", OldMS: 100, NewMS: 150},
+	}
+	for _, tt := range []struct {
+		name string
+		rows []Latency
+		want string
+	}{
+		{"one slower", rows, "A a, 0 calls  B b, 0 calls\n" +
+			"calls: 0 matched (0 MRTR), 0 changed, 0 only in A, 0 only in B, 0 slower\n" +
+			"latency (p50):\n  tool slow 310ms -> 690ms slower\n"},
+		{"none slower", []Latency{rows[0], rows[2]}, "A a, 0 calls  B b, 0 calls\n" +
+			"calls: 0 matched (0 MRTR), 0 changed, 0 only in A, 0 only in B, 0 slower\n" +
+			"no differences\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := &Report{A: Side{Session: "a"}, B: Side{Session: "b"}, Latency: tt.rows}
+			var b bytes.Buffer
+			if err := r.WriteText(&b); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, b.String()); diff != "" {
+				t.Errorf("text (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"time"
+
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/wire"
@@ -47,3 +49,18 @@ func (d *driver) answer(f *wire.Frame, st *Step, q *answerQueue) error {
 
 // send writes msg to the server within the timeout.
 func (d *driver) send(msg []byte) error { return d.c.send(msg, d.timeout) }
+
+// paramSender is a transport that can give a request the Mcp-Param-*
+// headers the recording kept (httpConn).
+type paramSender interface {
+	sendParams(msg []byte, params map[string]string, timeout time.Duration) error
+}
+
+// sendRequest sends a request of step st: over HTTP with the Mcp-Param-*
+// headers the recording kept for it (or, when it kept none, derived).
+func (d *driver) sendRequest(msg []byte, st *Step) error {
+	if ps, ok := d.c.(paramSender); ok {
+		return ps.sendParams(msg, st.ParamHeaders, d.timeout)
+	}
+	return d.send(msg)
+}

@@ -91,7 +91,7 @@ func (d *driver) step(st *Step) (bool, error) {
 	for round := 0; ; round++ {
 		d.ids++
 		id := wire.IntID(d.ids)
-		if err := d.send(request(d.ids, st.Method, params)); err != nil {
+		if err := d.sendRequest(request(d.ids, st.Method, params), st); err != nil {
 			return false, err
 		}
 		d.res.Requests++

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"sync"
@@ -50,6 +51,8 @@ func HTTP(ctx context.Context, p *Plan, opts *Options) (*Result, error) {
 		path = "/"
 	}
 	c := newHTTPConn(ctx, "http://"+ln.Addr().String()+path, client, up.cause)
+	c.extra = opts.RequestHeader
+	c.tools = maps.Clone(p.bindings)
 	d := &driver{c: c, timeout: timeout}
 	driveErr := d.run(p)
 	c.close(timeout)

@@ -38,10 +38,16 @@ type httpConn struct {
 	// down, when not nil, says why the target could not be reached after
 	// the tap answered 502 ("" when it does not know).
 	down func() string
+	// extra holds the headers every request carries besides the
+	// transport's own (Options.RequestHeader); nil adds none.
+	extra http.Header
 
 	mu      sync.Mutex
 	session string // Mcp-Session-Id of the initialize answer
 	version string // the protocol version the initialize result named
+	// tools holds each tool's x-mcp-header bindings: the capture's
+	// catalog's at first, then what the server's tools/list answers say.
+	tools map[string][]paramBinding
 }
 
 // item is a message from the server, or why none will come.
@@ -61,12 +67,19 @@ func newHTTPConn(ctx context.Context, url string, client *http.Client, down func
 // returns it); a notification or response waits at most timeout for the
 // server to accept it.
 func (c *httpConn) send(msg []byte, timeout time.Duration) error {
+	return c.sendParams(msg, nil, timeout)
+}
+
+// sendParams is send with the Mcp-Param-* headers the recording gave the
+// request (Step.ParamHeaders); nil derives them from the tool's bindings.
+func (c *httpConn) sendParams(msg []byte, params map[string]string, timeout time.Duration) error {
 	f := wire.Decode(msg)
 	req, err := http.NewRequestWithContext(c.ctx, http.MethodPost, c.url, bytes.NewReader(msg))
 	if err != nil {
 		return fmt.Errorf("posting to the server: %w", err)
 	}
 	c.headers(req.Header, &f)
+	c.paramHeaders(req.Header, &f, params)
 	what := f.Method
 	if what == "" {
 		what = "a response"
@@ -87,10 +100,13 @@ func (c *httpConn) send(msg []byte, timeout time.Duration) error {
 	}
 }
 
-// headers sets the request headers of the transport: the media types, the
-// session and the protocol version; for a 2026-07-28 request (its _meta
-// names the version) the Mcp-Method and Mcp-Name mirrors too.
+// headers sets the request headers: Options.RequestHeader, then the
+// transport's own, which win: the media types, the session and the
+// protocol version; for a 2026-07-28 request (its _meta names the
+// version) the Mcp-Method and Mcp-Name mirrors too (paramHeaders adds the
+// Mcp-Param-* ones).
 func (c *httpConn) headers(h http.Header, f *wire.Frame) {
+	c.addExtra(h)
 	h.Set(mcp.HeaderContentType, mcp.MediaTypeJSON)
 	h.Set(mcp.HeaderAccept, mcp.MediaTypeJSON+", "+mcp.MediaTypeEventStream)
 	c.mu.Lock()
@@ -112,6 +128,48 @@ func (c *httpConn) headers(h http.Header, f *wire.Frame) {
 	if version != "" {
 		h.Set(mcp.HeaderProtocolVersion, version)
 	}
+}
+
+// addExtra adds the headers of Options.RequestHeader to h.
+func (c *httpConn) addExtra(h http.Header) {
+	for k, vs := range c.extra {
+		for _, v := range vs {
+			h.Add(k, v)
+		}
+	}
+}
+
+// paramHeaders sets the Mcp-Param-* headers of a tools/call: the recorded
+// ones when the capture kept them (params not nil), else, for a 2026-07-28
+// request, those its tool's x-mcp-header annotations ask for.
+func (c *httpConn) paramHeaders(h http.Header, f *wire.Frame, params map[string]string) {
+	if f.Kind != wire.KindRequest || f.Method != "tools/call" {
+		return
+	}
+	if params != nil {
+		for k, v := range params {
+			h.Set(k, v)
+		}
+		return
+	}
+	if h.Get(mcp.HeaderMethod) == "" {
+		return // not a 2026-07-28 request: no mirrors
+	}
+	name, _ := jsonraw.String(jsonraw.Member(f.Params, "name"))
+	c.mu.Lock()
+	bs := c.tools[name]
+	c.mu.Unlock()
+	setParamHeaders(h, bs, jsonraw.Member(f.Params, "arguments"))
+}
+
+// learnTools keeps the x-mcp-header bindings of a tools/list result.
+func (c *httpConn) learnTools(result []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tools == nil {
+		c.tools = make(map[string][]paramBinding)
+	}
+	toolBindings(c.tools, result)
 }
 
 // mirroredName is the params member that Mcp-Name mirrors for f's method.
@@ -198,6 +256,9 @@ func (c *httpConn) readAnswer(resp *http.Response, f *wire.Frame) (bool, error) 
 		g := wire.Decode(data)
 		if (g.Kind == wire.KindResponse || g.Kind == wire.KindError) && f.Kind == wire.KindRequest && g.ID == f.ID {
 			answered = true
+			if f.Method == "tools/list" && g.Kind == wire.KindResponse {
+				c.learnTools(g.Result)
+			}
 			if f.Method == "initialize" {
 				if v, ok := jsonraw.String(jsonraw.Member(g.Result, "protocolVersion")); ok {
 					c.mu.Lock()
@@ -292,6 +353,7 @@ func (c *httpConn) close(timeout time.Duration) {
 		// The session ends even when the replay was stopped.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx), timeout)
 		if req, err := http.NewRequestWithContext(ctx, http.MethodDelete, c.url, nil); err == nil {
+			c.addExtra(req.Header)
 			req.Header.Set(mcp.HeaderSessionID, session)
 			if version != "" {
 				req.Header.Set(mcp.HeaderProtocolVersion, version)

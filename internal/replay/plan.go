@@ -3,6 +3,7 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -54,6 +55,10 @@ type Plan struct {
 	// Era is the era of the capture's first client call (store.EraModern
 	// or store.EraLegacy; "" when unknown).
 	Era string
+	// bindings are the x-mcp-header annotations of the tools the capture's
+	// catalog lists (tool name → bindings): what an HTTP replay mirrors
+	// into Mcp-Param-* headers until the server lists its tools.
+	bindings map[string][]paramBinding
 }
 
 // Step is one recorded client call and what answering the server during
@@ -65,6 +70,12 @@ type Step struct {
 	Target string
 	// Params is the recorded request's params as sent (nil when absent).
 	Params jsontext.Value
+	// ParamHeaders holds the Mcp-Param-* headers the recorded tools/call
+	// carried over HTTP (canonical name → value, as the capture keeps
+	// them; empty when it carried none); nil when the capture kept no
+	// HTTP envelope for it (a stdio capture), and then an HTTP replay
+	// derives them from the tool's x-mcp-header annotations.
+	ParamHeaders map[string]string
 	// Retries holds the params of the recorded MRTR retries, in round
 	// order; empty when the call was not an operation.
 	Retries []jsontext.Value
@@ -98,7 +109,7 @@ func NewPlan(snap *store.Snapshot, opts *PlanOptions) (*Plan, error) {
 	}
 	destructive := destructiveTools(snap.Catalog)
 	calls := snap.Calls.Slice()
-	p := &Plan{}
+	p := &Plan{bindings: catalogBindings(snap.Catalog)}
 	byCall := make(map[int]int) // recorded call index → step index
 	for i := range calls {
 		c := &calls[i]
@@ -108,11 +119,14 @@ func NewPlan(snap *store.Snapshot, opts *PlanOptions) (*Plan, error) {
 		st := Step{Call: c.Index, Method: c.Method, Target: c.Target}
 		st.Skip = skipReason(c, opts, destructive)
 		if st.Skip == "" {
-			params, err := requestParams(snap, c.RequestSeq)
+			rec, params, err := requestFrame(snap, c.RequestSeq)
 			if err != nil {
 				st.Skip = SkipUnreadable
 			}
 			st.Params = params
+			if c.Method == "tools/call" {
+				st.ParamHeaders = recordedParamHeaders(rec)
+			}
 		}
 		if p.Era == "" {
 			p.Era = c.Era
@@ -165,7 +179,7 @@ func (p *Plan) addRetries(snap *store.Snapshot) error {
 		st.Abandoned = op.Status == store.StatusInputRequired
 		for _, r := range op.Rounds[1:] {
 			c := snap.Calls.At(r.Call)
-			params, err := requestParams(snap, c.RequestSeq)
+			_, params, err := requestFrame(snap, c.RequestSeq)
 			if err != nil {
 				return fmt.Errorf("reading round %d of %s %s: %w", len(st.Retries)+2, c.Method, c.Target, err)
 			}
@@ -196,20 +210,36 @@ func (p *Plan) addAnswers(snap *store.Snapshot, calls []store.Call, byCall map[i
 	return nil
 }
 
-// requestParams reads back the params of the request frame at seq.
-func requestParams(snap *store.Snapshot, seq uint64) (jsontext.Value, error) {
+// requestFrame reads back the request frame at seq and its params.
+func requestFrame(snap *store.Snapshot, seq uint64) (*capture.Record, jsontext.Value, error) {
 	rec, err := snap.Frame(seq)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(rec.Msg) == 0 {
-		return nil, fmt.Errorf("frame %d is not JSON", seq)
+		return nil, nil, fmt.Errorf("frame %d is not JSON", seq)
 	}
 	f := wire.Decode(rec.Msg)
 	if f.Kind != wire.KindRequest {
-		return nil, fmt.Errorf("frame %d is not a request (%s)", seq, f.Describe())
+		return nil, nil, fmt.Errorf("frame %d is not a request (%s)", seq, f.Describe())
 	}
-	return clone(f.Params), nil
+	return &rec, clone(f.Params), nil
+}
+
+// recordedParamHeaders returns the Mcp-Param-* headers of a request frame
+// recorded over HTTP (empty, not nil, when it had none); nil for a frame
+// without an HTTP envelope.
+func recordedParamHeaders(rec *capture.Record) map[string]string {
+	if rec == nil || rec.HTTP == nil {
+		return nil
+	}
+	out := make(map[string]string)
+	for k, v := range rec.HTTP.Headers {
+		if strings.HasPrefix(http.CanonicalHeaderKey(k), mcp.HeaderParamPrefix) {
+			out[http.CanonicalHeaderKey(k)] = v
+		}
+	}
+	return out
 }
 
 // destructiveTools lists the tools whose latest definition in the catalog

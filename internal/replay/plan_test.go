@@ -182,3 +182,47 @@ func TestWithMembers(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanParamHeaders: a tools/call recorded over HTTP keeps the
+// Mcp-Param-* headers of its envelope (empty when it had none); one
+// recorded over stdio has none to keep (nil: HTTP replay derives them),
+// and the catalog's x-mcp-header annotations are the plan's bindings.
+func TestPlanParamHeaders(t *testing.T) {
+	t.Parallel()
+	const text = `{"type":"session","time":"2026-07-28T09:30:00Z","format":1,"session_id":"c3","transport":"http"}
+{"type":"frame","seq":1,"time":"2026-07-28T09:30:00.001Z","dir":"c2s","http":{"method":"POST","path":"/mcp","headers":{"Mcp-Method":"tools/list"}},"msg":{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}}
+{"type":"frame","seq":2,"time":"2026-07-28T09:30:00.002Z","dir":"s2c","http":{"method":"POST","path":"/mcp","status":200},"msg":{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"deploy","inputSchema":{"type":"object","properties":{"env":{"type":"string","x-mcp-header":"Env"}}}}]}}}
+{"type":"frame","seq":3,"time":"2026-07-28T09:30:00.003Z","dir":"c2s","http":{"method":"POST","path":"/mcp","headers":{"Mcp-Method":"tools/call","Mcp-Param-Env":"staging"}},"msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deploy","arguments":{"env":"staging"}}}}
+{"type":"frame","seq":4,"time":"2026-07-28T09:30:00.004Z","dir":"s2c","http":{"method":"POST","path":"/mcp","status":200},"msg":{"jsonrpc":"2.0","id":2,"result":{"content":[]}}}
+{"type":"frame","seq":5,"time":"2026-07-28T09:30:00.005Z","dir":"c2s","http":{"method":"POST","path":"/mcp","headers":{"Mcp-Method":"tools/call"}},"msg":{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"deploy","arguments":{}}}}
+{"type":"frame","seq":6,"time":"2026-07-28T09:30:00.006Z","dir":"s2c","http":{"method":"POST","path":"/mcp","status":200},"msg":{"jsonrpc":"2.0","id":3,"result":{"content":[]}}}
+`
+	p, err := NewPlan(load(t, text), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]string
+	for _, st := range p.Steps {
+		got = append(got, st.ParamHeaders)
+	}
+	want := []map[string]string{nil, {"Mcp-Param-Env": "staging"}, {}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ParamHeaders (-want +got):\n%s", diff)
+	}
+	if got[2] == nil {
+		t.Error("a call recorded over HTTP without Mcp-Param-* headers has nil ParamHeaders, want empty")
+	}
+	wantB := map[string][]paramBinding{"deploy": {{path: []string{"env"}, header: "Env"}}}
+	if diff := cmp.Diff(wantB, p.bindings, cmp.AllowUnexported(paramBinding{})); diff != "" {
+		t.Errorf("bindings (-want +got):\n%s", diff)
+	}
+	s, err := NewPlan(load(t, modernCapture), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range s.Steps {
+		if st.ParamHeaders != nil {
+			t.Errorf("call %d of a stdio capture has ParamHeaders %v, want nil", st.Call, st.ParamHeaders)
+		}
+	}
+}

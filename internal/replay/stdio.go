@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"syscall"
@@ -35,6 +36,13 @@ type Options struct {
 	Timeout time.Duration
 	// Stderr receives the server's stderr (Stdio); nil discards it.
 	Stderr io.Writer
+	// RequestHeader holds headers every HTTP request to the target carries
+	// (auth, such as Authorization: Bearer ...); nil adds none. They pass
+	// the tap as a client's would, so the new capture keeps them as it
+	// keeps any client's: Authorization as its scheme only, Cookie as its
+	// presence, most others not at all. A header the transport sets itself
+	// (Content-Type, Mcp-Method ...) wins over one here. Stdio ignores it.
+	RequestHeader http.Header
 }
 
 // killAfter is how long a server that ignored the end of its input and a

@@ -55,6 +55,17 @@ var listening = regexp.MustCompile(`listening on http://(\S+)/`)
 // at target through `mcptrail http --target` and returns the capture.
 func recordHTTP(t *testing.T, target string, legacy bool, version string, tools []string) string {
 	t.Helper()
+	calls := make([]*mcp.CallToolParams, len(tools))
+	for i, tool := range tools {
+		calls[i] = &mcp.CallToolParams{Name: tool}
+	}
+	return recordHTTPCalls(t, target, version, calls)
+}
+
+// recordHTTPCalls is recordHTTP with the calls (and their arguments)
+// given.
+func recordHTTPCalls(t *testing.T, target, version string, calls []*mcp.CallToolParams) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	dir := t.TempDir()
@@ -79,10 +90,10 @@ func recordHTTP(t *testing.T, target string, legacy bool, version string, tools 
 	if _, err := cs.ListTools(ctx, nil); err != nil {
 		t.Fatalf("listing tools: %v", err)
 	}
-	for _, tool := range tools {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool})
+	for _, call := range calls {
+		res, err := cs.CallTool(ctx, call)
 		if err != nil || res.IsError {
-			t.Fatalf("calling %s: %v %+v", tool, err, res)
+			t.Fatalf("calling %s: %v %+v", call.Name, err, res)
 		}
 	}
 	if err := cs.Close(); err != nil {
@@ -117,27 +128,49 @@ func TestReplayHTTPSameServer(t *testing.T) {
 	}
 }
 
-// TestReplayHTTPVariant replays each era's HTTP recording against the
-// server whose tool's result changed: the JSON pointer of the change is
-// printed and replay exits 1.
+// TestReplayHTTPVariant replays each era's HTTP recording against
+// variants of the server (sdkpeer.ApplyVariant): a tool's result changed,
+// a tool that now errors, a question with an extra field. Each difference
+// is printed with its path or what changed, and replay exits 1.
 func TestReplayHTTPVariant(t *testing.T) {
 	t.Parallel()
-	want := map[string][]string{
-		"modern": {`tools/call[confirm]`, `result /content/0/text changed: "confirm: accepted" -> "confirm: approved"`},
-		"legacy": {`tools/call[book]`, `result /content/0/text changed: "guests: accepted" -> "guests: approved"`},
-	}
+	cases := []struct {
+		variant        string
+		modern, legacy []string // lines stdout must hold
+	}{{
+		variant: sdkpeer.VariantChanged,
+		modern:  []string{`tools/call[confirm]`, `result /content/0/text changed: "confirm: accepted" -> "confirm: approved"`},
+		legacy:  []string{`tools/call[book]`, `result /content/0/text changed: "guests: accepted" -> "guests: approved"`},
+	}, {
+		variant: sdkpeer.VariantError,
+		modern:  []string{`error appeared: -32603 confirm: the service is down`, `rounds 2 -> 1`, `tools/call[confirm] key "confirm" removed: "Proceed?"`},
+		legacy:  []string{`error appeared: -32603 book: the service is down`, `tools/call[book] removed: "How many guests?"`},
+	}, {
+		variant: sdkpeer.VariantExtraField,
+		modern:  []string{`tools/call[confirm] key "confirm" changed: "Proceed?"`, `field-added note: "string"`},
+		legacy:  []string{`tools/call[book] changed: "How many guests?"`, `field-added note: "string"`},
+	}}
 	for _, era := range httpEras {
 		t.Run(era.name, func(t *testing.T) {
 			t.Parallel()
 			rec := recordHTTP(t, serveHTTP(t, era.legacy, ""), era.legacy, era.version, era.tools)
-			o := runReplay(t, rec, "--slower-than", "0", "--target", serveHTTP(t, era.legacy, sdkpeer.VariantChanged))
-			if o.code != 1 {
-				t.Errorf("replay exited %d, want 1\nstdout:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
-			}
-			for _, w := range want[era.name] {
-				if !strings.Contains(o.stdout, w) {
-					t.Errorf("stdout lacks %q\nstdout:\n%s\nstderr:\n%s", w, o.stdout, o.stderr)
-				}
+			for _, tc := range cases {
+				t.Run(tc.variant, func(t *testing.T) {
+					t.Parallel()
+					o := runReplay(t, rec, "--slower-than", "0", "--target", serveHTTP(t, era.legacy, tc.variant))
+					if o.code != 1 {
+						t.Errorf("replay exited %d, want 1\nstdout:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
+					}
+					want := tc.modern
+					if era.legacy {
+						want = tc.legacy
+					}
+					for _, w := range want {
+						if !strings.Contains(o.stdout, w) {
+							t.Errorf("stdout lacks %q\nstdout:\n%s\nstderr:\n%s", w, o.stdout, o.stderr)
+						}
+					}
+				})
 			}
 		})
 	}

@@ -24,6 +24,11 @@ const (
 	VariantExtraField = "extra-field"
 	// VariantSlow: the tool takes SlowBy longer before it first answers.
 	VariantSlow = "slow"
+	// VariantParamHeader adds a tool instead of changing one: deploy,
+	// whose env argument is annotated x-mcp-header "Env", so a 2026-07-28
+	// client over HTTP mirrors it into Mcp-Param-Env (and the go-sdk's
+	// HTTP handler rejects a call without it, 400 -32020).
+	VariantParamHeader = "param-header"
 )
 
 // SlowBy is how much longer VariantSlow's tool takes.
@@ -36,8 +41,11 @@ func ApplyVariant(srv *mcp.Server, legacy bool, variant string) error {
 	case "":
 		return nil
 	case VariantChanged, VariantError, VariantExtraField, VariantSlow:
+	case VariantParamHeader:
+		addDeploy(srv)
+		return nil
 	default:
-		return fmt.Errorf("unknown variant %q (want %s, %s, %s or %s)", variant, VariantChanged, VariantError, VariantExtraField, VariantSlow)
+		return fmt.Errorf("unknown variant %q (want %s, %s, %s, %s or %s)", variant, VariantChanged, VariantError, VariantExtraField, VariantSlow, VariantParamHeader)
 	}
 	v := &varied{variant: variant, states: new(stateSeq)}
 	if legacy {
@@ -108,4 +116,23 @@ func (v *varied) delay() {
 	if v.variant == VariantSlow {
 		time.Sleep(SlowBy) // the variant's point: a slower tool
 	}
+}
+
+// deployArgs are the deploy tool's arguments.
+type deployArgs struct {
+	Service string `json:"service"`
+	Env     string `json:"env"`
+}
+
+// addDeploy adds VariantParamHeader's deploy tool: its result names the
+// service and the env it got.
+func addDeploy(srv *mcp.Server) {
+	schema := map[string]any{"type": "object", "properties": map[string]any{
+		"service": map[string]any{"type": "string"},
+		"env":     map[string]any{"type": "string", "x-mcp-header": "Env"},
+	}}
+	mcp.AddTool(srv, &mcp.Tool{Name: "deploy", Description: "deploys a service to an env", InputSchema: schema},
+		func(_ context.Context, _ *mcp.CallToolRequest, a deployArgs) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "deployed " + a.Service + " to " + a.Env}}}, nil, nil
+		})
 }
