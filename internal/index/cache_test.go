@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -275,5 +276,44 @@ func TestAppendedSessionsAndUnreadableFiles(t *testing.T) {
 	}
 	if len(a.Errors) != 1 || a.Errors[0].Path != junk || !strings.Contains(a.Errors[0].Err, "not an mcptrail capture") {
 		t.Errorf("file errors = %+v, want the junk file", a.Errors)
+	}
+}
+
+// TestConcurrentFirstRuns: several commands started at once on a state
+// directory with no index (each its own connection, as separate processes
+// are) all create it and answer alike; none drops the tables another has
+// begun to fill.
+func TestConcurrentFirstRuns(t *testing.T) {
+	opts := testOptions()
+	opts.Sessions = 4
+	for round := range 5 {
+		state, _ := genFixture(t, opts)
+		const n = 6
+		got := make([][]Session, n)
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				ix, err := Open(state, nil)
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				defer ix.Close()
+				if _, err = ix.Sync(filepath.Join(state, "sessions")); err == nil {
+					got[i], err = ix.Sessions(Filter{})
+				}
+				errs[i] = err
+			})
+		}
+		wg.Wait()
+		for i := range n {
+			if errs[i] != nil {
+				t.Fatalf("round %d, command %d: %v", round, i, errs[i])
+			}
+			if diff := gocmp.Diff(got[0], got[i]); diff != "" || len(got[i]) != opts.Sessions {
+				t.Fatalf("round %d, command %d: %d sessions, and (-first +this):\n%s", round, i, len(got[i]), diff)
+			}
+		}
 	}
 }

@@ -148,6 +148,10 @@ func (ix *Index) open() error {
 	for _, p := range []string{"busy_timeout(10000)", "foreign_keys(1)", "synchronous(OFF)", "journal_mode(DELETE)"} {
 		q.Add("_pragma", p)
 	}
+	// A transaction takes the write lock when it begins (waiting its
+	// turn), not when it first writes: two processes' transactions can
+	// then never deadlock, each holding the read lock the other waits on.
+	q.Set("_txlock", "immediate")
 	db, err := sql.Open("sqlite", "file:"+name+"?"+q.Encode())
 	if err != nil {
 		return fmt.Errorf("opening the session index: %w", err)
@@ -162,37 +166,45 @@ func (ix *Index) open() error {
 }
 
 // prepare creates the schema, or recreates it when the file holds another
-// version.
+// version, in one transaction: of several processes opening a new index
+// at once, one creates it and the others find it made (none drops the
+// tables another has begun to fill).
 func (ix *Index) prepare() error {
 	ctx := context.Background()
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("opening the session index: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
 	var v int
-	if err := ix.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 		return fmt.Errorf("reading the session index: %w", err)
 	}
 	if v != schemaVersion {
-		if err := ix.dropAll(ctx); err != nil {
+		if err := dropAll(ctx, tx); err != nil {
 			return err
 		}
-	}
-	if _, err := ix.db.ExecContext(ctx, schema); err != nil {
-		return fmt.Errorf("creating the session index: %w", err)
-	}
-	if v != schemaVersion {
-		if _, err := ix.db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
+		if _, err := tx.ExecContext(ctx, schema); err != nil {
+			return fmt.Errorf("creating the session index: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
 			return fmt.Errorf("creating the session index: %w", err)
 		}
 	}
 	// A cheap probe that the tables read back.
 	var n int
-	if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM files").Scan(&n); err != nil {
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM files").Scan(&n); err != nil {
 		return fmt.Errorf("reading the session index: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("creating the session index: %w", err)
 	}
 	return nil
 }
 
-func (ix *Index) dropAll(ctx context.Context) error {
+func dropAll(ctx context.Context, tx *sql.Tx) error {
 	for _, t := range []string{"findings", "catalog", "answers", "ledger", "calls", "sessions", "files"} {
-		if _, err := ix.db.ExecContext(ctx, "DROP TABLE IF EXISTS "+t); err != nil {
+		if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+t); err != nil {
 			return fmt.Errorf("recreating the session index: %w", err)
 		}
 	}
