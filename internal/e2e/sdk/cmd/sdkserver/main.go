@@ -13,8 +13,9 @@
 // only with -legacy): tools listed two a page, and a grow tool that changes
 // the list.
 //
-// With -variant NAME one tool is changed for the replay tests
-// (sdkpeer.ApplyVariant: changed, error, extra-field or slow).
+// With -variant NAME one tool is changed, or one added, for the replay
+// tests (sdkpeer.ApplyVariant: changed, error, extra-field, slow or
+// param-header).
 //
 // With -wire DIR it also copies the exact bytes it reads from stdin to
 // DIR/server-in and the bytes it writes to stdout to DIR/server-out, so a
@@ -41,7 +42,7 @@ func main() {
 	legacy := flag.Bool("legacy", false, "serve 2025-11-25 only, with the server-initiated elicitation tool")
 	wire := flag.String("wire", "", "copy the stdio bytes to `dir`/server-in and server-out")
 	catalog := flag.Bool("catalog", false, "serve the catalog test's tools instead")
-	variant := flag.String("variant", "", "change one tool for the replay tests (sdkpeer.ApplyVariant: changed, error, extra-field, slow)")
+	variant := flag.String("variant", "", "change or add one tool for the replay tests (sdkpeer.ApplyVariant: changed, error, extra-field, slow, param-header)")
 	flag.Parse()
 	srv := sdkpeer.NewServer(*legacy)
 	if err := sdkpeer.ApplyVariant(srv, *legacy, *variant); err != nil {
