@@ -41,17 +41,9 @@ func toolBindings(m map[string][]paramBinding, result jsontext.Value) {
 // holds (the latest definition of each).
 func catalogBindings(cat *store.Catalog) map[string][]paramBinding {
 	out := make(map[string][]paramBinding)
-	if cat == nil {
-		return out
-	}
-	for _, l := range cat.Lists {
-		if l.Method != "tools/list" {
-			continue
-		}
-		for _, d := range l.Definitions {
-			if bs := schemaBindings(d.InputSchema, nil, nil); len(bs) > 0 {
-				out[d.Key] = bs
-			}
+	for d := range toolDefinitions(cat) {
+		if bs := schemaBindings(d.InputSchema, nil, nil); len(bs) > 0 {
+			out[d.Key] = bs
 		}
 	}
 	return out

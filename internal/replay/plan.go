@@ -3,6 +3,7 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"slices"
 	"strings"
@@ -246,20 +247,32 @@ func recordedParamHeaders(rec *capture.Record) map[string]string {
 // carries annotations.destructiveHint: true.
 func destructiveTools(cat *store.Catalog) map[string]bool {
 	out := make(map[string]bool)
-	if cat == nil {
-		return out
-	}
-	for _, l := range cat.Lists {
-		if l.Method != "tools/list" {
-			continue
-		}
-		for _, d := range l.Definitions {
-			if annotationTrue(d.Annotations, "destructiveHint") {
-				out[d.Key] = true
-			}
+	for d := range toolDefinitions(cat) {
+		if annotationTrue(d.Annotations, "destructiveHint") {
+			out[d.Key] = true
 		}
 	}
 	return out
+}
+
+// toolDefinitions yields the tool definitions of the capture's catalog (a
+// later list's after an earlier one's); none for a nil catalog.
+func toolDefinitions(cat *store.Catalog) iter.Seq[*store.Definition] {
+	return func(yield func(*store.Definition) bool) {
+		if cat == nil {
+			return
+		}
+		for _, l := range cat.Lists {
+			if l.Method != "tools/list" {
+				continue
+			}
+			for i := range l.Definitions {
+				if !yield(&l.Definitions[i]) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // annotationTrue reports whether the annotations object has member name
