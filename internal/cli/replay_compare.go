@@ -25,8 +25,11 @@ func compareReplay(ios *IOStreams, orig *store.Snapshot, plan *replay.Plan, path
 	if err != nil {
 		return false, err
 	}
-	if cmp.ClientFindings > 0 {
-		fmt.Fprintf(ios.ErrOut, "mcptrail: %d findings of the recording concern its client or the capture, not the server; replay does not compare them\n", cmp.ClientFindings)
+	switch n := cmp.ClientFindings; {
+	case n == 1:
+		fmt.Fprintf(ios.ErrOut, "mcptrail: 1 finding of the recording concerns its client or the capture, not the server; replay does not compare it\n")
+	case n > 1:
+		fmt.Fprintf(ios.ErrOut, "mcptrail: %d findings of the recording concern its client or the capture, not the server; replay does not compare them\n", n)
 	}
 	if !cmp.Report.Differs() {
 		return false, nil

@@ -106,7 +106,7 @@ func TestHostileStdio(t *testing.T) {
 	}
 	for _, want := range []string{
 		"hostile.jsonl is damaged: torn last line",
-		"1 corrupt lines",
+		"1 corrupt line;",
 		"1 frame of the capture is not a JSON-RPC message; it is skipped",
 		"1 recorded request was never asked for:",
 		"call 0: initialize",

@@ -49,7 +49,7 @@ func TestReplayHostileCaptures(t *testing.T) {
 		edit: func(ls []string) string {
 			return join(append([]string{ls[0], ls[1], `{"type":"frame","seq":`}, ls[2:]...))
 		},
-		code: 0, stderr: "is damaged: 1 corrupt lines",
+		code: 0, stderr: "is damaged: 1 corrupt line;",
 	}, {
 		name: "invalid-client-frame",
 		edit: func(ls []string) string {
