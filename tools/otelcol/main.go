@@ -1,6 +1,8 @@
-// Command otelcol is a minimal OpenTelemetry Collector for mcptrail's end-to-end tests: an OTLP
-// receiver (gRPC and HTTP, protobuf and JSON) and the file and debug exporters, nothing else,
-// built from the collector's own modules at one release (see go.mod). It is not part of
+// Command otelcol is a minimal OpenTelemetry Collector for mcptrail's end-to-end tests: the OTLP
+// receiver (gRPC and HTTP, protobuf and JSON), the OTLP JSON file receiver (which reads what
+// `mcptrail export -T otlp` writes), and the file and debug exporters, nothing else, built from
+// the collector's own modules at one release (see go.mod: v0.158.0, the newest release whose
+// otlpjsonfilereceiver the Go module proxy serves). It is not part of
 // mcptrail: it lives in its own module so that its dependencies never reach mcptrail's go.mod,
 // and internal/testbin.BuildCollector builds and caches it for internal/e2e/sdk (.ci/run prebuilds it).
 package main
@@ -11,6 +13,7 @@ import (
 	"os"
 
 	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/fileexporter"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/otlpjsonfilereceiver"
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/confmap"
 	"go.opentelemetry.io/collector/confmap/provider/fileprovider"
@@ -44,7 +47,7 @@ func main() {
 func components() (otelcol.Factories, error) {
 	var f otelcol.Factories
 	var err error
-	if f.Receivers, err = otelcol.MakeFactoryMap[receiver.Factory](otlpreceiver.NewFactory()); err != nil {
+	if f.Receivers, err = otelcol.MakeFactoryMap[receiver.Factory](otlpreceiver.NewFactory(), otlpjsonfilereceiver.NewFactory()); err != nil {
 		return f, err
 	}
 	if f.Exporters, err = otelcol.MakeFactoryMap[exporter.Factory](fileexporter.NewFactory(), debugexporter.NewFactory()); err != nil {

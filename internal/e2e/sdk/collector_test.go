@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,7 +32,7 @@ import (
 var buildCollector = sync.OnceValues(testbin.BuildCollector)
 
 // collector is a real OpenTelemetry Collector (tools/otelcol: the OTLP
-// receiver and the file exporter at one release) running for one test.
+// receivers and the file exporter at one release) running for one test.
 type collector struct {
 	grpc, http string // receiver endpoints, host:port
 	out        string // the file exporter's JSON lines
@@ -54,11 +53,17 @@ func freePort(t *testing.T) string {
 
 // startCollector runs the collector with an OTLP receiver on both
 // protocols and every signal's pipeline ending in the file exporter, and
-// waits until its HTTP receiver accepts connections.
-func startCollector(t *testing.T, bin string) *collector {
+// waits until its HTTP receiver accepts connections. With a file to read,
+// the pipelines also take what the OTLP JSON file receiver reads of it.
+func startCollector(t *testing.T, bin string, read ...string) *collector {
 	t.Helper()
 	dir := t.TempDir()
 	c := &collector{grpc: freePort(t), http: freePort(t), out: filepath.Join(dir, "out.jsonl"), stderr: new(testbin.Buffer)}
+	fileRecv, receivers := "", "otlp"
+	if len(read) > 0 {
+		fileRecv = fmt.Sprintf("  otlpjsonfile:\n    include: [%q]\n    start_at: beginning\n    poll_interval: 50ms\n", read[0])
+		receivers = "otlp, otlpjsonfile"
+	}
 	cfg := fmt.Sprintf(`receivers:
   otlp:
     protocols:
@@ -66,16 +71,16 @@ func startCollector(t *testing.T, bin string) *collector {
         endpoint: %s
       http:
         endpoint: %s
-exporters:
+%sexporters:
   file:
     path: %s
     flush_interval: 50ms
 service:
   pipelines:
-    traces: {receivers: [otlp], exporters: [file]}
-    logs: {receivers: [otlp], exporters: [file]}
-    metrics: {receivers: [otlp], exporters: [file]}
-`, c.grpc, c.http, c.out)
+    traces: {receivers: [%[5]s], exporters: [file]}
+    logs: {receivers: [%[5]s], exporters: [file]}
+    metrics: {receivers: [%[5]s], exporters: [file]}
+`, c.grpc, c.http, fileRecv, c.out, receivers)
 	conf := filepath.Join(dir, "config.yaml")
 	if err := os.WriteFile(conf, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
@@ -268,43 +273,39 @@ func checkCollectorMetrics(t *testing.T, got map[string]float64) {
 }
 
 // TestCollectorReadsExport checks that `mcptrail export -T otlp` is
-// OTLP/JSON a real collector accepts: each line of the export is posted
-// to the collector's OTLP/HTTP receiver as application/json (decoded by
-// the same pdata JSON unmarshaler as the contrib otlpjsonfile receiver,
-// which the module proxy does not serve), and the collector's file
-// exporter writes back the same spans and log records the live export
-// sent.
+// OTLP/JSON a real collector reads: the collector's OTLP JSON file
+// receiver reads the export's file, and its file exporter writes back the
+// same spans and log records the live export sent.
 func TestCollectorReadsExport(t *testing.T) {
 	t.Parallel()
 	path, err := buildCollector()
 	bin := testbin.RequireCollector(t, path, err)
-	c := startCollector(t, bin)
-	// A session recorded with no live sink, then exported.
+	// A session recorded with no live sink, then exported to a file.
+	export := filepath.Join(t.TempDir(), "export.otlp.jsonl")
+	var lines int
 	runOTLPSessionCapture(t, func(capture string) {
 		out, err := exec.Command(bins.mcptrail, "export", "-T", "otlp", capture).Output()
 		if err != nil {
 			t.Fatalf("export -T otlp: %v", err)
 		}
-		sc := bufio.NewScanner(bytes.NewReader(out))
-		sc.Buffer(nil, 16<<20)
-		for sc.Scan() {
-			path := "/v1/traces"
-			if bytes.HasPrefix(sc.Bytes(), []byte(`{"resourceLogs"`)) {
-				path = "/v1/logs"
-			}
-			resp, err := http.Post("http://"+c.http+path, "application/json", bytes.NewReader(sc.Bytes()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusOK {
-				t.Fatalf("the collector refused the export's %s line: %s", path, resp.Status)
-			}
-		}
-		if err := sc.Err(); err != nil {
+		lines = bytes.Count(out, []byte("\n"))
+		if err := os.WriteFile(export, out, 0o600); err != nil {
 			t.Fatal(err)
 		}
 	})
+	c := startCollector(t, bin, export)
+	// One request written per line read: wait until every line is out.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, _ := os.ReadFile(c.out)
+		if n := bytes.Count(b, []byte("\n")); n >= lines {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the collector wrote %d of the export's %d lines:\n%s", bytes.Count(b, []byte("\n")), lines, c.stderr.Bytes())
+		}
+		time.Sleep(50 * time.Millisecond) // polling an external process
+	}
 	r := c.stop(t)
 	checkOTLP(t, r.asReceiver())
 }
