@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -106,16 +105,16 @@ func runDiff(ios *IOStreams, o *diffOptions, dopts diff.Options, argA, argB stri
 	if err != nil {
 		return err
 	}
-	a, closeA, err := loadDiffSession(ios, argA, reg)
+	a, closeA, err := readRulesSnapshot(ios, argA, "", reg)
 	if err != nil {
 		return err
 	}
-	defer closeA.Close()
-	b, closeB, err := loadDiffSession(ios, argB, reg)
+	defer closeA()
+	b, closeB, err := readRulesSnapshot(ios, argB, "", reg)
 	if err != nil {
 		return err
 	}
-	defer closeB.Close()
+	defer closeB()
 	rep, err := diff.Sessions(a, b, dopts)
 	if err != nil {
 		return err
@@ -129,32 +128,40 @@ func runDiff(ios *IOStreams, o *diffOptions, dopts diff.Options, argA, argB stri
 	return nil
 }
 
-// loadDiffSession reads the session arg names with the configured rules.
-// The input stays open (the comparison reads frames back from a file)
-// until the returned Closer is closed.
-func loadDiffSession(ios *IOStreams, arg string, reg *finding.Registry) (*store.Snapshot, io.Closer, error) {
-	ci, err := openExportInput(ios, arg, "")
+// readSnapshot reads the session arg names (a capture file or a session
+// id, as export does; session picks one of a file's sessions) into a
+// snapshot whose frames can be read back: at their offsets when the
+// input is a regular file, else kept in memory. It warns of the capture's
+// damage, and returns the input's name and a function that closes it.
+func readSnapshot(ios *IOStreams, arg, session string, opts store.Options) (*store.Snapshot, string, func(), error) {
+	ci, err := openExportInput(ios, arg, session)
 	if err != nil {
-		return nil, nil, err
+		return nil, "", nil, err
 	}
+	closeIn := func() { ci.in.Close() }
 	r, err := openSession(ios, ci)
 	if err != nil {
-		ci.in.Close()
-		return nil, nil, err
+		closeIn()
+		return nil, "", nil, err
 	}
-	opts := &store.Options{Rules: reg, Checks: rules.Checks()}
 	if src := regularFile(ci.file); src != nil {
 		opts.Source = src
 	} else {
 		opts.KeepFrames = true
 	}
-	snap, err := ingest(r, r.Header(), nil, opts)
+	snap, err := ingest(r, r.Header(), nil, &opts)
 	if err != nil {
-		ci.in.Close()
-		return nil, nil, fmt.Errorf("reading %s: %w", ci.name, err)
+		closeIn()
+		return nil, "", nil, fmt.Errorf("reading %s: %w", termtext.Escape(ci.name), err)
 	}
 	reportDamage(ios.ErrOut, ci.name, snap.Session.Damage)
-	return snap, ci.in, nil
+	return snap, ci.name, closeIn, nil
+}
+
+// readRulesSnapshot is readSnapshot with the configured rules evaluated.
+func readRulesSnapshot(ios *IOStreams, arg, session string, reg *finding.Registry) (*store.Snapshot, func(), error) {
+	snap, _, closeIn, err := readSnapshot(ios, arg, session, store.Options{Rules: reg, Checks: rules.Checks()})
+	return snap, closeIn, err
 }
 
 // regularFile returns f when it is a regular file (frames can be read back

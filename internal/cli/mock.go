@@ -103,38 +103,25 @@ func runMock(ios *IOStreams, opts *mockOptions) error {
 // loadMockScript reads the capture the argument names into a Script,
 // printing its warnings.
 func loadMockScript(ios *IOStreams, opts *mockOptions) (*mock.Script, string, error) {
-	ci, err := openExportInput(ios, opts.input, opts.session)
+	snap, name, closeIn, err := readSnapshot(ios, opts.input, opts.session, store.Options{})
 	if err != nil {
 		return nil, "", err
 	}
-	defer ci.in.Close()
-	r, err := openSession(ios, ci)
-	if err != nil {
-		return nil, "", err
-	}
-	sopts := &store.Options{KeepFrames: true}
-	if fi, err := os.Stat(ci.name); ci.file != nil && err == nil && fi.Mode().IsRegular() {
-		sopts = &store.Options{Source: ci.file}
-	}
-	snap, err := store.Load(r, sopts)
-	if err != nil {
-		return nil, "", fmt.Errorf("reading %s: %w", ci.name, err)
-	}
-	reportDamage(ios.ErrOut, ci.name, snap.Session.Damage)
+	defer closeIn()
 	if snap.Session.Redacted && !opts.allowRedacted {
-		return nil, "", usagef("%s is a redacted capture: the mock would serve [REDACTED] in place of recorded values (pass --allow-redacted to serve it anyway)", ci.name)
+		return nil, "", usagef("%s is a redacted capture: the mock would serve [REDACTED] in place of recorded values (pass --allow-redacted to serve it anyway)", name)
 	}
 	script, err := mock.NewScript(snap)
 	for _, w := range script.Warnings {
 		fmt.Fprintf(ios.ErrOut, "mcptrail mock: warning: %s\n", termtext.Escape(w))
 	}
 	if errors.Is(err, mock.ErrEmpty) {
-		return nil, "", badInput(fmt.Errorf("%s: %w", ci.name, err))
+		return nil, "", badInput(fmt.Errorf("%s: %w", name, err))
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("reading %s: %w", ci.name, err)
+		return nil, "", fmt.Errorf("reading %s: %w", name, err)
 	}
-	return script, ci.name, nil
+	return script, name, nil
 }
 
 // serveMockStdio serves the client on standard input and output until

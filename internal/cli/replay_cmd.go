@@ -16,7 +16,6 @@ import (
 	"github.com/mcptrail/mcptrail/internal/diff"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/replay"
-	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
@@ -182,7 +181,10 @@ func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string
 	if err != nil {
 		return err
 	}
-	orig, closeOrig, err := loadReplayInput(ios, arg, f.session, reg)
+	if arg == "-" {
+		return usagef("replay reads a capture file or a session id, not standard input")
+	}
+	orig, closeOrig, err := readRulesSnapshot(ios, arg, f.session, reg)
 	if err != nil {
 		return err
 	}
@@ -198,30 +200,6 @@ func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string
 		return plan.WriteText(ios.Out)
 	}
 	return replayStdio(cmd, ios, f, orig, plan, server, diff.Options{SlowerThan: factor, MinSlowerMS: minSlowerMS}, reg)
-}
-
-// loadReplayInput reads the capture CAPTURE names into a snapshot whose
-// frames can be read back; the returned function closes the file.
-func loadReplayInput(ios *IOStreams, arg, session string, reg *finding.Registry) (*store.Snapshot, func(), error) {
-	if arg == "-" {
-		return nil, nil, usagef("replay reads a capture file or a session id, not standard input")
-	}
-	ci, err := openExportInput(ios, arg, session)
-	if err != nil {
-		return nil, nil, err
-	}
-	r, err := openSession(ios, ci)
-	if err != nil {
-		ci.in.Close()
-		return nil, nil, err
-	}
-	snap, err := ingest(r, r.Header(), nil, &store.Options{Rules: reg, Checks: rules.Checks(), Source: ci.file})
-	if err != nil {
-		ci.in.Close()
-		return nil, nil, fmt.Errorf("reading %s: %w", termtext.Escape(ci.name), err)
-	}
-	reportDamage(ios.ErrOut, ci.name, snap.Session.Damage)
-	return snap, func() { ci.in.Close() }, nil
 }
 
 // openReplayCapture creates the new capture: --capture PATH (never an

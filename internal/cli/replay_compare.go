@@ -16,11 +16,11 @@ const minSlowerMS = 50
 // compareReplay reads the replay's new capture, prints how it differs from
 // the original (nothing when it does not) and reports whether it does.
 func compareReplay(ios *IOStreams, orig *store.Snapshot, plan *replay.Plan, path string, dopts diff.Options, reg *finding.Registry) (bool, error) {
-	got, closeGot, err := loadDiffSession(ios, path, reg)
+	got, closeGot, err := readRulesSnapshot(ios, path, "", reg)
 	if err != nil {
 		return false, fmt.Errorf("reading the new capture: %w", err)
 	}
-	defer closeGot.Close()
+	defer closeGot()
 	cmp, err := replay.Compare(orig, got, plan, dopts)
 	if err != nil {
 		return false, err
