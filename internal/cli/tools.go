@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -174,7 +175,7 @@ func annotationsText(raw jsontext.Value) string {
 		return ""
 	}
 	var parts []string
-	for _, name := range sortedNames(m) {
+	for _, name := range slices.Sorted(maps.Keys(m)) {
 		short := strings.TrimSuffix(name, "Hint")
 		if string(m[name]) == "true" && short != name {
 			parts = append(parts, short)
@@ -183,15 +184,6 @@ func annotationsText(raw jsontext.Value) string {
 		parts = append(parts, short+"="+string(m[name]))
 	}
 	return strings.Join(parts, " ")
-}
-
-func sortedNames(m map[string]jsontext.Value) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
 }
 
 func shortHash(h string) string {

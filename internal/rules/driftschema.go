@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"maps"
 	"slices"
 
 	"github.com/go-json-experiment/json"
@@ -225,12 +226,7 @@ func stringSet(v any) map[string]bool {
 
 // memberNames returns the keys of m, sorted.
 func memberNames[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(m))
 }
 
 // valueText returns a decoded JSON value as canonical JSON text (members
