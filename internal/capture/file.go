@@ -245,6 +245,16 @@ func lastHeader(path string) *Record {
 // Path returns the file's path.
 func (f *File) Path() string { return f.path }
 
+// Close releases the lock and closes the file. The lock is dropped
+// explicitly first: a child process forked meanwhile (the stdio tap's
+// server, or any exec in this process) shares the open file description
+// until its exec closes it, and would otherwise keep the lock alive past
+// this Close.
+func (f *File) Close() error {
+	unlockFile(f.File)
+	return f.File.Close()
+}
+
 // Discard removes what this run wrote, for a session that relayed
 // nothing (the server could not start), and closes the file: a file this
 // run created or truncated is removed; an appended file is cut back to its
@@ -256,7 +266,7 @@ func (f *File) Discard() error {
 	} else {
 		err = f.File.Truncate(f.initial)
 	}
-	if cerr := f.File.Close(); err == nil {
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {

@@ -17,5 +17,8 @@ func isSymlinkErr(error) bool { return false }
 // on one path are not detected on this platform.
 func lockFile(*os.File) error { return nil }
 
+// unlockFile does nothing (no lock to drop).
+func unlockFile(*os.File) {}
+
 // probeLock reports false (no lock to probe).
 func probeLock(*os.File) bool { return false }

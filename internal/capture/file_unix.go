@@ -28,6 +28,10 @@ func lockFile(f *os.File) error {
 	return err
 }
 
+// unlockFile drops f's lock, whoever else shares its open file
+// description.
+func unlockFile(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+
 // probeLock reports whether another process holds f's exclusive lock.
 func probeLock(f *os.File) bool {
 	err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)

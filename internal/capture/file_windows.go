@@ -34,14 +34,19 @@ func lockFile(f *os.File) error {
 	return err
 }
 
+// unlockFile drops f's lock byte.
+func unlockFile(f *os.File) {
+	ol := overlapped()
+	_ = windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, &ol)
+}
+
 // probeLock reports whether another handle holds f's lock.
 func probeLock(f *os.File) bool {
 	err := lock(f, 0)
 	if err != nil {
 		return errors.Is(err, windows.ERROR_LOCK_VIOLATION)
 	}
-	ol := overlapped()
-	_ = windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, &ol)
+	unlockFile(f)
 	return false
 }
 
