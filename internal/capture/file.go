@@ -138,7 +138,7 @@ func settle(f *os.File, path string, mode Mode, created bool) (*File, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("creating capture %s: %w", path, ErrNotRegular)
 	}
-	if err := lockFile(f); err != nil {
+	if err := lockSoon(f); err != nil {
 		if errors.Is(err, ErrLocked) {
 			return nil, &LockedError{Path: path, Holder: lastHeader(path)}
 		}
@@ -164,6 +164,24 @@ func settle(f *os.File, path string, mode Mode, created bool) (*File, error) {
 		cf.start = fi.Size()
 	}
 	return cf, nil
+}
+
+// lockWait is how long CreateFile keeps trying a held lock before it
+// reports the holder: long enough to outlast a transient holder (a
+// reader's liveness probe, a child process between its fork and its
+// exec), short enough that a live writer is reported at once.
+const lockWait = 100 * time.Millisecond
+
+// lockSoon takes f's lock, retrying while it is held for up to lockWait.
+func lockSoon(f *os.File) error {
+	deadline := time.Now().Add(lockWait)
+	for {
+		err := lockFile(f)
+		if !errors.Is(err, ErrLocked) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // Start returns where this run's first record goes: the number of lines

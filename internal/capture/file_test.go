@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -233,4 +234,36 @@ func TestIsCapture(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("IsCapture (-want +got):\n%s", diff)
 	}
+}
+
+// TestCreateFileOutlastsBriefHolder: a lock held for a moment (a reader's
+// liveness probe, a forked child before its exec) does not make the next
+// writer fail; it gets the lock once the holder lets go.
+func TestCreateFileOutlastsBriefHolder(t *testing.T) {
+	t.Parallel()
+	if !lockProbed {
+		t.Skip("no advisory lock on this platform")
+	}
+	path := filepath.Join(t.TempDir(), "c.jsonl")
+	writeString(t, path, hdrA)
+	holder, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	if err := lockFile(holder); err != nil {
+		t.Fatal(err)
+	}
+	released := make(chan struct{})
+	go func() {
+		time.Sleep(lockWait / 4)
+		unlockFile(holder)
+		close(released)
+	}()
+	f, err := CreateFile(path, Append)
+	if err != nil {
+		t.Fatalf("writer after a brief holder: %v", err)
+	}
+	<-released
+	f.Close()
 }
