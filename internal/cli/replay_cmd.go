@@ -61,10 +61,11 @@ MCP-Protocol-Version are sent on later requests, and the session is
 DELETEd at the end (a 2026-07-28 server is stateless: no session). A
 2026-07-28 request carries the Mcp-Method and Mcp-Name mirrors, and a
 tools/call the Mcp-Param-* headers of its arguments annotated
-x-mcp-header: the ones the recording kept when it was made over HTTP,
-else those the tool's inputSchema asks for (the server's tools/list
-answer, before it the capture's). A server that cannot be reached ends
-the replay with an error (exit 1).
+x-mcp-header, as a client of this server would send them: those the
+tool's inputSchema in the server's tools/list answer asks for; before
+the server has listed the tool, the ones the recording kept when it was
+made over HTTP, else those of the capture's catalog. A server that
+cannot be reached ends the replay with an error (exit 1).
 --header 'Name: value' (repeatable) adds a header to every request, such
 as Authorization: Bearer TOKEN for a server that wants auth; the new
 capture keeps it as it keeps a client's (Authorization as its scheme

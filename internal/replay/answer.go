@@ -56,8 +56,8 @@ type paramSender interface {
 	sendParams(msg []byte, params map[string]string, timeout time.Duration) error
 }
 
-// sendRequest sends a request of step st: over HTTP with the Mcp-Param-*
-// headers the recording kept for it (or, when it kept none, derived).
+// sendRequest sends a request of step st: over HTTP with its Mcp-Param-*
+// headers (httpConn.paramHeaders says which).
 func (d *driver) sendRequest(msg []byte, st *Step) error {
 	if ps, ok := d.c.(paramSender); ok {
 		return ps.sendParams(msg, st.ParamHeaders, d.timeout)

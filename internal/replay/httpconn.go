@@ -48,6 +48,8 @@ type httpConn struct {
 	// tools holds each tool's x-mcp-header bindings: the capture's
 	// catalog's at first, then what the server's tools/list answers say.
 	tools map[string][]paramBinding
+	// listed holds the tools the server itself listed in this run.
+	listed map[string]bool
 }
 
 // item is a message from the server, or why none will come.
@@ -71,7 +73,8 @@ func (c *httpConn) send(msg []byte, timeout time.Duration) error {
 }
 
 // sendParams is send with the Mcp-Param-* headers the recording gave the
-// request (Step.ParamHeaders); nil derives them from the tool's bindings.
+// request (Step.ParamHeaders; nil when it kept none), which paramHeaders
+// uses until the server lists the tool.
 func (c *httpConn) sendParams(msg []byte, params map[string]string, timeout time.Duration) error {
 	f := wire.Decode(msg)
 	req, err := http.NewRequestWithContext(c.ctx, http.MethodPost, c.url, bytes.NewReader(msg))
@@ -139,14 +142,20 @@ func (c *httpConn) addExtra(h http.Header) {
 	}
 }
 
-// paramHeaders sets the Mcp-Param-* headers of a tools/call: the recorded
-// ones when the capture kept them (params not nil), else, for a 2026-07-28
-// request, those its tool's x-mcp-header annotations ask for.
+// paramHeaders sets the Mcp-Param-* headers of a tools/call, as a client
+// of the server under test would: for a tool the server listed in this
+// run, those its annotations ask for now; otherwise the recorded ones
+// when the capture kept them (params not nil), else those the capture's
+// catalog asks for. A request before 2026-07-28 carries none.
 func (c *httpConn) paramHeaders(h http.Header, f *wire.Frame, params map[string]string) {
 	if f.Kind != wire.KindRequest || f.Method != "tools/call" {
 		return
 	}
-	if params != nil {
+	name, _ := jsonraw.String(jsonraw.Member(f.Params, "name"))
+	c.mu.Lock()
+	bs, listed := c.tools[name], c.listed[name]
+	c.mu.Unlock()
+	if params != nil && !listed {
 		for k, v := range params {
 			h.Set(k, v)
 		}
@@ -155,10 +164,6 @@ func (c *httpConn) paramHeaders(h http.Header, f *wire.Frame, params map[string]
 	if h.Get(mcp.HeaderMethod) == "" {
 		return // not a 2026-07-28 request: no mirrors
 	}
-	name, _ := jsonraw.String(jsonraw.Member(f.Params, "name"))
-	c.mu.Lock()
-	bs := c.tools[name]
-	c.mu.Unlock()
 	setParamHeaders(h, bs, jsonraw.Member(f.Params, "arguments"))
 }
 
@@ -169,7 +174,10 @@ func (c *httpConn) learnTools(result []byte) {
 	if c.tools == nil {
 		c.tools = make(map[string][]paramBinding)
 	}
-	toolBindings(c.tools, result)
+	if c.listed == nil {
+		c.listed = make(map[string]bool)
+	}
+	toolBindings(c.tools, c.listed, result)
 }
 
 // mirroredName is the params member that Mcp-Name mirrors for f's method.

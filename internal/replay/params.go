@@ -21,14 +21,15 @@ type paramBinding struct {
 }
 
 // toolBindings reads the x-mcp-header annotations of every tool of a
-// tools/list result into m (tool name → bindings); a tool listed without
-// any loses what an earlier list said.
-func toolBindings(m map[string][]paramBinding, result jsontext.Value) {
+// tools/list result into m (tool name → bindings), and marks each tool
+// listed; a tool listed without any loses what an earlier list said.
+func toolBindings(m map[string][]paramBinding, listed map[string]bool, result jsontext.Value) {
 	jsonraw.EachElement(jsonraw.Member(result, "tools"), func(tool []byte) {
 		name, ok := jsonraw.String(jsonraw.Member(tool, "name"))
 		if !ok {
 			return
 		}
+		listed[name] = true
 		if bs := schemaBindings(jsonraw.Member(tool, "inputSchema"), nil, nil); len(bs) > 0 {
 			m[name] = bs
 		} else {

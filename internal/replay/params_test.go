@@ -57,9 +57,10 @@ func TestHeaderText(t *testing.T) {
 }
 
 // TestParamHeaders: a tools/call POST carries the Mcp-Param-* headers the
-// recording kept; without them (a stdio capture), those the tool's
-// annotations ask for, from the capture's catalog until the server's
-// tools/list says otherwise; a legacy request none.
+// recording kept, until the server lists the tool; then, and without
+// recorded ones (a stdio capture), those the tool's annotations ask for,
+// from the capture's catalog until the server's tools/list says
+// otherwise; a legacy request none.
 func TestParamHeaders(t *testing.T) {
 	t.Parallel()
 	const modern = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`
@@ -80,6 +81,9 @@ func TestParamHeaders(t *testing.T) {
 		{"from the catalog", call(`{"env":"staging"}`), nil, "", map[string]string{"Mcp-Param-Env": "staging"}},
 		{"null argument", call(`{"env":null}`), nil, "", map[string]string{}},
 		{"from the server's list", call(`{"env":"staging","region":"eu"}`), nil, listed, map[string]string{"Mcp-Param-Region": "eu"}},
+		{"the server's list over the recording", call(`{"env":"staging","region":"eu"}`), map[string]string{"Mcp-Param-Env": "staging"}, listed, map[string]string{"Mcp-Param-Region": "eu"}},
+		{"listed now without annotations", call(`{"env":"staging"}`), map[string]string{"Mcp-Param-Env": "staging"}, `{"tools":[{"name":"deploy","inputSchema":{"type":"object"}}]}`, map[string]string{}},
+		{"another tool listed", call(`{"env":"staging"}`), map[string]string{"Mcp-Param-Env": "recorded"}, `{"tools":[{"name":"other"}]}`, map[string]string{"Mcp-Param-Env": "recorded"}},
 		{"legacy", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"deploy","arguments":{"env":"staging"}}}`, nil, "", map[string]string{}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -74,8 +74,9 @@ type Step struct {
 	// ParamHeaders holds the Mcp-Param-* headers the recorded tools/call
 	// carried over HTTP (canonical name → value, as the capture keeps
 	// them; empty when it carried none); nil when the capture kept no
-	// HTTP envelope for it (a stdio capture), and then an HTTP replay
-	// derives them from the tool's x-mcp-header annotations.
+	// HTTP envelope for it (a stdio capture). An HTTP replay sends them
+	// until the server under test lists the tool, then derives them from
+	// its x-mcp-header annotations.
 	ParamHeaders map[string]string
 	// Retries holds the params of the recorded MRTR retries, in round
 	// order; empty when the call was not an operation.
