@@ -1,10 +1,12 @@
 package replay_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -89,5 +91,45 @@ func TestReplayHTTPParamHeader(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReplayHTTPNewlyAnnotated replays an HTTP recording made before the
+// server annotated deploy's env argument (the capture keeps no
+// Mcp-Param-Env header and no x-mcp-header in its tools/list answer)
+// against the build that annotates it: replay sends the header the
+// server's own tools/list now asks for, as a client of that build would,
+// so no call fails with -32020.
+func TestReplayHTTPNewlyAnnotated(t *testing.T) {
+	t.Parallel()
+	rec := recordHTTPCalls(t, serveHTTP(t, false, sdkpeer.VariantParamHeader), "2026-07-28", deployCalls())
+	raw, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The header is a member of a JSON object in any place of it.
+	older := regexp.MustCompile(`"Mcp-Param-Env":"[^"]*",|,"Mcp-Param-Env":"[^"]*"`).ReplaceAll(raw, nil)
+	older = bytes.ReplaceAll(older, []byte(`,"x-mcp-header":"Env"`), nil)
+	if bytes.Contains(older, []byte("Mcp-Param-Env")) || bytes.Contains(older, []byte("x-mcp-header")) || bytes.Equal(older, raw) {
+		t.Fatalf("could not make the older recording:\n%s", older)
+	}
+	path := filepath.Join(t.TempDir(), "older.jsonl")
+	if err := os.WriteFile(path, older, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := runReplay(t, path, "--slower-than", "0", "--target", serveHTTP(t, false, sdkpeer.VariantParamHeader))
+	// The one difference is the annotation itself.
+	if o.code != 1 || strings.Contains(o.stdout, "-32020") || !strings.Contains(o.stdout, "1 changed") ||
+		!strings.Contains(o.stdout, `x-mcp-header added: "Env"`) {
+		t.Errorf("replay exited %d, want 1 with the annotation as the only change and no -32020:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
+	}
+	got, err := os.ReadFile(o.capture)
+	if err != nil {
+		t.Fatalf("the new capture: %v (stderr:\n%s)", err, o.stderr)
+	}
+	for _, want := range []string{`"Mcp-Param-Env":"staging"`, `"Mcp-Param-Env":"=?base64?w6l0w6k=?="`} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("the new capture has no %s header", want)
+		}
 	}
 }
