@@ -1,11 +1,8 @@
 package capture
 
 import (
-	"fmt"
 	"strconv"
 	"time"
-
-	"github.com/go-json-experiment/json"
 )
 
 // WriteRedactedLine is Append for a line that redaction rewrote: line is
@@ -31,12 +28,7 @@ func (w *Writer) appendRedacted(l *Line, rec *Record) error {
 	}
 	b = appendMid(b, at, dir, conn)
 	if env != nil {
-		e, err := json.Marshal(env)
-		if err != nil {
-			return fmt.Errorf("encoding http envelope: %w", err)
-		}
-		b = append(b, `,"http":`...)
-		b = append(b, e...)
+		b = appendEnvelope(b, env)
 	}
 	b = append(b, `,"size":`...)
 	b = appendSize(b, size)

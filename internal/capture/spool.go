@@ -119,11 +119,8 @@ func (w *Writer) AppendSpooled(l *Line, s *Spool) error {
 	if s.err != nil {
 		return s.err
 	}
-	b, err := w.appendHead(w.buf, t, seq, at, dir, conn, env)
-	if err != nil {
-		return err
-	}
-	w.buf = appendSize(b, int(s.n))
+	w.buf = appendSize(w.appendHead(w.buf, t, seq, at, dir, conn, env), int(s.n))
+	var err error
 	switch sc := &s.scan; {
 	case sc.valid():
 		w.buf = append(w.buf, `,"msg":`...)

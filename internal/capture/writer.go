@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -56,7 +58,7 @@ func (w *Writer) Write(r *Record) error {
 	}
 	utc := *r
 	utc.Time = r.Time.UTC()
-	b, err := json.Marshal(&utc)
+	b, err := json.Marshal(&utc, recordOptions)
 	if err != nil {
 		return fmt.Errorf("encoding %s record: %w", r.Type, err)
 	}
@@ -64,6 +66,13 @@ func (w *Writer) Write(r *Record) error {
 	w.records++
 	return w.spill()
 }
+
+// recordOptions encode a record's fields and an HTTP envelope: map members
+// (headers) in name order, so a run's capture is the same bytes each time;
+// and a string that is not valid UTF-8 (a header value or a URL path as a
+// peer sent it) with U+FFFD in place of the bad bytes, so such a string
+// never costs the record.
+var recordOptions = json.JoinOptions(json.Deterministic(true), jsontext.AllowInvalidUTF8(true))
 
 // WriteLine is Append with positional arguments, kept for the tests that
 // build captures with it; taps use Append.
@@ -84,10 +93,7 @@ func (w *Writer) writeLine(l *Line, f *NameFilter, rec *Record) (bool, error) {
 	if f != nil && (!p.valid || p.hit) {
 		return false, nil
 	}
-	b, err := w.appendHead(w.buf, l.Type, l.Seq, l.Time, l.Dir, l.Conn, l.HTTP)
-	if err != nil {
-		return false, err
-	}
+	b := w.appendHead(w.buf, l.Type, l.Seq, l.Time, l.Dir, l.Conn, l.HTTP)
 	b = appendSize(b, len(l.Bytes))
 	b = appendPayload(b, l.Bytes, &p)
 	if l.NoEOL {
@@ -103,7 +109,7 @@ func (w *Writer) writeLine(l *Line, f *NameFilter, rec *Record) (bool, error) {
 
 // appendHead appends a frame or stderr record's members up to the size
 // value: type, seq, time, dir, conn and the HTTP envelope.
-func (w *Writer) appendHead(b []byte, t Type, seq uint64, at time.Time, dir Dir, conn string, env *HTTP) ([]byte, error) {
+func (w *Writer) appendHead(b []byte, t Type, seq uint64, at time.Time, dir Dir, conn string, env *HTTP) []byte {
 	switch {
 	case t == TypeFrame && seq != 0:
 		b = append(b, `{"type":"frame","seq":`...)
@@ -121,15 +127,10 @@ func (w *Writer) appendHead(b []byte, t Type, seq uint64, at time.Time, dir Dir,
 		b = append(b, w.midText(at, dir, conn)...)
 	} else {
 		b = appendMid(b, at, dir, conn)
-		e, err := json.Marshal(env)
-		if err != nil {
-			return b, fmt.Errorf("encoding http envelope: %w", err)
-		}
-		b = append(b, `,"http":`...)
-		b = append(b, e...)
+		b = appendEnvelope(b, env)
 		b = append(b, `,"size":`...)
 	}
-	return b, nil
+	return b
 }
 
 // seqDigits returns seq in decimal, counting up from the last seq in place
@@ -194,6 +195,51 @@ func appendMid(b []byte, at time.Time, dir Dir, conn string) []byte {
 		b, _ = jsontext.AppendQuote(b, conn)
 	}
 	return b
+}
+
+// appendEnvelope appends the "http" member: env encoded as json.Marshal
+// with recordOptions would (headers in name order, invalid UTF-8 as
+// U+FFFD), without its reflection.
+func appendEnvelope(b []byte, env *HTTP) []byte {
+	b = append(b, `,"http":{`...)
+	first := true
+	member := func(name string) {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, `":`...)
+	}
+	str := func(name, v string) {
+		if v != "" {
+			member(name)
+			b, _ = jsontext.AppendQuote(b, v) // invalid UTF-8 is appended as U+FFFD
+		}
+	}
+	str("exchange", env.Exchange)
+	str("method", env.Method)
+	str("path", env.Path)
+	if env.Status != 0 {
+		member("status")
+		b = strconv.AppendInt(b, int64(env.Status), 10)
+	}
+	if len(env.Headers) > 0 {
+		member("headers")
+		b = append(b, '{')
+		for i, k := range slices.Sorted(maps.Keys(env.Headers)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b, _ = jsontext.AppendQuote(b, k)
+			b = append(b, ':')
+			b, _ = jsontext.AppendQuote(b, env.Headers[k])
+		}
+		b = append(b, '}')
+	}
+	str("url", env.URL)
+	return append(b, '}')
 }
 
 // linePayload is what scanPayload found out about a line.

@@ -211,3 +211,29 @@ func TestWriterBuffering(t *testing.T) {
 		t.Error("Flush after a failure succeeded")
 	}
 }
+
+// TestWriterHeadersInNameOrder: header maps (a frame's HTTP envelope, an
+// exchange record's) are written in name order, so one run's capture is
+// the same bytes every time it is written.
+func TestWriterHeadersInNameOrder(t *testing.T) {
+	t.Parallel()
+	headers := map[string]string{"Mcp-Method": "tools/call", "Accept": "*/*", "Content-Type": "application/json", "Mcp-Name": "x", "Zz": "1", "B": "2"}
+	const want = `"headers":{"Accept":"*/*","B":"2","Content-Type":"application/json","Mcp-Method":"tools/call","Mcp-Name":"x","Zz":"1"}`
+	const wantReq = `"req_headers":{"Accept":"*/*","B":"2","Content-Type":"application/json","Mcp-Method":"tools/call","Mcp-Name":"x","Zz":"1"}`
+	for range 20 {
+		var buf bytes.Buffer
+		w := NewWriter(&buf)
+		if err := w.Append(&Line{Type: TypeFrame, Seq: 1, Time: t0, Dir: C2S, Bytes: []byte(`{}`), HTTP: &HTTP{Exchange: "x1", Headers: headers}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(&Record{Type: TypeExchange, Seq: 2, Time: t0, Exchange: &Exchange{ReqHeaders: headers}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if out := buf.String(); !strings.Contains(out, want) || !strings.Contains(out, wantReq) {
+			t.Fatalf("headers not in name order:\n%s", out)
+		}
+	}
+}
