@@ -1,11 +1,9 @@
 package replay
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/tap/httpproxy"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
@@ -280,7 +279,7 @@ func (c *httpConn) readAnswer(resp *http.Response, f *wire.Frame) (bool, error) 
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get(mcp.HeaderContentType))
 	switch mt {
 	case mcp.MediaTypeEventStream:
-		return answered, readEvents(resp.Body, each)
+		return answered, httpproxy.ReadEvents(resp.Body, each)
 	case mcp.MediaTypeJSON:
 		body, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONAnswer))
 		if err != nil {
@@ -293,39 +292,6 @@ func (c *httpConn) readAnswer(resp *http.Response, f *wire.Frame) (bool, error) 
 	}
 	_, err := io.Copy(io.Discard, resp.Body)
 	return false, err
-}
-
-// readEvents calls each with the data of every event of an SSE stream
-// until it ends.
-func readEvents(r io.Reader, each func([]byte)) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var data []byte
-	has := false
-	for {
-		line, err := br.ReadBytes('\n')
-		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
-		switch {
-		case len(line) == 0 && err == nil:
-			if has {
-				each(data)
-			}
-			data, has = nil, false
-		case len(line) > 0 && line[0] != ':':
-			field, value, _ := bytes.Cut(line, []byte(":"))
-			if string(field) == "data" {
-				if has {
-					data = append(data, '\n')
-				}
-				data, has = append(data, bytes.TrimPrefix(value, []byte(" "))...), true
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
 }
 
 // push hands an item to next, or drops it once the conn is closed.

@@ -1,6 +1,12 @@
 package httpproxy
 
-import "github.com/mcptrail/mcptrail/internal/capture"
+import (
+	"bytes"
+	"errors"
+	"io"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+)
 
 // jsonScan finds where the first JSON object or array in a stream ends,
 // without buffering: it tracks nesting, strings and escapes byte by byte.
@@ -58,10 +64,15 @@ func (s *jsonScan) feed(b []byte) bool {
 }
 
 // sseParser splits a text/event-stream into events incrementally, by the
-// WHATWG rules: lines end in LF, CR or CRLF; data lines are joined with
-// LF; a blank line dispatches; comment lines start with ':'. An event whose
-// data is empty (the 2025-11-25 priming event) carries no message.
+// WHATWG rules: one byte order mark at the start is dropped; lines end in
+// LF, CR or CRLF; data lines are joined with LF; a blank line dispatches;
+// comment lines start with ':'; an id holding NUL is ignored. An event
+// whose data is empty (the 2025-11-25 priming event) carries no message.
 type sseParser struct {
+	// bom counts the bytes of a byte order mark matched at the start of
+	// the stream; begun is set once the start is past.
+	bom     int
+	begun   bool
 	line    []byte
 	data    []byte
 	hasData bool
@@ -81,6 +92,9 @@ type sseParser struct {
 // feed parses b and calls emit with the data of each dispatched event and
 // the last event id seen. The data slice is valid only during the call.
 func (p *sseParser) feed(b []byte, emit func(data []byte, id string)) {
+	if !p.begun {
+		b = p.skipBOM(b)
+	}
 	for len(b) > 0 {
 		if p.afterCR {
 			p.afterCR = false
@@ -103,6 +117,45 @@ func (p *sseParser) feed(b []byte, emit func(data []byte, id string)) {
 		}
 		p.endLine(emit)
 	}
+}
+
+// ReadEvents reads an SSE stream to its end and calls each with the data
+// of every event that carries some, by the rules sseParser follows; each
+// owns the slice it is given. An event the end of the stream cuts short
+// is dropped.
+func ReadEvents(r io.Reader, each func(data []byte)) error {
+	var p sseParser
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		p.feed(buf[:n], func(d []byte, _ string) { each(bytes.Clone(d)) })
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// utf8BOM is the byte order mark a stream may start with.
+const utf8BOM = "\uFEFF"
+
+// skipBOM drops a byte order mark at the start of the stream, which may
+// arrive over several reads, and returns what of b is left to parse.
+func (p *sseParser) skipBOM(b []byte) []byte {
+	for len(b) > 0 && p.bom < len(utf8BOM) {
+		if b[0] != utf8BOM[p.bom] {
+			// Not a mark: the bytes taken for one are the line's start.
+			p.begun = true
+			p.partial([]byte(utf8BOM[:p.bom]))
+			return b
+		}
+		p.bom++
+		b = b[1:]
+	}
+	p.begun = p.bom == len(utf8BOM)
+	return b
 }
 
 // partial adds b to the line being read. A data line that grows past
@@ -190,7 +243,9 @@ func (p *sseParser) endLine(emit func(data []byte, id string)) {
 	case "data":
 		p.appendData(value)
 	case "id":
-		p.id = string(value)
+		if bytes.IndexByte(value, 0) < 0 {
+			p.id = string(value)
+		}
 	}
 }
 

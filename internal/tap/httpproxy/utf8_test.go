@@ -63,3 +63,40 @@ func TestHeadersNotUTF8(t *testing.T) {
 		t.Errorf("%d frames recorded, want 2", frames)
 	}
 }
+
+// TestSSEByteOrderMark: an event stream that starts with a byte order mark
+// (which the standard lets a server send) has its first event recorded,
+// and reaches the client as sent.
+func TestSSEByteOrderMark(t *testing.T) {
+	t.Parallel()
+	const stream = "\uFEFFdata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, stream)
+	}))
+	defer target.Close()
+	p, front, buf := proxyTo(t, target.URL)
+	resp, err := http.Post(front.URL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	front.Close()
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != stream {
+		t.Errorf("the client got %q, want %q", got, stream)
+	}
+	var answers int
+	for _, r := range buf.records(t) {
+		if r.Type == capture.TypeFrame && r.Dir == capture.S2C && string(r.Bytes()) == `{"jsonrpc":"2.0","id":1,"result":{}}` {
+			answers++
+		}
+	}
+	if answers != 1 {
+		t.Errorf("%d answer frames recorded, want 1", answers)
+	}
+}
