@@ -244,6 +244,26 @@ func TestCreateFileOutlastsBriefHolder(t *testing.T) {
 	if !lockProbed {
 		t.Skip("no advisory lock on this platform")
 	}
+	// A loaded machine may stall the releasing goroutine past lockWait;
+	// only an attempt whose release came well within it counts.
+	for range 5 {
+		released, err := briefHolder(t)
+		if err == nil {
+			return
+		}
+		if released < lockWait/2 {
+			t.Fatalf("writer after a holder that let go %v into its wait: %v", released, err)
+		}
+		t.Logf("the holder let go only %v into the writer's wait: trying again", released)
+	}
+	t.Skip("the machine is too loaded to let go of a lock in time")
+}
+
+// briefHolder locks a capture, lets go of it lockWait/4 later, and opens it
+// for a writer meanwhile: how long into the writer's wait the holder let
+// go, and the writer's error.
+func briefHolder(t *testing.T) (time.Duration, error) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "c.jsonl")
 	writeString(t, path, hdrA)
 	holder, err := os.Open(path)
@@ -254,16 +274,16 @@ func TestCreateFileOutlastsBriefHolder(t *testing.T) {
 	if err := lockFile(holder); err != nil {
 		t.Fatal(err)
 	}
-	released := make(chan struct{})
+	start := time.Now()
+	released := make(chan time.Duration, 1)
 	go func() {
 		time.Sleep(lockWait / 4)
 		unlockFile(holder)
-		close(released)
+		released <- time.Since(start)
 	}()
 	f, err := CreateFile(path, Append)
-	if err != nil {
-		t.Fatalf("writer after a brief holder: %v", err)
+	if err == nil {
+		f.Close()
 	}
-	<-released
-	f.Close()
+	return <-released, err
 }
