@@ -17,15 +17,15 @@ import (
 )
 
 // FuzzProxyExchange sends a request of any body, header value and path
-// through the reverse proxy to a server that answers with any body as JSON
-// or as an event stream: both sides get the other's bytes unchanged, and
-// the capture stays whole (it closes without an error and reads back with
-// no damage).
+// through the reverse proxy, or the forward proxy, to a server that
+// answers with any body as JSON or as an event stream: both sides get the
+// other's bytes unchanged, and the capture stays whole (it closes without
+// an error and reads back with no damage).
 func FuzzProxyExchange(f *testing.F) {
-	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), "tools/call", "mcp", []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`), false)
-	f.Add([]byte(`[{"jsonrpc":"2.0","id":1,"method":"x"}`), "a\xffb", "m\xffcp", []byte("data: {}\n\n"), true)
-	f.Add([]byte("\xff\xfe{"), "", "", []byte("\uFEFFdata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r\r"), true)
-	f.Fuzz(func(t *testing.T, reqBody []byte, header, path string, respBody []byte, sse bool) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), "tools/call", "mcp", []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`), false, false)
+	f.Add([]byte(`[{"jsonrpc":"2.0","id":1,"method":"x"}`), "a\xffb", "m\xffcp", []byte("data: {}\n\n"), true, true)
+	f.Add([]byte("\xff\xfe{"), "", "", []byte("\uFEFFdata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r\r"), true, false)
+	f.Fuzz(func(t *testing.T, reqBody []byte, header, path string, respBody []byte, sse, forward bool) {
 		if !httpguts.ValidHeaderFieldValue(header) {
 			t.Skip("net/http refuses to send this header value")
 		}
@@ -42,26 +42,42 @@ func FuzzProxyExchange(f *testing.F) {
 			_, _ = w.Write(respBody)
 		}))
 		defer target.Close()
-		p, front, buf := proxyTo(t, target.URL)
-		req, err := http.NewRequest(http.MethodPost, front.URL+"/"+url.PathEscape(path), bytes.NewReader(reqBody))
+		var (
+			base = target.URL
+			buf  *syncBuf
+			c    = http.DefaultClient
+			stop func()
+		)
+		if forward {
+			stop, buf, c = forwardProxy(t, &ForwardOptions{}, nil)
+		} else {
+			var p *Proxy
+			var front *httptest.Server
+			p, front, buf = proxyTo(t, target.URL)
+			base = front.URL
+			stop = func() {
+				front.Close()
+				if err := p.Close(); err != nil {
+					t.Fatalf("capture: %v", err)
+				}
+			}
+		}
+		req, err := http.NewRequest(http.MethodPost, base+"/"+url.PathEscape(path), bytes.NewReader(reqBody))
 		if err != nil {
 			t.Fatal(err)
 		}
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Mcp-Param-Fuzz", header)
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := c.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		got, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		front.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := p.Close(); err != nil {
-			t.Fatalf("capture: %v", err)
-		}
+		stop()
 		sum := sha256.Sum256(reqBody)
 		if resp.Header.Get("X-Body-Sum") != hex.EncodeToString(sum[:]) {
 			t.Errorf("the server did not get the request body as sent")
