@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"strconv"
 	"time"
 )
 
@@ -19,19 +18,7 @@ func (w *Writer) appendRedacted(l *Line, rec *Record) error {
 	if w.err != nil {
 		return w.err
 	}
-	b := append(w.buf, `{"type":"`...)
-	b = append(b, t...)
-	b = append(b, '"')
-	if seq != 0 {
-		b = append(b, `,"seq":`...)
-		b = strconv.AppendUint(b, seq, 10)
-	}
-	b = appendMid(b, at, dir, conn)
-	if env != nil {
-		b = appendEnvelope(b, env)
-	}
-	b = append(b, `,"size":`...)
-	b = appendSize(b, size)
+	b := appendSize(w.appendHead(w.buf, t, seq, at, dir, conn, env), size)
 	p := scanPayload(t, line, nil)
 	b = appendPayload(b, line, &p)
 	if noEOL {
