@@ -17,6 +17,10 @@
 // tests (sdkpeer.ApplyVariant: changed, error, extra-field, slow or
 // param-header).
 //
+// With -listing NAME its tools/list says something else of its tools
+// (sdkpeer.ApplyListing: destructive, read-only or hidden), for the
+// replay tests.
+//
 // With -wire DIR it also copies the exact bytes it reads from stdin to
 // DIR/server-in and the bytes it writes to stdout to DIR/server-out, so a
 // test can check that the proxy in between changed nothing.
@@ -43,9 +47,14 @@ func main() {
 	wire := flag.String("wire", "", "copy the stdio bytes to `dir`/server-in and server-out")
 	catalog := flag.Bool("catalog", false, "serve the catalog test's tools instead")
 	variant := flag.String("variant", "", "change or add one tool for the replay tests (sdkpeer.ApplyVariant: changed, error, extra-field, slow, param-header)")
+	listing := flag.String("listing", "", "what tools/list says of the tools, for the replay tests (sdkpeer.ApplyListing: destructive, read-only, hidden)")
 	flag.Parse()
 	srv := sdkpeer.NewServer(*legacy)
 	if err := sdkpeer.ApplyVariant(srv, *legacy, *variant); err != nil {
+		fmt.Fprintf(os.Stderr, "sdkserver: %v\n", err)
+		os.Exit(2)
+	}
+	if err := sdkpeer.ApplyListing(srv, *listing); err != nil {
 		fmt.Fprintf(os.Stderr, "sdkserver: %v\n", err)
 		os.Exit(2)
 	}
