@@ -41,9 +41,17 @@ elicitations asked differently, and calls of 50ms or more that took
 send, and the recorded client's own findings, are not counted. It exits 1
 when anything differs or a question went unanswered, 0 when nothing did.
 
-Calls to tools the capture's catalog annotates destructiveHint: true are
-skipped unless --allow-destructive; --only tool:NAME (repeatable) sends
-only those tool calls (with the handshake and the other methods).
+A tools/call is sent only when its tool is annotated readOnlyHint: true
+or destructiveHint: false. Any other tool may be destructive (MCP assumes
+so of a tool without annotations): its calls are skipped, each with the
+reason on stdout, unless --allow-destructive. The server's own tools/list
+decides: when a call is due and the server has not listed the tool yet,
+replay asks it for its tools/list (every page; these requests are not
+compared); a tool the server does not list is judged by the capture's
+tools/list. A member given twice counts as its last, as JavaScript
+clients read it. --dry-run judges by the capture alone.
+--only tool:NAME (repeatable) sends only those tool calls (with the
+handshake and the other methods).
 Calls the recorded client cancelled or never saw answered are skipped
 too; a redacted capture is refused unless --allow-redacted. --dry-run
 lists what would be sent and starts nothing. --timeout bounds each wait
@@ -105,7 +113,7 @@ func newReplayCmd(ios *IOStreams) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.only, "only", nil, "send only the calls to the tool named by `tool:NAME` (repeatable); other methods are still sent")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "list what would be sent; start no server")
-	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "also send calls to tools annotated destructiveHint: true")
+	fl.BoolVar(&f.allowDestructive, "allow-destructive", false, "also send calls to tools that may be destructive (not annotated readOnlyHint: true or destructiveHint: false)")
 	fl.BoolVar(&f.allowRedacted, "allow-redacted", false, "replay a redacted capture (the server gets the [REDACTED] placeholders)")
 	fl.StringVar(&f.slowerThan, "slower-than", "2x", "report calls that took `FACTOR` times as long as recorded or more (2x or 2; 0: compare no duration)")
 	fl.DurationVar(&f.timeout, "timeout", replay.DefaultTimeout, "give up when the server has not answered a request in `DURATION`")
@@ -261,7 +269,7 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 	if runErr != nil {
 		return fmt.Errorf("replay: %w (capture: %s)", runErr, termtext.Escape(file.Path()))
 	}
-	differs, err := compareReplay(ios, orig, plan, file.Path(), dopts, reg)
+	differs, err := compareReplay(ios, orig, plan, res, file.Path(), dopts, reg)
 	if err != nil {
 		return err
 	}

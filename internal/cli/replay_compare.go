@@ -15,13 +15,13 @@ const minSlowerMS = 50
 
 // compareReplay reads the replay's new capture, prints how it differs from
 // the original (nothing when it does not) and reports whether it does.
-func compareReplay(ios *IOStreams, orig *store.Snapshot, plan *replay.Plan, path string, dopts diff.Options, reg *finding.Registry) (bool, error) {
+func compareReplay(ios *IOStreams, orig *store.Snapshot, plan *replay.Plan, res *replay.Result, path string, dopts diff.Options, reg *finding.Registry) (bool, error) {
 	got, closeGot, err := readRulesSnapshot(ios, path, "", reg)
 	if err != nil {
 		return false, fmt.Errorf("reading the new capture: %w", err)
 	}
 	defer closeGot()
-	cmp, err := replay.Compare(orig, got, plan, dopts)
+	cmp, err := replay.Compare(orig, got, plan, res, dopts)
 	if err != nil {
 		return false, err
 	}

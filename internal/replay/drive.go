@@ -7,6 +7,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/jsonraw"
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
@@ -26,6 +27,12 @@ type Result struct {
 	// holds no answer for; each was cancelled (an elicitation) or refused
 	// with a JSON-RPC error (another server request).
 	Unanswered []Question
+	// Skipped lists the tools/call steps not sent because their tool may
+	// be destructive, in plan order; empty with AllowDestructive.
+	Skipped []Skipped
+	// lists holds the ids of the tools/list requests the replay sent of
+	// its own to judge a call (listFor), which Compare leaves out.
+	lists []wire.ID
 }
 
 // Question is a server question a replay could not answer from the
@@ -60,15 +67,31 @@ type driver struct {
 	timeout time.Duration
 	ids     int64
 	res     Result
+	// tools judges each tools/call when it is due; nil (AllowDestructive)
+	// sends them all. run sets it from the plan.
+	tools *toolJudge
 }
 
-// run sends every step that is not skipped; it stops at the first step the
-// server failed to answer.
+// run sends every step that is not skipped, a tools/call only when its tool
+// is found not destructive; it stops at the first step the server failed
+// to answer.
 func (d *driver) run(p *Plan) error {
+	if p.judge && d.tools == nil {
+		d.tools = newToolJudge(p.recorded)
+	}
 	for i := range p.Steps {
 		st := &p.Steps[i]
 		if st.Skip != "" {
 			continue
+		}
+		if d.tools != nil && st.Method == "tools/call" {
+			ok, err := d.allowed(st)
+			if err != nil {
+				return fmt.Errorf("replaying call %d (%s): %w", st.Call, describe(st.Method, st.Target), err)
+			}
+			if !ok {
+				continue
+			}
 		}
 		answered, err := d.step(st)
 		if err != nil {
@@ -98,6 +121,9 @@ func (d *driver) step(st *Step) (bool, error) {
 		f, err := d.await(id, st, q)
 		if err != nil {
 			return false, err
+		}
+		if st.Method == "tools/list" && f.Kind == wire.KindResponse && d.tools != nil {
+			d.tools.learn(params, f.Result)
 		}
 		if f.Kind != wire.KindResponse || !isInputRequired(f.Result) {
 			return f.Kind == wire.KindResponse, nil
@@ -130,6 +156,10 @@ func (d *driver) await(id wire.ID, st *Step, q *answerQueue) (wire.Frame, error)
 		case wire.KindRequest:
 			if err := d.answer(&f, st, q); err != nil {
 				return f, err
+			}
+		case wire.KindNotification:
+			if f.Method == mcp.MethodToolsListChanged && d.tools != nil {
+				d.tools.changed()
 			}
 		}
 	}

@@ -77,7 +77,7 @@ func drivePlan(t *testing.T, p *Plan, timeout time.Duration, answer func(f *wire
 // answer for is cancelled and reported.
 func TestDriveMRTR(t *testing.T) {
 	t.Parallel()
-	p, err := NewPlan(load(t, modernCapture), &PlanOptions{Only: []string{"confirm"}})
+	p, err := NewPlan(load(t, modernCapture), &PlanOptions{Only: []string{"confirm"}, AllowDestructive: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestDriveMRTR(t *testing.T) {
 // follows initialize.
 func TestDriveLegacy(t *testing.T) {
 	t.Parallel()
-	p, err := NewPlan(load(t, legacyCapture), nil)
+	p, err := NewPlan(load(t, legacyCapture), &PlanOptions{AllowDestructive: true})
 	if err != nil {
 		t.Fatal(err)
 	}

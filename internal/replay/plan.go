@@ -11,7 +11,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
-	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/wire"
@@ -27,7 +26,7 @@ var ErrRedacted = errors.New("the capture is redacted: the server would be sent 
 
 // Skip reasons.
 const (
-	SkipDestructive = "destructive"      // a tool annotated destructiveHint: true
+	SkipDestructive = "destructive"      // a tool that may be destructive (Skipped says whose listing)
 	SkipOnly        = "not selected"     // filtered out by PlanOptions.Only
 	SkipUnanswered  = "never answered"   // the recording holds no answer to it
 	SkipCancelled   = "cancelled"        // the recorded client cancelled it
@@ -35,13 +34,17 @@ const (
 )
 
 // PlanOptions selects what a plan sends. The zero value sends every
-// recorded client call but those to destructive tools.
+// recorded client call but those to tools that may be destructive.
 type PlanOptions struct {
 	// Only, when not empty, limits the tool calls sent to these tool
 	// names; other methods (the handshake, lists) are still sent.
 	Only []string
-	// AllowDestructive sends calls to tools the capture's catalog
-	// annotates destructiveHint: true; false skips them.
+	// AllowDestructive sends every tools/call whatever the tool's
+	// annotations say. False sends a tools/call only when the tool is
+	// annotated readOnlyHint: true or destructiveHint: false
+	// (mcp.ToolDestructiveness), by the server's own tools/list when it
+	// lists the tool, else by the capture's; the driver judges each call
+	// when it is due (see toolJudge).
 	AllowDestructive bool
 	// AllowRedacted builds a plan from a redacted capture; false refuses it
 	// with ErrRedacted.
@@ -60,6 +63,12 @@ type Plan struct {
 	// catalog lists (tool name → bindings): what an HTTP replay mirrors
 	// into Mcp-Param-* headers until the server lists its tools.
 	bindings map[string][]paramBinding
+	// recorded judges each tool the capture's catalog lists (its latest
+	// definition); a tool it does not list is absent.
+	recorded map[string]mcp.Destructiveness
+	// judge is !PlanOptions.AllowDestructive: tools/call steps are sent
+	// only when toolJudge finds the tool not destructive.
+	judge bool
 }
 
 // Step is one recorded client call and what answering the server during
@@ -109,9 +118,8 @@ func NewPlan(snap *store.Snapshot, opts *PlanOptions) (*Plan, error) {
 	if snap.Session.Redacted && !opts.AllowRedacted {
 		return nil, ErrRedacted
 	}
-	destructive := destructiveTools(snap.Catalog)
 	calls := snap.Calls.Slice()
-	p := &Plan{bindings: catalogBindings(snap.Catalog)}
+	p := &Plan{bindings: catalogBindings(snap.Catalog), recorded: recordedTools(snap.Catalog), judge: !opts.AllowDestructive}
 	byCall := make(map[int]int) // recorded call index → step index
 	for i := range calls {
 		c := &calls[i]
@@ -119,7 +127,7 @@ func NewPlan(snap *store.Snapshot, opts *PlanOptions) (*Plan, error) {
 			continue
 		}
 		st := Step{Call: c.Index, Method: c.Method, Target: c.Target}
-		st.Skip = skipReason(c, opts, destructive)
+		st.Skip = skipReason(c, opts)
 		if st.Skip == "" {
 			rec, params, err := requestFrame(snap, c.RequestSeq)
 			if err != nil {
@@ -148,8 +156,10 @@ func NewPlan(snap *store.Snapshot, opts *PlanOptions) (*Plan, error) {
 	return p, nil
 }
 
-// skipReason says why recorded call c is not to be sent, or "".
-func skipReason(c *store.Call, opts *PlanOptions, destructive map[string]bool) string {
+// skipReason says why recorded call c is not to be sent, or "". Whether
+// the tool of a tools/call may be destructive is judged when the call is
+// due, from the server's own listing (driver.judge).
+func skipReason(c *store.Call, opts *PlanOptions) string {
 	switch {
 	case c.Status == store.StatusCancelled || c.CancelSeq != 0:
 		return SkipCancelled
@@ -159,8 +169,6 @@ func skipReason(c *store.Call, opts *PlanOptions, destructive map[string]bool) s
 		return ""
 	case len(opts.Only) > 0 && !slices.Contains(opts.Only, c.Target):
 		return SkipOnly
-	case destructive[c.Target] && !opts.AllowDestructive:
-		return SkipDestructive
 	}
 	return ""
 }
@@ -244,14 +252,12 @@ func recordedParamHeaders(rec *capture.Record) map[string]string {
 	return out
 }
 
-// destructiveTools lists the tools whose latest definition in the catalog
-// carries annotations.destructiveHint: true.
-func destructiveTools(cat *store.Catalog) map[string]bool {
-	out := make(map[string]bool)
+// recordedTools judges the tools of the capture's catalog, each by its
+// latest definition.
+func recordedTools(cat *store.Catalog) map[string]mcp.Destructiveness {
+	out := make(map[string]mcp.Destructiveness)
 	for d := range toolDefinitions(cat) {
-		if annotationTrue(d.Annotations, "destructiveHint") {
-			out[d.Key] = true
-		}
+		out[d.Key] = mcp.ToolDestructiveness(d.Annotations)
 	}
 	return out
 }
@@ -276,21 +282,29 @@ func toolDefinitions(cat *store.Catalog) iter.Seq[*store.Definition] {
 	}
 }
 
-// annotationTrue reports whether the annotations object has member name
-// set to true.
-func annotationTrue(ann jsontext.Value, name string) bool {
-	return strings.TrimSpace(string(jsonraw.Member(ann, name))) == "true"
-}
-
-// Sent counts the steps that are sent.
+// Sent counts the steps that are sent, a tools/call to a tool the
+// capture's catalog finds destructive (or does not list) left out unless
+// AllowDestructive: the server's own tools/list may still decide either
+// way when the call is due.
 func (p *Plan) Sent() int {
 	n := 0
-	for _, s := range p.Steps {
-		if s.Skip == "" {
+	for i := range p.Steps {
+		if _, gated := p.recordedVerdict(&p.Steps[i]); p.Steps[i].Skip == "" && !gated {
 			n++
 		}
 	}
 	return n
+}
+
+// recordedVerdict is what the capture's catalog says of a step's tool, and
+// whether that skips it unless the server's own listing says otherwise:
+// false for a step that is skipped anyway or not a judged tools/call.
+func (p *Plan) recordedVerdict(st *Step) (verdict, bool) {
+	if !p.judge || st.Method != "tools/call" || st.Skip != "" {
+		return verdict{}, false
+	}
+	v := recordedVerdictOf(p.recorded, st.Target)
+	return v, v.hint.Destructive()
 }
 
 func clone(v jsontext.Value) jsontext.Value {

@@ -12,14 +12,14 @@ import (
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
-// modernCapture has a handshake, a list with a destructive tool, a plain
-// call, a destructive one, an MRTR call with one retry, and a call the
-// client cancelled.
+// modernCapture has a handshake, a list with a read-only tool, a
+// destructive one and one without annotations, a call of each (the last
+// an MRTR call with one retry), and a call the client cancelled.
 const modernCapture = `{"type":"session","time":"2026-07-28T09:30:00Z","format":1,"session_id":"a1","transport":"stdio"}
 {"type":"frame","seq":1,"time":"2026-07-28T09:30:00.001Z","dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}}
 {"type":"frame","seq":2,"time":"2026-07-28T09:30:00.002Z","dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}}
 {"type":"frame","seq":3,"time":"2026-07-28T09:30:00.003Z","dir":"c2s","msg":{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}}
-{"type":"frame","seq":4,"time":"2026-07-28T09:30:00.004Z","dir":"s2c","msg":{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"search"},{"name":"wipe","annotations":{"destructiveHint":true}},{"name":"confirm"}]}}}
+{"type":"frame","seq":4,"time":"2026-07-28T09:30:00.004Z","dir":"s2c","msg":{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"search","annotations":{"readOnlyHint":true}},{"name":"wipe","annotations":{"destructiveHint":true}},{"name":"confirm"}]}}}
 {"type":"frame","seq":5,"time":"2026-07-28T09:30:00.005Z","dir":"c2s","msg":{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search","arguments":{"q":"x"}}}}
 {"type":"frame","seq":6,"time":"2026-07-28T09:30:00.006Z","dir":"s2c","msg":{"jsonrpc":"2.0","id":3,"result":{"content":[]}}}
 {"type":"frame","seq":7,"time":"2026-07-28T09:30:00.007Z","dir":"c2s","msg":{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"wipe"}}}
@@ -63,16 +63,20 @@ func load(t *testing.T, text string) *store.Snapshot {
 type stepView struct {
 	Call       int
 	Name, Skip string
-	Params     string
-	Retries    []string
-	Answers    []string
-	Abandoned  bool
+	// Gated: the capture's catalog finds the tool destructive (the server's
+	// own listing decides when replaying).
+	Gated     bool
+	Params    string
+	Retries   []string
+	Answers   []string
+	Abandoned bool
 }
 
 func viewPlan(p *Plan) []stepView {
 	var out []stepView
 	for _, s := range p.Steps {
 		v := stepView{Call: s.Call, Name: describe(s.Method, s.Target), Skip: s.Skip, Params: string(s.Params), Abandoned: s.Abandoned}
+		_, v.Gated = p.recordedVerdict(&s)
 		for _, r := range s.Retries {
 			v.Retries = append(v.Retries, string(r))
 		}
@@ -102,8 +106,8 @@ func TestNewPlan(t *testing.T) {
 			{Call: 0, Name: "server/discover", Params: `{` + meta + `}`},
 			{Call: 1, Name: "tools/list", Params: `{` + meta + `}`},
 			{Call: 2, Name: "tools/call search", Params: `{"name":"search","arguments":{"q":"x"}}`},
-			{Call: 3, Name: "tools/call wipe", Skip: SkipDestructive},
-			{Call: 4, Name: "tools/call confirm", Params: `{"name":"confirm",` + meta + `}`,
+			{Call: 3, Name: "tools/call wipe", Gated: true, Params: `{"name":"wipe"}`},
+			{Call: 4, Name: "tools/call confirm", Gated: true, Params: `{"name":"confirm",` + meta + `}`,
 				Retries: []string{`{"name":"confirm","inputResponses":{"ok":{"action":"accept","content":{"ok":true}}},"requestState":"s1",` + meta + `}`}},
 			{Call: 6, Name: "tools/call slow", Skip: SkipCancelled},
 		},
@@ -126,7 +130,7 @@ func TestNewPlan(t *testing.T) {
 		era:  store.EraLegacy,
 		want: []stepView{
 			{Call: 0, Name: "initialize", Params: `{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}`},
-			{Call: 1, Name: "tools/call book", Params: `{"name":"book"}`,
+			{Call: 1, Name: "tools/call book", Gated: true, Params: `{"name":"book"}`,
 				Answers: []string{`elicitation/create {"jsonrpc":"2.0","id":9,"result":{"action":"accept","content":{"n":2}}}`}},
 		},
 	}}

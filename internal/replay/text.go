@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -16,6 +17,11 @@ func (p *Plan) WriteText(w io.Writer) error {
 		name := termtext.Escape(describe(st.Method, st.Target))
 		if st.Skip != "" {
 			fmt.Fprintf(&b, "skip  call %-3d %s: %s\n", st.Call, name, skipText(st.Skip))
+			continue
+		}
+		if v, gated := p.recordedVerdict(&st); gated {
+			fmt.Fprintf(&b, "skip  call %-3d %s: %s; the server's own tools/list decides when replaying%s\n",
+				st.Call, name, verdictText(v), allowHint)
 			continue
 		}
 		fmt.Fprintf(&b, "send  call %-3d %s%s\n", st.Call, name, stepNotes(&st))
@@ -50,8 +56,6 @@ func stepNotes(st *Step) string {
 // skipText explains a skip reason to the user.
 func skipText(reason string) string {
 	switch reason {
-	case SkipDestructive:
-		return "the tool is annotated destructiveHint: true (pass --allow-destructive to send it)"
 	case SkipOnly:
 		return "not selected by --only"
 	case SkipUnanswered:
@@ -64,9 +68,11 @@ func skipText(reason string) string {
 	return reason
 }
 
-// WriteSkipped writes one line per skipped step that the user chose to
-// skip or should know about (destructive calls, calls the recording never
-// finished); nothing when none was.
+// WriteSkipped writes one line per skipped step that the user should know
+// about (calls the recording never finished or cancelled, or whose frame
+// is unreadable; not those --only left out); nothing when none was. The
+// calls skipped as destructive are judged while replaying: Result.WriteText
+// lists them.
 func (p *Plan) WriteSkipped(w io.Writer) error {
 	var b strings.Builder
 	for _, st := range p.Steps {
@@ -79,10 +85,41 @@ func (p *Plan) WriteSkipped(w io.Writer) error {
 	return err
 }
 
-// WriteText writes the questions the recording had no answer for, one a
+// allowHint ends the line of a call skipped as destructive.
+const allowHint = " (pass --allow-destructive to send it)"
+
+// verdictText says why a tool may be destructive, and whose listing says
+// so.
+func verdictText(v verdict) string {
+	var why string
+	switch v.hint {
+	case mcp.DestructiveDeclared:
+		why = "annotates the tool destructiveHint: true"
+	default:
+		why = "gives the tool no readOnlyHint: true or destructiveHint: false, so MCP assumes it destructive"
+	}
+	switch {
+	case v.from == FromServer:
+		return "the server's tools/list " + why
+	case v.from == FromCapture && v.unlisted:
+		return "the server's tools/list does not list the tool, and the capture's " + why
+	case v.from == FromCapture:
+		return "the capture's tools/list " + why
+	case v.unlisted:
+		return "neither the server's tools/list nor the capture's lists the tool, so MCP assumes it destructive"
+	}
+	return "the capture's tools/list does not list the tool, so MCP assumes it destructive"
+}
+
+// WriteText writes the calls skipped because their tool may be
+// destructive, then the questions the recording had no answer for, one a
 // line; nothing when there were none.
 func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
+	for _, s := range r.Skipped {
+		fmt.Fprintf(&b, "skipped call %d %s: %s%s\n", s.Call, termtext.Escape(describe(s.Method, s.Target)),
+			verdictText(verdict{hint: s.Hint, from: s.From, unlisted: s.Unlisted}), allowHint)
+	}
 	for _, q := range r.Unanswered {
 		what := termtext.Escape(q.Asked)
 		if q.Key != "" {

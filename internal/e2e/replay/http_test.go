@@ -113,7 +113,7 @@ func TestReplayHTTPSameServer(t *testing.T) {
 			t.Parallel()
 			target := serveHTTP(t, era.legacy, "")
 			rec := recordHTTP(t, target, era.legacy, era.version, era.tools)
-			o := runReplay(t, rec, "--slower-than", "0", "--target", target)
+			o := runReplay(t, rec, "--slower-than", "0", "--allow-destructive", "--target", target)
 			if o.code != 0 || o.stdout != "" {
 				t.Fatalf("replay exited %d with this on stdout, want 0 and nothing\nstdout:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
 			}
@@ -157,7 +157,7 @@ func TestReplayHTTPVariant(t *testing.T) {
 			for _, tc := range cases {
 				t.Run(tc.variant, func(t *testing.T) {
 					t.Parallel()
-					o := runReplay(t, rec, "--slower-than", "0", "--target", serveHTTP(t, era.legacy, tc.variant))
+					o := runReplay(t, rec, "--slower-than", "0", "--allow-destructive", "--target", serveHTTP(t, era.legacy, tc.variant))
 					if o.code != 1 {
 						t.Errorf("replay exited %d, want 1\nstdout:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
 					}

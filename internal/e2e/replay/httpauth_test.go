@@ -50,7 +50,7 @@ func TestReplayHTTPHeader(t *testing.T) {
 		t.Errorf("replay without the token exited %d, want 1 and the 401 named\nstderr:\n%s", o.code, o.stderr)
 	}
 
-	o = runReplay(t, rec, "--slower-than", "0", "--target", target, "--header", "Authorization: Bearer "+authToken)
+	o = runReplay(t, rec, "--slower-than", "0", "--allow-destructive", "--target", target, "--header", "Authorization: Bearer "+authToken)
 	if o.code != 0 || o.stdout != "" {
 		t.Fatalf("replay with the token exited %d, want 0 and nothing on stdout\nstdout:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
 	}

@@ -77,7 +77,7 @@ func TestReplayHTTPParamHeader(t *testing.T) {
 	for name, rec := range recordings {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			o := runReplay(t, rec(t), "--slower-than", "0", "--target", serveHTTP(t, false, sdkpeer.VariantParamHeader))
+			o := runReplay(t, rec(t), "--slower-than", "0", "--allow-destructive", "--target", serveHTTP(t, false, sdkpeer.VariantParamHeader))
 			if o.code != 0 || o.stdout != "" {
 				t.Fatalf("replay exited %d with this on stdout, want 0 and nothing\nstdout:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
 			}
@@ -117,7 +117,7 @@ func TestReplayHTTPNewlyAnnotated(t *testing.T) {
 	if err := os.WriteFile(path, older, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	o := runReplay(t, path, "--slower-than", "0", "--target", serveHTTP(t, false, sdkpeer.VariantParamHeader))
+	o := runReplay(t, path, "--slower-than", "0", "--allow-destructive", "--target", serveHTTP(t, false, sdkpeer.VariantParamHeader))
 	// The one difference is the annotation itself.
 	if o.code != 1 || strings.Contains(o.stdout, "-32020") || !strings.Contains(o.stdout, "1 changed") ||
 		!strings.Contains(o.stdout, `x-mcp-header added: "Env"`) {

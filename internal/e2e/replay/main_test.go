@@ -4,7 +4,10 @@
 // same server, against variants of it (sdkpeer.ApplyVariant), against a
 // server that hangs or crashes, and from damaged captures. Each case
 // checks the exit status, what replay printed, and that nothing it started
-// is left running.
+// is left running. The server's tools carry no annotations, so MCP assumes
+// them destructive: the tests of what replay sends and compares pass
+// --allow-destructive (the tools change nothing), and judge_test.go checks
+// that without it they are skipped.
 //
 // TestMain builds mcptrail, sdkserver and the stubborn server once.
 package replay_test

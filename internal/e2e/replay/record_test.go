@@ -53,17 +53,23 @@ func recording(t *testing.T, legacy bool) string {
 // record runs a go-sdk client against `mcptrail --capture X -- sdkserver`
 // and returns X.
 func record(legacy bool) (string, error) {
+	return recordTo(recorded.dir, legacy, true)
+}
+
+// recordTo is record into dir; list false leaves out the client's
+// tools/list, so the capture has no catalog.
+func recordTo(dir string, legacy, list bool) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	name, version, serverArgs := "modern.jsonl", "2026-07-28", []string(nil)
 	if legacy {
 		name, version, serverArgs = "legacy.jsonl", "2025-11-25", []string{"-legacy"}
 	}
-	path := filepath.Join(recorded.dir, name)
+	path := filepath.Join(dir, name)
 	stderr := new(testbin.Buffer)
 	cmd := exec.Command(bins.mcptrail, append([]string{"--capture", path, "--", bins.sdkserver}, serverArgs...)...)
 	cmd.Stderr = stderr
-	cmd.Env = append(cmd.Environ(), "MCPTRAIL_HOME="+recorded.dir)
+	cmd.Env = append(cmd.Environ(), "MCPTRAIL_HOME="+dir)
 	client := mcp.NewClient(&mcp.Implementation{Name: "replay-e2e-client", Version: "1.0.0"},
 		&mcp.ClientOptions{ElicitationHandler: accept})
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 10 * time.Second},
@@ -75,8 +81,10 @@ func record(legacy bool) (string, error) {
 	if legacy {
 		tools = []string{"book"}
 	}
-	if _, err := cs.ListTools(ctx, nil); err != nil {
-		return "", fmt.Errorf("listing tools: %w", err)
+	if list {
+		if _, err := cs.ListTools(ctx, nil); err != nil {
+			return "", fmt.Errorf("listing tools: %w", err)
+		}
 	}
 	for _, tool := range tools {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool})

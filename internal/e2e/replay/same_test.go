@@ -26,7 +26,7 @@ func TestReplaySameServer(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
 			t.Parallel()
-			args := append([]string{recording(t, era.legacy), "--slower-than", "0", "--", bins.sdkserver}, era.server...)
+			args := append([]string{recording(t, era.legacy), "--slower-than", "0", "--allow-destructive", "--", bins.sdkserver}, era.server...)
 			o := runReplay(t, args...)
 			if o.code != 0 || o.stdout != "" {
 				t.Fatalf("replay exited %d with this on stdout, want 0 and nothing\nstdout:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
@@ -71,7 +71,7 @@ func TestReplayVariants(t *testing.T) {
 		for _, era := range eras {
 			t.Run(tc.variant+"/"+era.name, func(t *testing.T) {
 				t.Parallel()
-				args := append([]string{recording(t, era.legacy), "--", bins.sdkserver, "-variant", tc.variant}, era.server...)
+				args := append([]string{recording(t, era.legacy), "--allow-destructive", "--", bins.sdkserver, "-variant", tc.variant}, era.server...)
 				o := runReplay(t, args...)
 				want := tc.modern
 				if era.legacy {
@@ -95,7 +95,7 @@ func TestReplayVariants(t *testing.T) {
 // not sent are not counted as missing) and replay exits 0.
 func TestReplayOnly(t *testing.T) {
 	t.Parallel()
-	o := runReplay(t, recording(t, false), "--only", "tool:chained", "--slower-than", "0", "--", bins.sdkserver, "-variant", "changed")
+	o := runReplay(t, recording(t, false), "--only", "tool:chained", "--slower-than", "0", "--allow-destructive", "--", bins.sdkserver, "-variant", "changed")
 	if o.code != 0 || o.stdout != "" {
 		t.Fatalf("replay exited %d, want 0 and nothing on stdout\nstdout:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
 	}
