@@ -209,7 +209,9 @@ func elicitationRules() []finding.Rule {
 		{ID: finding.ApprovalMissing, Category: c, Severity: finding.Warning, Off: true,
 			Summary: "a destructive tool call completed without an accepted elicitation (opt-in)",
 			Help: "A tool annotated destructiveHint: true completed without an elicitation the user accepted in its " +
-				"operation. Annotations are hints and approval may happen elsewhere, so this rule is off until enabled.",
+				"operation. readOnlyHint: true overrides destructiveHint, a member given twice counts as its last, and a tool " +
+				"without annotations does not count (MCP assumes it destructive, but most servers annotate nothing). " +
+				"Annotations are hints and approval may happen elsewhere, so this rule is off until enabled.",
 			Spec: spec + "§3.7 (servers MUST handle decline; human in the loop)"},
 	}
 }

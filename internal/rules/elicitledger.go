@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/mcp"
@@ -61,7 +59,7 @@ func ledgerRow(row *store.LedgerRow, ended bool, raise func(finding.Finding)) {
 }
 
 // approvals raises approval-missing for each client tools/call that
-// completed on a tool the catalog annotates destructiveHint: true, when no
+// completed on a tool the catalog declares destructive, when no
 // question of its operation (or, legacy, of the call) was accepted.
 func approvals(s *store.Snapshot, raise func(finding.Finding)) {
 	destructive := destructiveTools(s.Catalog)
@@ -96,8 +94,12 @@ func approvals(s *store.Snapshot, raise func(finding.Finding)) {
 	}
 }
 
-// destructiveTools returns the names of the catalog's tools annotated
-// destructiveHint: true.
+// destructiveTools returns the names of the catalog's tools a definition
+// declares destructiveHint: true (mcp.DestructiveDeclared: a repeated
+// member counts as its last, readOnlyHint: true overrides it).
+// A tool without annotations is not one: MCP assumes it destructive, but
+// most servers annotate nothing, and a finding on every such call would
+// flag sessions that did nothing wrong.
 func destructiveTools(cat *store.Catalog) map[string]bool {
 	out := map[string]bool{}
 	if cat == nil {
@@ -108,10 +110,7 @@ func destructiveTools(cat *store.Catalog) map[string]bool {
 			continue
 		}
 		for _, d := range l.Definitions {
-			var ann struct {
-				DestructiveHint bool `json:"destructiveHint"`
-			}
-			if len(d.Annotations) > 0 && json.Unmarshal(d.Annotations, &ann) == nil && ann.DestructiveHint {
+			if mcp.ToolDestructiveness(d.Annotations) == mcp.DestructiveDeclared {
 				out[d.Key] = true
 			}
 		}

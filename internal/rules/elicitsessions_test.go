@@ -178,3 +178,40 @@ func TestContentInvalidNamesNoValue(t *testing.T) {
 		t.Errorf("content-invalid messages (-want +got):\n%s", diff)
 	}
 }
+
+// TestApprovalMissingAnnotations: approval-missing judges the tool with
+// mcp.ToolDestructiveness and raises only for a declared destructiveHint:
+// true (the last of repeated members, as JavaScript clients read it, and
+// never over readOnlyHint: true). A tool without annotations raises
+// nothing: MCP assumes it destructive, but a finding on every call of an
+// unannotated server would flag correct sessions.
+func TestApprovalMissingAnnotations(t *testing.T) {
+	t.Parallel()
+	reg := allOn(t)
+	cases := []struct {
+		ann  string // the annotations member of rm; "" for none
+		want bool
+	}{
+		{`{"destructiveHint":true}`, true},
+		{`{"destructiveHint":false,"destructiveHint":true}`, true},
+		{`{"destructiveHint":true,"destructiveHint":false}`, false},
+		{`{"readOnlyHint":true,"destructiveHint":true}`, false},
+		{`{"readOnlyHint":true,"readOnlyHint":false,"destructiveHint":true}`, true},
+		{`{"destructiveHint":"true"}`, false},
+		{``, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.ann, func(t *testing.T) {
+			t.Parallel()
+			def := `{"name":"rm","inputSchema":{"type":"object"}}`
+			if tc.ann != "" {
+				def = `{"name":"rm","inputSchema":{"type":"object"},"annotations":` + tc.ann + `}`
+			}
+			steps := append(stdioList("9", def), c2s(tool("1", "rm", "{}", "")), s2c(res("1", `{"resultType":"complete","content":[]}`)))
+			got := slices.ContainsFunc(raisedBy(t, reg, steps), func(s string) bool { return strings.HasPrefix(s, finding.ApprovalMissing+"@") })
+			if got != tc.want {
+				t.Errorf("annotations %s: approval-missing raised %v, want %v", tc.ann, got, tc.want)
+			}
+		})
+	}
+}
