@@ -168,10 +168,11 @@ func compareTool(o, n *mcp.Definition) []ToolChange {
 
 // compareAnnotations returns a ToolAnnotationsChanged change for each
 // annotation whose value differs, by name; absent annotations read as
-// {}. Annotations that are not a JSON object are compared as text.
+// {}, and a member given twice as its last (mcp.LastMembers, as clients
+// read it). Annotations that are not a JSON object are compared as text.
 func compareAnnotations(old, new jsontext.Value) []ToolChange {
-	o, okOld := schemaObject(old)
-	n, okNew := schemaObject(new)
+	o, okOld := annotationMembers(old)
+	n, okNew := annotationMembers(new)
 	if !okOld || !okNew {
 		if a, b := rawText(old), rawText(new); a != b {
 			return []ToolChange{{Kind: ToolAnnotationsChanged, What: "annotations", Old: a, New: b}}
@@ -187,11 +188,31 @@ func compareAnnotations(old, new jsontext.Value) []ToolChange {
 	slices.Sort(names)
 	var out []ToolChange
 	for _, name := range names {
-		if a, b := valueText(o[name]), valueText(n[name]); a != b {
+		if a, b := memberText(o, name), memberText(n, name); a != b {
 			out = append(out, ToolChange{Kind: ToolAnnotationsChanged, What: "annotation " + name, Old: a, New: b})
 		}
 	}
 	return out
+}
+
+// annotationMembers returns the members of an annotations object, each
+// name with its last value; {} for nil, false when it is not an object.
+func annotationMembers(raw jsontext.Value) (map[string]jsontext.Value, bool) {
+	if raw == nil {
+		return map[string]jsontext.Value{}, true
+	}
+	m := mcp.LastMembers(raw)
+	return m, m != nil
+}
+
+// memberText is the canonical text of member name of m; "absent" when
+// there is none.
+func memberText(m map[string]jsontext.Value, name string) string {
+	v, ok := m[name]
+	if !ok {
+		return absent
+	}
+	return rawText(v)
 }
 
 // CompareCatalogs compares the tools of two sessions' catalogs (as

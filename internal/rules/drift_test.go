@@ -90,6 +90,9 @@ func TestCompareTools(t *testing.T) {
 			[]ToolChange{{Kind: ToolAnnotationsChanged, Tool: "search", What: "annotation destructiveHint", Old: "false", New: "true"}}},
 		{"tool-annotations-changed annotation dropped", []string{driftSearch}, []string{search(`"readOnlyHint":true,`, ``)},
 			[]ToolChange{{Kind: ToolAnnotationsChanged, Tool: "search", What: "annotation readOnlyHint", Old: "true", New: "absent"}}},
+		{"a repeated annotation counts as its last", []string{driftSearch}, []string{search(`"destructiveHint":false`, `"destructiveHint":false,"destructiveHint":true`)},
+			[]ToolChange{{Kind: ToolAnnotationsChanged, Tool: "search", What: "annotation destructiveHint", Old: "false", New: "true"}}},
+		{"a repeated annotation whose last is unchanged", []string{driftSearch}, []string{search(`"readOnlyHint":true`, `"readOnlyHint":false,"readOnlyHint":true`)}, nil},
 		{"a name listed twice: the later counts", []string{driftSearch}, []string{search("Search the docs.", "old"), driftSearch}, nil},
 	}
 	for _, tt := range tests {
