@@ -77,12 +77,15 @@ type ListPage struct {
 	NextCursor string
 }
 
-// ParseListPage reads one page of a list result for the kind k.
+// ParseListPage reads one page of a list result for the kind k. A member
+// given twice counts as its last, as JSON.parse (and so a JavaScript
+// client) reads it.
 func ParseListPage(k ListKind, result jsontext.Value) ListPage {
 	var p ListPage
 	eachMember(result, func(name, val []byte) bool {
 		switch string(name) {
 		case k.Member:
+			p.Items = nil
 			jsonraw.EachElement(val, func(item []byte) { p.Items = append(p.Items, item) })
 		case "nextCursor":
 			p.NextCursor, _ = jsonraw.String(val)

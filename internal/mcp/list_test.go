@@ -24,6 +24,8 @@ func TestParseListPage(t *testing.T) {
 		{"an empty list, an empty cursor", tools, `{"tools":[],"nextCursor":""}`, ListPage{}},
 		{"not an array, not a string", tools, `{"tools":{"name":"a"},"nextCursor":7}`, ListPage{}},
 		{"not an object", tools, `[1]`, ListPage{}},
+		{"a repeated member counts as its last", tools, `{"tools":[{"name":"a"}],"nextCursor":"c","tools":[{"name":"b"}],"nextCursor":""}`,
+			ListPage{Items: []jsontext.Value{jsontext.Value(`{"name":"b"}`)}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
