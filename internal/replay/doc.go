@@ -13,7 +13,10 @@
 // It sits beside the views: it reads a store snapshot of the original
 // (NewPlan), never re-correlates it, and hands the new capture to the
 // caller. A question the recording has no answer for is cancelled and
-// reported, never guessed.
+// reported, never guessed. Unless the caller allows destructive tools, a
+// tools/call is sent only when the server's own tools/list (asked for by
+// the replay when need be), else the capture's, finds the tool not
+// destructive (tools.go).
 //
 // Concurrency: a Plan is immutable once built and may be shared. Stdio
 // and HTTP run one replay each; they own the goroutines, the server

@@ -26,11 +26,10 @@ var ErrRedacted = errors.New("the capture is redacted: the server would be sent 
 
 // Skip reasons.
 const (
-	SkipDestructive = "destructive"      // a tool that may be destructive (Skipped says whose listing)
-	SkipOnly        = "not selected"     // filtered out by PlanOptions.Only
-	SkipUnanswered  = "never answered"   // the recording holds no answer to it
-	SkipCancelled   = "cancelled"        // the recorded client cancelled it
-	SkipUnreadable  = "frame unreadable" // the frame could not be read back from the capture
+	SkipOnly       = "not selected"     // filtered out by PlanOptions.Only
+	SkipUnanswered = "never answered"   // the recording holds no answer to it
+	SkipCancelled  = "cancelled"        // the recorded client cancelled it
+	SkipUnreadable = "frame unreadable" // the frame could not be read back from the capture
 )
 
 // PlanOptions selects what a plan sends. The zero value sends every
@@ -158,7 +157,7 @@ func NewPlan(snap *store.Snapshot, opts *PlanOptions) (*Plan, error) {
 
 // skipReason says why recorded call c is not to be sent, or "". Whether
 // the tool of a tools/call may be destructive is judged when the call is
-// due, from the server's own listing (driver.judge).
+// due, from the server's own listing (driver.allowed).
 func skipReason(c *store.Call, opts *PlanOptions) string {
 	switch {
 	case c.Status == store.StatusCancelled || c.CancelSeq != 0:
@@ -282,11 +281,22 @@ func toolDefinitions(cat *store.Catalog) iter.Seq[*store.Definition] {
 	}
 }
 
-// Sent counts the steps that are sent, a tools/call to a tool the
-// capture's catalog finds destructive (or does not list) left out unless
-// AllowDestructive: the server's own tools/list may still decide either
-// way when the call is due.
+// Sent counts the steps the plan sends: every step not skipped, a
+// tools/call among them still judged when it is due (without
+// AllowDestructive).
 func (p *Plan) Sent() int {
+	n := 0
+	for _, s := range p.Steps {
+		if s.Skip == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// wouldSend is Sent without the tools/call steps the capture's catalog
+// judges destructive: what --dry-run expects to be sent.
+func (p *Plan) wouldSend() int {
 	n := 0
 	for i := range p.Steps {
 		if _, gated := p.recordedVerdict(&p.Steps[i]); p.Steps[i].Skip == "" && !gated {

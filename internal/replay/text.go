@@ -26,7 +26,7 @@ func (p *Plan) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "send  call %-3d %s%s\n", st.Call, name, stepNotes(&st))
 	}
-	fmt.Fprintf(&b, "%d of %d recorded client calls would be sent", p.Sent(), len(p.Steps))
+	fmt.Fprintf(&b, "%d of %d recorded client calls would be sent", p.wouldSend(), len(p.Steps))
 	if p.Era != "" {
 		fmt.Fprintf(&b, " (%s era)", p.Era)
 	}
