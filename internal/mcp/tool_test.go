@@ -3,6 +3,7 @@ package mcp
 import (
 	"testing"
 
+	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 )
@@ -66,4 +67,44 @@ func TestLastMembers(t *testing.T) {
 	if got := LastMembers(jsontext.Value(`[1]`)); got != nil {
 		t.Errorf("LastMembers of an array = %v, want nil", got)
 	}
+}
+
+// FuzzToolDestructiveness holds the judgement to a reference built on
+// go-json-experiment's decoder (repeated names allowed, the last kept) on
+// any valid JSON, and checks it never panics on anything else.
+func FuzzToolDestructiveness(f *testing.F) {
+	for _, s := range []string{``, `{}`, `{"readOnlyHint":true}`, `{"destructiveHint":false,"destructiveHint":true}`,
+		`{"destructive\u0048int":false}`, `{"readOnlyHint":"true"}`, `[true]`, `{"a":{"readOnlyHint":true}}`, `{"destructiveHint":tru`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := ToolDestructiveness(jsontext.Value(s))
+		if !jsontext.Value(s).IsValid(jsontext.AllowDuplicateNames(true)) {
+			return
+		}
+		var m map[string]jsontext.Value
+		if json.Unmarshal([]byte(s), &m, jsontext.AllowDuplicateNames(true)) != nil {
+			m = nil // not an object
+		}
+		hint := func(name string) string {
+			if v, ok := m[name]; ok {
+				if k := v.Kind(); k == 't' || k == 'f' {
+					return string(k)
+				}
+			}
+			return ""
+		}
+		want := DestructiveByDefault
+		switch r, d := hint("readOnlyHint"), hint("destructiveHint"); {
+		case r == "t":
+			want = ReadOnly
+		case d == "t":
+			want = DestructiveDeclared
+		case d == "f":
+			want = NotDestructive
+		}
+		if got != want {
+			t.Errorf("ToolDestructiveness(%s) = %v, want %v", s, got, want)
+		}
+	})
 }
