@@ -65,20 +65,54 @@ func listServer(pages map[string]string) func(f *wire.Frame) []string {
 // pages), else by the capture's; a tool nobody lists is destructive.
 func TestDriveJudgesTools(t *testing.T) {
 	t.Parallel()
+	for _, tc := range judgeCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := NewPlan(load(t, judgeCapture(tc.recorded)), &PlanOptions{AllowDestructive: tc.allow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, seen, err := drivePlan(t, p, 5*time.Second, listServer(tc.pages))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.sent, sentView(seen[1:])); diff != "" {
+				t.Errorf("what the server read after the discover (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.skipped, res.Skipped); diff != "" {
+				t.Errorf("skipped (-want +got):\n%s", diff)
+			}
+			own := 0
+			for _, f := range seen {
+				if f.Method == "tools/list" && jsonraw.Member(f.Params, "_meta") != nil && !strings.Contains(string(f.Params), "progressToken") {
+					own++
+				}
+			}
+			if own != len(res.lists) {
+				t.Errorf("%d tools/list requests of the replay's own, %d ids kept", own, len(res.lists))
+			}
+		})
+	}
+}
+
+// judgeCase is one case of TestDriveJudgesTools.
+type judgeCase struct {
+	name     string
+	recorded string            // the capture's tools array; "" for no tools/list
+	pages    map[string]string // the server's pages; nil answers tools/list with an error
+	allow    bool
+	sent     []string // what the server read, but the discover
+	skipped  []Skipped
+}
+
+func judgeCases() []judgeCase {
 	const (
 		ro    = `{"name":"search","annotations":{"readOnlyHint":true}}`
 		bare  = `{"name":"wipe"}`
 		destr = `{"name":"wipe","annotations":{"destructiveHint":true}}`
 		safe  = `{"name":"wipe","annotations":{"destructiveHint":false}}`
 	)
-	cases := []struct {
-		name     string
-		recorded string            // the capture's tools array; "" for no tools/list
-		pages    map[string]string // the server's pages; nil answers tools/list with an error
-		allow    bool
-		sent     []string // what the server read, but the discover
-		skipped  []Skipped
-	}{{
+	return []judgeCase{{
 		name:     "the server annotates what the recording did not",
 		recorded: `[` + bare + `,` + ro + `]`,
 		pages:    map[string]string{"": `{"tools":[` + destr + `,` + ro + `]}`},
@@ -126,34 +160,6 @@ func TestDriveJudgesTools(t *testing.T) {
 		allow: true,
 		sent:  []string{"tools/call wipe", "tools/call search"},
 	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			p, err := NewPlan(load(t, judgeCapture(tc.recorded)), &PlanOptions{AllowDestructive: tc.allow})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, seen, err := drivePlan(t, p, 5*time.Second, listServer(tc.pages))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.sent, sentView(seen[1:])); diff != "" {
-				t.Errorf("what the server read after the discover (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tc.skipped, res.Skipped); diff != "" {
-				t.Errorf("skipped (-want +got):\n%s", diff)
-			}
-			own := 0
-			for _, f := range seen {
-				if f.Method == "tools/list" && jsonraw.Member(f.Params, "_meta") != nil && !strings.Contains(string(f.Params), "progressToken") {
-					own++
-				}
-			}
-			if own != len(res.lists) {
-				t.Errorf("%d tools/list requests of the replay's own, %d ids kept", own, len(res.lists))
-			}
-		})
-	}
 }
 
 // sentView names each request the server read: a tools/list the replay
