@@ -65,7 +65,7 @@ func layers() map[string][]string {
 		// Views over snapshots and the change feed, each on its own.
 		"internal/events":          below("internal/store"),
 		"internal/events/httpsink": below("internal/store", "internal/events"),
-		"internal/events/otlp":     below("internal/store", "internal/events"),
+		"internal/events/otlp":     below("internal/store", "internal/events", "internal/events/httpsink"), // its redirect policy
 		"internal/events/mcpcat":   below("internal/store", "internal/events", "internal/events/httpsink"), // its retry policy
 		"internal/events/prom":     below("internal/store", "internal/events"),
 		"internal/export/json":     view,

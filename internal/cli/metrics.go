@@ -50,7 +50,7 @@ func (m *metricsFlags) serve(ios *IOStreams) (*metricsServer, error) {
 		}
 		return nil, fmt.Errorf("listening for metrics on %s: %w", m.listen, err)
 	}
-	s := &metricsServer{sink: prom.New(), done: make(chan error, 1)}
+	s := &metricsServer{sink: prom.New(nil), done: make(chan error, 1)}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", s.sink.Handler())
 	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}

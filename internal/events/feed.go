@@ -17,7 +17,8 @@ import (
 // behind both the live sinks (Pipeline) and `export -T events|otlp`, so
 // the two hold the same events for the same records. Memory follows the
 // open client calls (what an event keeps of each root request until its
-// operation completes), not the session's size.
+// operation completes), not the session's size: the store forgets what
+// is finished (store.Options.Forget).
 type Feed struct {
 	st *store.Store
 	d  deriver
@@ -33,7 +34,7 @@ func NewFeed(content bool, emit func(*Event)) *Feed {
 		roots: make(map[int]jsontext.Value), rootMeta: make(map[int]rootPayload),
 		shapes: make(map[string]jsontext.Value), fields: make(map[int][]Field),
 	}}
-	f.st = store.New(&store.Options{OnChange: f.d.onChange})
+	f.st = store.New(&store.Options{OnChange: f.d.onChange, Forget: true})
 	return f
 }
 
@@ -75,6 +76,9 @@ type deriver struct {
 	// fields holds, per ledger row still waiting for its answer, the
 	// form's fields with their rules (a response event repeats them).
 	fields map[int][]Field
+	// sweepAt is the size of roots at which opened next drops what is kept
+	// of calls the store forgot unanswered (cancelled, shadowed).
+	sweepAt int
 	// required counts the -32042 rows asked by message msg of record seq.
 	msg      *wire.Frame
 	seq      uint64
@@ -112,11 +116,31 @@ func (d *deriver) opened(ch *store.Change) {
 	if r := ch.Record; r.HTTP != nil {
 		p.httpSession = r.HTTP.Headers[mcp.HeaderSessionID]
 	}
+	if len(d.roots) >= d.sweepAt {
+		d.sweep(ch)
+	}
 	d.roots[c.Index] = p.params
 	if p.traceParent != "" || p.traceState != "" || p.httpSession != "" {
 		p.params = nil
 		d.rootMeta[c.Index] = p
 	}
+}
+
+// minSweep is the fewest kept requests worth a sweep.
+const minSweep = 1024
+
+// sweep forgets what was kept of the calls the store no longer holds
+// (it forgets a call cancelled or shadowed while pending, which never
+// completes), then sets the next sweep at twice what is left, so that
+// sweeping costs O(1) a call.
+func (d *deriver) sweep(ch *store.Change) {
+	for i := range d.roots {
+		if ch.CallAt(i) == nil {
+			delete(d.roots, i)
+			delete(d.rootMeta, i)
+		}
+	}
+	d.sweepAt = max(2*len(d.roots), minSweep)
 }
 
 // keep returns v to be kept until its event is out: the shared copy of an

@@ -1,6 +1,7 @@
 package events
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -51,5 +52,38 @@ func TestFeedRootsShared(t *testing.T) {
 	}
 	if len(d.rootMeta) != 0 {
 		t.Error("call 3's trace context is still kept after its event")
+	}
+}
+
+// TestFeedHoldsOpenCalls feeds 10,000 answered calls and 10,000 calls
+// cancelled and never answered: every answered call has its event, and
+// what the Feed keeps for events to come follows what its store still
+// holds (the newest cancelled calls, which a late answer may complete),
+// not the 20,000 calls seen.
+func TestFeedHoldsOpenCalls(t *testing.T) {
+	t.Parallel()
+	const n = 10_000
+	events := 0
+	f := NewFeed(false, func(*Event) { events++ })
+	at := time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
+	seq := uint64(0)
+	frame := func(dir capture.Dir, msg string) {
+		seq++
+		f.Ingest(&capture.Record{Type: capture.TypeFrame, Seq: seq, Dir: dir, Time: at, Msg: jsontext.Value(msg)})
+	}
+	f.Ingest(&capture.Record{Type: capture.TypeSession, Format: 1, SessionID: "s", Transport: "stdio", Time: at})
+	for i := range n {
+		id := strconv.Itoa(2 * i)
+		frame(capture.C2S, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"t","arguments":{}}}`)
+		frame(capture.S2C, `{"jsonrpc":"2.0","id":`+id+`,"result":{"content":[]}}`)
+		c := strconv.Itoa(2*i + 1)
+		frame(capture.C2S, `{"jsonrpc":"2.0","id":`+c+`,"method":"tools/call","params":{"name":"t","arguments":{}}}`)
+		frame(capture.C2S, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+c+`}}`)
+	}
+	if events != n {
+		t.Errorf("%d events, want %d", events, n)
+	}
+	if k := len(f.d.roots) + len(f.d.rootMeta); k > 4*minSweep {
+		t.Errorf("the Feed keeps the requests of %d calls after %d calls", k, 2*n)
 	}
 }

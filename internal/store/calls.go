@@ -38,6 +38,9 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 	s.inflight.add(idx)
 	if r.HTTP != nil && r.HTTP.Exchange != "" {
 		s.exchanges[r.HTTP.Exchange] = idx
+		if s.opts.Forget {
+			s.forgetting.exchangeOf[idx] = r.HTTP.Exchange
+		}
 	}
 	s.trackRetryable(c, &req)
 	s.catalogRequest(c, f.Params)
@@ -59,6 +62,9 @@ func (s *Store) openKey(c *Call, r *capture.Record) {
 				c.Dir, c.Method, c.ID.Raw(), p.Method, p.RequestSeq).OfCall(c.Index))
 			if p.Dir == capture.C2S {
 				s.inflight.remove(prev)
+			}
+			if s.opts.Forget {
+				s.toLimbo(prev)
 			}
 		}
 	}
@@ -187,6 +193,9 @@ func (s *Store) cancel(r *capture.Record, f *wire.Frame) int {
 	s.emitCall(ChangeCallCancelled, c)
 	if c.Dir == capture.C2S {
 		s.inflight.remove(idx)
+	}
+	if s.opts.Forget {
+		s.toLimbo(idx)
 	}
 	return idx
 }

@@ -99,7 +99,8 @@ type Change struct {
 	s *Store
 }
 
-// CallAt returns call i as it is now, or nil when there is no such call.
+// CallAt returns call i as it is now, or nil when there is no such call
+// (or a forgetting store forgot it, Options.Forget).
 func (ch *Change) CallAt(i int) *Call {
 	if i < 0 || i >= ch.s.calls.len() {
 		return nil
@@ -109,13 +110,21 @@ func (ch *Change) CallAt(i int) *Call {
 
 // OperationAt returns a copy of MRTR operation i as it is now, its status
 // and times derived from its last round so far (as a snapshot finishes
-// them); nil when there is no such operation.
+// them); nil when there is no such operation, or a forgetting store
+// forgot it (Options.Forget).
 func (ch *Change) OperationAt(i int) *Operation {
 	if i < 0 || i >= len(ch.s.ops) {
 		return nil
 	}
 	op := ch.s.ops[i]
-	op.finish(ch.s.calls.at(op.Root).Start, ch.s.calls.at(op.Rounds[len(op.Rounds)-1].Call))
+	if len(op.Rounds) == 0 {
+		return nil // forgotten (Options.Forget)
+	}
+	root, last := ch.s.calls.at(op.Root), ch.s.calls.at(op.Rounds[len(op.Rounds)-1].Call)
+	if root == nil || last == nil {
+		return nil
+	}
+	op.finish(root.Start, last)
 	return &op
 }
 

@@ -27,7 +27,7 @@ type Exchanges []Exchange
 
 // exchange keeps an exchange or tunnel record.
 func (s *Store) exchange(r *capture.Record) {
-	if r.Exchange == nil {
+	if r.Exchange == nil || s.opts.Forget {
 		return
 	}
 	s.xchg = append(s.xchg, Exchange{Seq: r.Seq, Line: r.Line, Time: r.Time,

@@ -95,6 +95,9 @@ func (s *Store) raise(f finding.Finding) {
 	}
 	s.findings = append(s.findings, f)
 	s.emitFinding()
+	if s.opts.Forget {
+		s.findings = s.findings[:0]
+	}
 }
 
 // allFindings returns the findings raised while ingesting plus those only

@@ -54,7 +54,9 @@ func (s *Store) handOut(r *capture.Record, f *wire.Frame, kind Kind, size, call 
 		Problem: f.Problem, Call: call, Record: r, Msg: &s.msg, InExchange: inExchange,
 	}
 	if call >= 0 {
-		s.view.CallMethod = s.calls.at(call).Method
+		if c := s.calls.at(call); c != nil {
+			s.view.CallMethod = c.Method
+		}
 	}
 	for _, c := range s.opts.Checks {
 		c.Check(&s.view, s.raiseFn)

@@ -25,6 +25,9 @@ func (s *Store) Final() *Snapshot { return s.freeze(false) }
 // (replaced, never changed in place); operations and ledger rows are
 // copied shallowly, their inner slices being replaced when they change.
 func (s *Store) freeze(copyState bool) *Snapshot {
+	if s.opts.Forget {
+		return &Snapshot{Session: s.sess, Counts: s.counts}
+	}
 	var calls Calls
 	if copyState {
 		calls = s.calls.export()

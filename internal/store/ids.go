@@ -155,3 +155,39 @@ func intToken(raw string) (int64, bool) {
 	}
 	return n, true
 }
+
+// forget removes id in (dir, conn) when it still names call, and the
+// space once it is empty (Options.Forget), so that the ids of answered
+// calls are not kept.
+func (t *ids) forget(dir capture.Dir, conn, id string, call int) {
+	m := t.space(dir, conn, false)
+	if m == nil {
+		return
+	}
+	if n, ok := intToken(id); ok {
+		m.forgetNum(n, call)
+	} else if idx, ok := m.strs[id]; ok && idx == call {
+		delete(m.strs, id)
+	}
+	if m.used == 0 && len(m.nums) == 0 && len(m.strs) == 0 {
+		delete(t.spaces, idSpace{dir, conn})
+		t.last[dirIndex(dir)] = struct {
+			conn string
+			m    *idMap
+		}{}
+	}
+}
+
+// forgetNum removes the integer id n when it names call.
+func (m *idMap) forgetNum(n int64, call int) {
+	if n >= 0 && n < int64(len(m.dense)) {
+		if m.dense[n] == call+1 {
+			m.dense[n] = 0
+			m.used--
+		}
+		return
+	}
+	if idx, ok := m.nums[n]; ok && idx == call {
+		delete(m.nums, n)
+	}
+}

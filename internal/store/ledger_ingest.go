@@ -26,6 +26,9 @@ type ledgerState struct {
 	// declared holds, per client call index, the elicitation modes its
 	// request declared (spec 2.4 rule 5: that request's capabilities).
 	declared []modes
+	// declaredOf replaces declared in a forgetting store (Options.Forget),
+	// which drops the entry of a call it forgets.
+	declaredOf map[int]modes
 	// touched lists the rows changed since the last snapshot (marked
 	// holds their bits); byOp lists each operation's rows, whose times
 	// follow the operation's. unsorted is set once a row was asked before
@@ -58,14 +61,33 @@ func (s *Store) ledgerRequest(c *Call, r *capture.Record, params jsontext.Value,
 		}
 		return
 	}
-	l := &s.ledger
-	for len(l.declared) <= c.Index {
-		l.declared = append(l.declared, 0)
-	}
-	l.declared[c.Index] = s.declaredModes(req)
+	s.ledger.setDeclared(c.Index, s.declaredModes(req))
 	if c.Operation >= 0 && c.Round > 1 {
 		s.ledgerRetried(c, r, params)
 	}
+}
+
+// setDeclared records what client call i declared.
+func (l *ledgerState) setDeclared(i int, m modes) {
+	if l.declaredOf != nil {
+		l.declaredOf[i] = m
+		return
+	}
+	for len(l.declared) <= i {
+		l.declared = append(l.declared, 0)
+	}
+	l.declared[i] = m
+}
+
+// declaredBy returns what client call i declared (0: unknown).
+func (l *ledgerState) declaredBy(i int) modes {
+	if l.declaredOf != nil {
+		return l.declaredOf[i]
+	}
+	if i < len(l.declared) {
+		return l.declared[i]
+	}
+	return 0
 }
 
 // declaredModes is what a client request declared: a modern request's own
@@ -121,10 +143,7 @@ func (s *Store) ledgerNotification(r *capture.Record, f *wire.Frame) {
 // (sampling and roots siblings get none), attributed to the operation's
 // root, or to the call itself when it belongs to no operation.
 func (s *Store) ledgerAsked(c *Call, r *capture.Record, result jsontext.Value) {
-	declared := modes(0)
-	if c.Index < len(s.ledger.declared) {
-		declared = s.ledger.declared[c.Index]
-	}
+	declared := s.ledger.declaredBy(c.Index)
 	root, round := c, 1
 	if c.Operation >= 0 {
 		root, round = s.calls.at(s.ops[c.Operation].Root), c.Round
@@ -200,10 +219,7 @@ func (s *Store) ledgerServerAnswered(c *Call, r *capture.Record, f *wire.Frame) 
 // ledgerRequired opens a row with status required per entry of a -32042
 // error's data.elicitations, attributed to the call it answered.
 func (s *Store) ledgerRequired(c *Call, r *capture.Record, data jsontext.Value) {
-	declared := modes(0)
-	if c.Index < len(s.ledger.declared) {
-		declared = s.ledger.declared[c.Index]
-	}
+	declared := s.ledger.declaredBy(c.Index)
 	root := c
 	if c.Operation >= 0 {
 		root = s.calls.at(s.ops[c.Operation].Root)

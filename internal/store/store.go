@@ -98,6 +98,13 @@ type Options struct {
 	// capture line, for Snapshot.Frame; it is ignored when Source is set.
 	// False keeps none.
 	KeepFrames bool
+	// Forget makes the store keep what is open, not the session's history,
+	// for a consumer of the change feed alone (the live analytics events
+	// of a long-running tap): once a record's changes are emitted, the
+	// calls it finished are forgotten (forget.go), findings are emitted and
+	// not kept, and a Snapshot holds the session's fields and counts only.
+	// Memory then follows the open calls. False keeps everything.
+	Forget bool
 }
 
 // Check is a set of rules that reads the frames of one session. Check is
@@ -158,6 +165,7 @@ type Store struct {
 	feed       changeFeed
 	frames     frameIndex // empty unless Options.Source or KeepFrames is set
 	xchg       Exchanges  // exchanges.go
+	forgetting forgetState
 }
 
 // New returns an empty Store.
@@ -170,6 +178,11 @@ func New(opts *Options) *Store {
 	s.raiseFn = s.raise
 	if opts != nil {
 		s.opts = *opts
+	}
+	if s.opts.Forget {
+		s.calls.forgetting()
+		s.forgetting.exchangeOf = make(map[int]string)
+		s.ledger.declaredOf = make(map[int]modes)
 	}
 	return s
 }
@@ -194,6 +207,9 @@ func (s *Store) Ingest(r *capture.Record) {
 		s.end(r)
 	case capture.TypeExchange, capture.TypeTunnel:
 		s.exchange(r)
+	}
+	if s.opts.Forget {
+		s.forgetFinished()
 	}
 	s.calls.flush()
 	s.feed.rec, s.feed.msg, s.feed.frame = nil, nil, wire.Frame{}

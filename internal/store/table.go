@@ -45,6 +45,34 @@ type callTable struct {
 	// roll keeps the aggregates snapshots derive from the calls (rollup.go),
 	// updated as each changed call is packed.
 	roll rollup
+	// open, when non-nil (Options.Forget), holds the calls not forgotten
+	// yet, unpacked, in place of calls, names and roll, which stay empty;
+	// count is the number of calls ever added, touched the calls added or
+	// read since takeTouched, and trackedSet replaces tracked.
+	open       map[int]*Call
+	count      int
+	touched    []int
+	trackedSet map[int]struct{}
+}
+
+// forgetting makes the table keep only the calls not forgotten
+// (Options.Forget); it must be called before the first add.
+func (t *callTable) forgetting() {
+	t.open, t.trackedSet = make(map[int]*Call), make(map[int]struct{})
+}
+
+// forget drops call i for good (Options.Forget), with its arguments.
+func (t *callTable) forget(i int) {
+	delete(t.open, i)
+	delete(t.trackedSet, i)
+	t.args.take(i)
+}
+
+// takeTouched returns the calls added or read since the last call.
+func (t *callTable) takeTouched() []int {
+	out := t.touched
+	t.touched = t.touched[:0]
+	return out
 }
 
 // hotCall is a call unpacked for changing, and its packed form before
@@ -57,6 +85,14 @@ type hotCall struct {
 
 // add appends c and returns it, valid until the next flush.
 func (t *callTable) add(c Call) *Call {
+	if t.open != nil {
+		c.Index = t.count
+		t.count++
+		p := &c
+		t.open[c.Index] = p
+		t.touched = append(t.touched, c.Index)
+		return p
+	}
 	t.calls.add()
 	if len(t.owned) < len(t.calls.blocks) {
 		t.owned = append(t.owned, t.epoch)
@@ -67,8 +103,16 @@ func (t *callTable) add(c Call) *Call {
 	return p
 }
 
-// at returns call i, valid (and changed through it) until the next flush.
+// at returns call i, valid (and changed through it) until the next flush;
+// nil when it was forgotten (Options.Forget).
 func (t *callTable) at(i int) *Call {
+	if t.open != nil {
+		p := t.open[i]
+		if p != nil {
+			t.touched = append(t.touched, i)
+		}
+		return p
+	}
 	for _, h := range t.hot {
 		if h.c.Index == i {
 			return h.c
@@ -93,6 +137,9 @@ func (t *callTable) checkout(c Call, was packed) *Call {
 // flush packs the calls changed since the last flush back into the table,
 // copying a block a snapshot shares before changing it.
 func (t *callTable) flush() {
+	if t.open != nil {
+		return // the calls are kept unpacked
+	}
 	for i := range t.hot {
 		h := &t.hot[i]
 		now := t.names.pack(h.c, &h.was)
@@ -114,16 +161,18 @@ func (t *callTable) flush() {
 }
 
 // len returns the number of calls.
-func (t *callTable) len() int { return t.calls.n }
+func (t *callTable) len() int {
+	if t.open != nil {
+		return t.count
+	}
+	return t.calls.n
+}
 
 // track keeps what pairing needs of the arguments of pending retryable
 // call i: a copy, or for arguments over maxArgs bytes their argsKey behind
 // keyMark, so that a pending call with a huge argument holds no copy of it.
 func (t *callTable) track(i int, args jsontext.Value) {
-	if w := i/64 + 1; len(t.tracked) < w {
-		t.tracked = append(t.tracked, make([]uint64, w-len(t.tracked))...)
-	}
-	t.tracked[i/64] |= 1 << (i % 64)
+	t.mark(i)
 	switch {
 	case len(args) == 0 || string(args) == "{}":
 		return
@@ -133,6 +182,18 @@ func (t *callTable) track(i int, args jsontext.Value) {
 		return
 	}
 	t.args.put(i, append(jsontext.Value{}, args...))
+}
+
+// mark records that call i is tracked.
+func (t *callTable) mark(i int) {
+	if t.trackedSet != nil {
+		t.trackedSet[i] = struct{}{}
+		return
+	}
+	if w := i/64 + 1; len(t.tracked) < w {
+		t.tracked = append(t.tracked, make([]uint64, w-len(t.tracked))...)
+	}
+	t.tracked[i/64] |= 1 << (i % 64)
 }
 
 // keptArgs is the size of arguments up to which a pending call keeps a
@@ -214,6 +275,14 @@ func trackedKey(kept jsontext.Value) string {
 // untrack forgets call i's arguments and returns them (nil when it had
 // none or `{}`), reporting whether the call was tracked.
 func (t *callTable) untrack(i int) (jsontext.Value, bool) {
+	if t.trackedSet != nil {
+		if _, ok := t.trackedSet[i]; !ok {
+			return nil, false
+		}
+		delete(t.trackedSet, i)
+		args, _ := t.args.take(i)
+		return args, true
+	}
 	if i/64 >= len(t.tracked) || t.tracked[i/64]&(1<<(i%64)) == 0 {
 		return nil, false
 	}

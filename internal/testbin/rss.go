@@ -49,12 +49,18 @@ func (w *RSSWatch) Stop() int64 {
 // VmHWM reads pid's peak resident set size, in bytes, from
 // /proc/PID/status.
 func VmHWM(pid int) (int64, error) {
+	return procStatusKB(pid, "VmHWM:")
+}
+
+// procStatusKB reads the field key (a size in kB) of /proc/PID/status, in
+// bytes.
+func procStatusKB(pid int, key string) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
 	}
 	for line := range bytes.Lines(b) {
-		rest, ok := bytes.CutPrefix(line, []byte("VmHWM:"))
+		rest, ok := bytes.CutPrefix(line, []byte(key))
 		if !ok {
 			continue
 		}
@@ -64,9 +70,15 @@ func VmHWM(pid int) (int64, error) {
 		}
 		kb, err := strconv.ParseInt(string(f[0]), 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("VmHWM of %d: %w", pid, err)
+			return 0, fmt.Errorf("%s of %d: %w", key, pid, err)
 		}
 		return kb << 10, nil
 	}
-	return 0, fmt.Errorf("no VmHWM for process %d", pid)
+	return 0, fmt.Errorf("no %s for process %d", key, pid)
+}
+
+// VmRSS reads pid's current resident set size, in bytes, from
+// /proc/PID/status.
+func VmRSS(pid int) (int64, error) {
+	return procStatusKB(pid, "VmRSS:")
 }

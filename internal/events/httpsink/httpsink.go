@@ -1,7 +1,9 @@
 // Package httpsink is the HTTP sink of analytics events: it POSTs JSON
 // arrays of events (batches bounded in count, bytes and time) to a URL,
 // retrying with exponential backoff and full jitter on 5xx, 408, 429,
-// timeouts and connection errors. It sits under internal/events and is fed
+// timeouts and connection errors. It follows a redirect only within the
+// URL's origin (SameOrigin), so neither a batch nor a header is ever
+// posted to a host the operator did not name. It sits under internal/events and is fed
 // by a Pipeline's bounded queue: while it retries, the queue fills and the
 // pipeline counts what it drops; the traffic is never held up.
 //
@@ -29,7 +31,8 @@ type Options struct {
 	// Header is added to every request (Content-Type is always
 	// application/json).
 	Header http.Header
-	// Client sends the requests [a client without its own timeout].
+	// Client sends the requests [NewClient(0)]; one without a redirect
+	// policy of its own follows only SameOrigin redirects.
 	Client *http.Client
 	// BatchEvents [100] and BatchBytes [1 MiB] bound a batch;
 	// FlushInterval [1s] is the longest an event waits for its batch.
@@ -57,9 +60,7 @@ type Sink struct {
 func New(opts *Options) *Sink {
 	s := &Sink{opts: *opts}
 	o := &s.opts
-	if o.Client == nil {
-		o.Client = &http.Client{}
-	}
+	o.Client = WithSameOrigin(o.Client)
 	def := func(v *int, d int) {
 		if *v <= 0 {
 			*v = d
@@ -215,7 +216,8 @@ func (s *Sink) post(ctx context.Context, body []byte) (bool, error) {
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := s.opts.Client.Do(req)
 	if err != nil {
-		return !errors.Is(err, context.Canceled) || ctx.Err() == nil, fmt.Errorf("posting events: %w", err)
+		retry := !errors.Is(err, ErrCrossOrigin) && (!errors.Is(err, context.Canceled) || ctx.Err() == nil)
+		return retry, fmt.Errorf("posting events: %w", err)
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()

@@ -11,7 +11,9 @@
 //
 // It sits under internal/events and is fed by a Pipeline's bounded queue:
 // while it retries, the queue fills and the pipeline counts what it drops;
-// the traffic is never held up. A Sink runs on one goroutine (Run); its
+// the traffic is never held up. It follows a redirect only within the base
+// URL's origin (httpsink.SameOrigin): the token and the events never reach
+// a host the operator did not name. A Sink runs on one goroutine (Run); its
 // counters may be read from any.
 package mcpcat
 
@@ -51,7 +53,9 @@ type Options struct {
 	Project string
 	// Token, when set, is sent as `Authorization: Token <Token>`.
 	Token string
-	// Client sends the requests [a client without its own timeout].
+	// Client sends the requests [httpsink.NewClient(0)]; one without a
+	// redirect policy of its own follows only same-origin redirects
+	// (httpsink.SameOrigin).
 	Client *http.Client
 	// Timeout bounds one request [5s].
 	Timeout time.Duration
@@ -91,9 +95,7 @@ func New(opts *Options) *Sink {
 	if o.BaseURL == "" {
 		o.BaseURL = DefaultBaseURL
 	}
-	if o.Client == nil {
-		o.Client = &http.Client{}
-	}
+	o.Client = httpsink.WithSameOrigin(o.Client)
 	for _, d := range []struct {
 		v   *time.Duration
 		def time.Duration
@@ -274,6 +276,9 @@ func (s *Sink) send(ctx context.Context, eventType string, body []byte) {
 			return
 		case err == nil && !httpsink.Retryable(status):
 			s.reject(status, eventType, answer)
+			return
+		case errors.Is(err, httpsink.ErrCrossOrigin):
+			s.giveUp(err) // a redirect elsewhere would be refused again
 			return
 		case err == nil:
 			err = fmt.Errorf("posting an event: HTTP %d", status)

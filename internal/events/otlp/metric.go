@@ -141,7 +141,8 @@ func metricExporter(ctx context.Context, u *url.URL, opts *Options) (sdkmetric.E
 	switch opts.Protocol {
 	case "", ProtocolHTTP:
 		o := []otlpmetrichttp.Option{otlpmetrichttp.WithEndpoint(u.Host),
-			otlpmetrichttp.WithURLPath(strings.TrimSuffix(u.Path, "/") + "/v1/metrics"), otlpmetrichttp.WithHeaders(opts.Headers)}
+			otlpmetrichttp.WithURLPath(strings.TrimSuffix(u.Path, "/") + "/v1/metrics"), otlpmetrichttp.WithHeaders(opts.Headers),
+			otlpmetrichttp.WithHTTPClient(httpClient())}
 		if insecure {
 			o = append(o, otlpmetrichttp.WithInsecure())
 		}

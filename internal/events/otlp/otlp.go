@@ -8,7 +8,8 @@
 // histograms (a passive observer's estimates, metric.go) and mcptrail's
 // elicitation count and human wait. A request's _meta traceparent
 // and tracestate parent its span. Export is OTLP over HTTP/protobuf or
-// gRPC, batched by the SDK.
+// gRPC, batched by the SDK; over HTTP, a redirect is followed only within
+// the endpoint's origin (httpsink.SameOrigin).
 //
 // It sits under internal/events, fed by a Pipeline's bounded queue. A Sink
 // runs on one goroutine (Run); its counters may be read from any.
@@ -18,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync/atomic"
@@ -36,6 +38,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcptrail/mcptrail/internal/events"
+	"github.com/mcptrail/mcptrail/internal/events/httpsink"
 )
 
 // Protocols.
@@ -140,14 +143,24 @@ func newSink(tp *sdktrace.TracerProvider, lp *sdklog.LoggerProvider, observed fu
 	}
 }
 
+// exportTimeout bounds one OTLP/HTTP export, as the SDK's default does.
+const exportTimeout = 10 * time.Second
+
+// httpClient is the client of the OTLP/HTTP exporters: the SDK's own
+// would follow a redirect to any host with the batch and the --otlp-header
+// values; this one follows only same-origin redirects.
+func httpClient() *http.Client { return httpsink.NewClient(exportTimeout) }
+
 // exporters builds the trace and log exporters for the protocol.
 func exporters(ctx context.Context, u *url.URL, opts *Options) (sdktrace.SpanExporter, sdklog.Exporter, error) {
 	insecure := u.Scheme == "http"
 	base := strings.TrimSuffix(u.Path, "/")
 	switch opts.Protocol {
 	case "", ProtocolHTTP:
-		topts := []otlptracehttp.Option{otlptracehttp.WithEndpoint(u.Host), otlptracehttp.WithURLPath(base + "/v1/traces"), otlptracehttp.WithHeaders(opts.Headers)}
-		lopts := []otlploghttp.Option{otlploghttp.WithEndpoint(u.Host), otlploghttp.WithURLPath(base + "/v1/logs"), otlploghttp.WithHeaders(opts.Headers)}
+		topts := []otlptracehttp.Option{otlptracehttp.WithEndpoint(u.Host), otlptracehttp.WithURLPath(base + "/v1/traces"),
+			otlptracehttp.WithHeaders(opts.Headers), otlptracehttp.WithHTTPClient(httpClient())}
+		lopts := []otlploghttp.Option{otlploghttp.WithEndpoint(u.Host), otlploghttp.WithURLPath(base + "/v1/logs"),
+			otlploghttp.WithHeaders(opts.Headers), otlploghttp.WithHTTPClient(httpClient())}
 		if insecure {
 			topts = append(topts, otlptracehttp.WithInsecure())
 			lopts = append(lopts, otlploghttp.WithInsecure())

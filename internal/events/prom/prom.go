@@ -4,7 +4,8 @@
 // fed like every other analytics sink, by a Pipeline's events (which the
 // store's change feed builds; nothing here parses a frame), plus the
 // records the Pipeline reads (OnRecord), and serves the Prometheus text
-// format through Handler.
+// format through Handler. The labels whose values come from the wire are
+// capped (labels.go), so /metrics stays bounded whatever the peers send.
 //
 // It sits under internal/events beside the file, HTTP and OTLP sinks. A
 // Sink runs on one goroutine (Run); Record is called from the pipeline's
@@ -36,9 +37,20 @@ func WaitBuckets() []float64 {
 	return []float64{0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800}
 }
 
+// Options configure a Sink; nil means the defaults.
+type Options struct {
+	// MaxLabelValues is how many distinct values each label read from the
+	// wire (method, tool, status, mode, action) keeps; later ones are
+	// folded into OtherValue and counted in
+	// mcptrail_metrics_label_values_folded_total
+	// [DefaultMaxLabelValues].
+	MaxLabelValues int
+}
+
 // Sink keeps a session's metrics in its own registry.
 type Sink struct {
 	reg       *prometheus.Registry
+	labels    *labelCap
 	ops       *prometheus.HistogramVec
 	wait      *prometheus.HistogramVec
 	asked     *prometheus.CounterVec
@@ -51,8 +63,12 @@ type Sink struct {
 }
 
 // New returns a Sink with its own registry.
-func New() *Sink {
-	s := &Sink{reg: prometheus.NewRegistry()}
+func New(opts *Options) *Sink {
+	limit := DefaultMaxLabelValues
+	if opts != nil && opts.MaxLabelValues > 0 {
+		limit = opts.MaxLabelValues
+	}
+	s := &Sink{reg: prometheus.NewRegistry(), labels: newLabelCap(limit)}
 	s.ops = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "mcptrail_operation_duration_seconds", Buckets: Buckets(),
 		Help: "Client operations from request seen to final response seen at the tap (all MRTR rounds and the human wait included).",
@@ -85,7 +101,7 @@ func New() *Sink {
 		Name: "mcptrail_session_info",
 		Help: "Always 1: the tap's session, its label and transport (join on it to label the other metrics).",
 	}, []string{"session_id", "label", "transport"})
-	s.reg.MustRegister(s.ops, s.wait, s.asked, s.answered, s.human, s.records, s.bytes, s.info)
+	s.reg.MustRegister(s.ops, s.wait, s.asked, s.answered, s.human, s.records, s.bytes, s.info, s.labels.folded)
 	return s
 }
 
@@ -130,21 +146,11 @@ func (s *Sink) Run(_ context.Context, in <-chan events.Event) error {
 	return nil
 }
 
-// Add updates the metrics for one event.
+// Add updates the metrics for one event. Label values that come from
+// the wire pass the label cap (Options.MaxLabelValues).
 func (s *Sink) Add(e *events.Event) {
 	if el := e.Elicitation; el != nil {
-		if e.EventType == events.TypeElicitCreate {
-			s.asked.WithLabelValues(el.Mode).Inc()
-			return
-		}
-		action := el.Action
-		if action == "" {
-			action = el.Status // "error": the client answered with an error
-		}
-		s.answered.WithLabelValues(el.Mode, action).Inc()
-		if el.ElapsedMS != nil {
-			s.human.WithLabelValues(el.Mode, action).Observe(*el.ElapsedMS / 1000)
-		}
+		s.elicitation(e, el)
 		return
 	}
 	if e.DurationMS == nil {
@@ -152,10 +158,30 @@ func (s *Sink) Add(e *events.Event) {
 	}
 	tool := ""
 	if e.Method == "tools/call" {
-		tool = e.ResourceName
+		tool = s.labels.value("tool", e.ResourceName)
 	}
-	s.ops.WithLabelValues(e.Method, tool, e.Status).Observe(*e.DurationMS / 1000)
+	method := s.labels.value("method", e.Method)
+	s.ops.WithLabelValues(method, tool, s.labels.value("status", e.Status)).Observe(*e.DurationMS / 1000)
 	if e.WaitMS != nil && e.Rounds > 1 {
-		s.wait.WithLabelValues(e.Method, tool).Observe(*e.WaitMS / 1000)
+		s.wait.WithLabelValues(method, tool).Observe(*e.WaitMS / 1000)
+	}
+}
+
+// elicitation updates the elicitation metrics for a create or response
+// event.
+func (s *Sink) elicitation(e *events.Event, el *events.Elicitation) {
+	mode := s.labels.value("mode", el.Mode)
+	if e.EventType == events.TypeElicitCreate {
+		s.asked.WithLabelValues(mode).Inc()
+		return
+	}
+	action := el.Action
+	if action == "" {
+		action = el.Status // "error": the client answered with an error
+	}
+	action = s.labels.value("action", action)
+	s.answered.WithLabelValues(mode, action).Inc()
+	if el.ElapsedMS != nil {
+		s.human.WithLabelValues(mode, action).Observe(*el.ElapsedMS / 1000)
 	}
 }

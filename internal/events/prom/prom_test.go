@@ -1,6 +1,8 @@
 package prom
 
 import (
+	"fmt"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -17,7 +19,7 @@ func ms(v float64) *float64 { return &v }
 // exposition back: counts and sums are what the events said.
 func TestAdd(t *testing.T) {
 	t.Parallel()
-	s := New()
+	s := New(nil)
 	s.Record(&capture.Record{Type: capture.TypeSession, SessionID: "s1", Label: "demo", Transport: "stdio"})
 	s.Record(&capture.Record{Type: capture.TypeFrame, Dir: capture.C2S, Size: 100})
 	s.Record(&capture.Record{Type: capture.TypeFrame, Dir: capture.S2C, Size: 50})
@@ -115,4 +117,49 @@ func histogram(t *testing.T, s *Sink, name, labels string) (uint64, float64) {
 	}
 	t.Fatalf("no series %s{%s}", name, labels)
 	return 0, 0
+}
+
+// TestLabelCap feeds calls of more distinct tool names (and methods) than
+// the cap: /metrics keeps the first DefaultMaxLabelValues tools, reports
+// the rest under tool="_other", counts what it folded, and stays bounded.
+func TestLabelCap(t *testing.T) {
+	t.Parallel()
+	s := New(nil)
+	const extra = 300
+	n := DefaultMaxLabelValues + extra
+	for i := range n {
+		name := fmt.Sprintf("tool-%05d", i)
+		s.Add(&events.Event{Method: "tools/call", ResourceName: name, Status: "ok", DurationMS: ms(1), WaitMS: ms(0.5), Rounds: 2})
+		s.Add(&events.Event{Method: "x/" + name, Status: "ok", DurationMS: ms(1)})
+	}
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	body := rec.Body.String()
+	tools := map[string]bool{}
+	for line := range strings.Lines(body) {
+		if _, rest, ok := strings.Cut(line, `tool="`); ok && strings.HasPrefix(line, "mcptrail_operation_duration_seconds_count") {
+			tools[rest[:strings.IndexByte(rest, '"')]] = true
+		}
+	}
+	if len(tools) != DefaultMaxLabelValues+2 || !tools[OtherValue] || !tools[""] || tools[fmt.Sprintf("tool-%05d", n-1)] {
+		t.Errorf("%d tool label values (with %q: %v, with \"\": %v), want the first %d, %q and \"\"", len(tools), OtherValue, tools[OtherValue], tools[""], DefaultMaxLabelValues, OtherValue)
+	}
+	for _, want := range []string{
+		fmt.Sprintf(`mcptrail_operation_duration_seconds_count{method="tools/call",status="ok",tool="%s"} %d`, OtherValue, extra),
+		fmt.Sprintf(`mcptrail_operation_wait_seconds_count{method="tools/call",tool="%s"} %d`, OtherValue, extra),
+		fmt.Sprintf(`mcptrail_operation_duration_seconds_count{method="%s",status="ok",tool=""} %d`, OtherValue, extra+1),
+		fmt.Sprintf(`mcptrail_metrics_label_values_folded_total{label="tool"} %d`, extra),
+		fmt.Sprintf(`mcptrail_metrics_label_values_folded_total{label="method"} %d`, extra+1),
+	} {
+		if !strings.Contains(body, want+"\n") {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	// Each series is about 20 lines of at most 150 bytes: 1,000 tools and
+	// methods (plus the two folds) stay well under 6 MB, where 50,000 tool
+	// names made 256 MB.
+	t.Logf("/metrics: %d bytes", len(body))
+	if len(body) > 6<<20 {
+		t.Errorf("/metrics is %d bytes", len(body))
+	}
 }
