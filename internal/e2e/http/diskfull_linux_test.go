@@ -2,7 +2,6 @@ package http_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,15 +11,14 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/e2e/sdkpeer"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 // captureFailed is the start of the line mcptrail prints on stderr when
@@ -35,7 +33,7 @@ const captureFailed = "mcptrail: capture write failed, still relaying"
 // frames (and bytes) it lacks; the store reports it as a finding.
 func TestDiskFullUnderHTTPTap(t *testing.T) {
 	t.Parallel()
-	disk := mountTmpfs(t, "1m")
+	disk := testbin.MountTmpfs(t, "1m")
 	srv := sdkpeer.NewCatalogServer(false)
 	seen := &teeHandler{h: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})}
@@ -48,7 +46,7 @@ func TestDiskFullUnderHTTPTap(t *testing.T) {
 	for range 20 {
 		c.call(t, tp.url("/mcp"))
 	}
-	fill(t, filepath.Join(disk, "fill"))
+	testbin.FillDisk(t, filepath.Join(disk, "fill"))
 	for !strings.Contains(tp.stderr.String(), captureFailed) {
 		if c.calls > 100_000 {
 			t.Fatalf("no capture failure after %d calls on a full disk; stderr:\n%s", c.calls, tp.stderr.String())
@@ -69,7 +67,7 @@ func TestDiskFullUnderHTTPTap(t *testing.T) {
 	if diff := seen.diff(c.sent, c.got); diff != "" {
 		t.Error(diff)
 	}
-	gap := checkCaptureGap(t, tp.capture, int64(2*c.calls), c.bytes)
+	gap := testbin.CheckCaptureGap(t, tp.capture, int64(2*c.calls), c.bytes)
 	t.Logf("%d calls, %d frames (%d bytes) lost", c.calls, gap.LostFrame, gap.LostBytes)
 	if gap.LostFrame < 2*after {
 		t.Errorf("%d frames lost, want at least the %d of the calls made after the failure", gap.LostFrame, 2*after)
@@ -77,44 +75,6 @@ func TestDiskFullUnderHTTPTap(t *testing.T) {
 	want := fmt.Sprintf("the capture lost %d frames (%d bytes)", gap.LostFrame, gap.LostBytes)
 	if !slices.Contains(exportFindingMessages(t, runExport(t, tp.capture), "capture-gap"), want) {
 		t.Errorf("the export has no capture-gap finding %q", want)
-	}
-}
-
-// mountTmpfs mounts a tmpfs of size under a temporary directory and
-// unmounts it at cleanup; it skips t where mounting is not permitted.
-func mountTmpfs(t *testing.T, size string) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "disk")
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size="+size+",mode=0700"); err != nil {
-		t.Skipf("a full disk needs a small tmpfs, and mounting one is not permitted here: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, 0); err != nil {
-			t.Errorf("unmounting the tmpfs %s: %v", dir, err)
-		}
-	})
-	return dir
-}
-
-// fill writes path until the disk it is on is full.
-func fill(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	buf := make([]byte, 4096)
-	for {
-		if _, err := f.Write(buf); err != nil {
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatalf("filling the disk: %v", err)
-			}
-			return
-		}
 	}
 }
 
@@ -229,44 +189,6 @@ func stopFailed(t *testing.T, tp *tap) string {
 		t.Fatalf("mcptrail http did not exit after SIGINT; stderr:\n%s", tp.stderr.String())
 	}
 	return tp.stderr.String()
-}
-
-// checkCaptureGap reads the capture at path and checks that its frames and
-// its capture-gap note add up to frames frames of n bytes, some lost, and
-// that it ends with the note and the end record; it returns the note.
-func checkCaptureGap(t *testing.T, path string, frames, n int64) capture.Record {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	_, recs, dmg, err := capture.ReadAll(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recorded, recordedBytes int64
-	for _, r := range recs {
-		if r.Type == capture.TypeFrame {
-			recorded++
-			recordedBytes += int64(r.Size)
-		}
-	}
-	if len(recs) < 2 {
-		t.Fatalf("%d records after the session record, want a capture-gap note and the end at least", len(recs))
-	}
-	gap, end := recs[len(recs)-2], recs[len(recs)-1]
-	if gap.Note != capture.NoteCaptureGap || end.Type != capture.TypeEnd {
-		t.Fatalf("the capture ends with %s %s, %s; want a capture-gap note and the end", gap.Type, gap.Note, end.Type)
-	}
-	if gap.LostFrame == 0 || recorded+gap.LostFrame != frames || recordedBytes+gap.LostBytes != n {
-		t.Errorf("recorded %d frames (%d bytes), the note says %d lost (%d bytes); %d frames (%d bytes) crossed",
-			recorded, recordedBytes, gap.LostFrame, gap.LostBytes, frames, n)
-	}
-	if dmg.Torn || dmg.Corrupt > 1 {
-		t.Errorf("damage %+v, want at most the one torn record before the note", dmg)
-	}
-	return gap
 }
 
 // exportFindingMessages returns the messages of the export's findings of
