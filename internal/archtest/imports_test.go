@@ -50,9 +50,10 @@ func layers() map[string][]string {
 		// Taps move bytes and emit records; they correlate nothing. The feed
 		// fans the records out to live consumers.
 		"internal/tap/feed":      {"internal/capture"},
-		"internal/tap/capq":      nil, // the capture queue both taps share; it knows nothing of records
-		"internal/tap/stdio":     {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed", "internal/tap/capq"},
-		"internal/tap/httpproxy": {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed", "internal/tap/capq"},
+		"internal/tap/capq":      nil,                                       // the capture queue both taps share; it knows nothing of records
+		"internal/tap/record":    {"internal/capture", "internal/tap/feed"}, // the capture goroutines' writer: gap accounting, feed publishing
+		"internal/tap/stdio":     {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed", "internal/tap/capq", "internal/tap/record"},
+		"internal/tap/httpproxy": {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed", "internal/tap/capq", "internal/tap/record"},
 		"internal/tap/mitm":      nil, // the local CA for --intercept: certificates only
 		"internal/buildinfo":     nil, // what a release build stamps with -ldflags -X
 		// The only correlator: no rule, no view.

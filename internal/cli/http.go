@@ -165,6 +165,7 @@ func serveProxy(cmd *cobra.Command, io *IOStreams, f *httpFlags, ln net.Listener
 	if file != nil {
 		opts.Capture = file
 		opts.SpoolDir = filepath.Dir(file.Name()) // a huge frame waits next to its capture
+		opts.OnCaptureError = captureFailed(io)
 	}
 	if red != nil {
 		opts.Redact = red

@@ -15,6 +15,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/tap/stdio"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 const proxyLong = `mcptrail is a transparent proxy for MCP servers that speak over stdio.
@@ -142,6 +143,7 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 		Header:  capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
 		Now:     io.Now,
 		Signals: sigs, KillAfter: f.killAfter,
+		OnCaptureError: captureFailed(io),
 	}
 	if file != nil {
 		opts.Capture = file
@@ -179,6 +181,16 @@ func closeCapture(io *IOStreams, file *capture.File, notStarted bool, runErr err
 		}
 	}
 	return runErr
+}
+
+// captureFailed returns the taps' OnCaptureError: it says on stderr, as
+// soon as the capture cannot be written (a full disk), that the traffic is
+// still relayed and the loss will be counted.
+func captureFailed(io *IOStreams) func(error) {
+	return func(err error) {
+		fmt.Fprintf(io.ErrOut, "mcptrail: capture write failed, still relaying (the loss is counted in a capture-gap note): %s\n",
+			termtext.Escape(err.Error()))
+	}
 }
 
 // openCapture creates the capture file the flags ask for; nil with

@@ -1,11 +1,13 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/tui/overlay"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
@@ -78,6 +80,8 @@ func (a App) title() string {
 			st = a.th.Error
 		}
 		right = st.Render(ui.Cell(a.status, max(a.w/2, 10)))
+	case a.damage() != "":
+		right = a.th.Error.Render(ui.Cell(a.damage(), max(a.w/2, 10)))
 	default:
 		right = a.th.Dim.Render("? help")
 	}
@@ -89,6 +93,33 @@ func (a App) title() string {
 		return ui.Pad(left, a.w-ui.Width(right)-1) + " " + right
 	}
 	return ui.Pad(left+strings.Repeat(" ", gap)+right, a.w)
+}
+
+// damage says what went wrong reading the open session, for the title
+// line to keep showing once the status message is gone: reading stopped
+// (the file was truncated or replaced under the reader, a read error:
+// what was read stays on screen), the reader skipped lines, or the
+// capture lost records. It is "" when nothing did.
+func (a App) damage() string {
+	if !a.hasSess || !a.sess.loaded || a.inHub {
+		return ""
+	}
+	switch err := a.sess.err; {
+	case errors.Is(err, capture.ErrTruncated):
+		return "file truncated: showing what was read"
+	case errors.Is(err, capture.ErrReplaced):
+		return "file replaced: showing what was read"
+	case err != nil:
+		return "reading stopped: " + err.Error()
+	}
+	s := a.sess.data.Snap.Session
+	if d := s.Damage.String(); d != "" {
+		return "capture damaged: " + d
+	}
+	if s.LostFrames > 0 {
+		return fmt.Sprintf("capture lost %d frames (%d bytes)", s.LostFrames, s.LostBytes)
+	}
+	return ""
 }
 
 // sessionTitle names the open session: label, transport, peers, liveness.

@@ -3,7 +3,8 @@
 // the user sees is read off the terminal with capture-pane while keys go in
 // with send-keys.
 //
-// TestMain builds mcptrail and the SDK server of ../sdk/cmd/sdkserver once.
+// TestMain builds mcptrail, the SDK server of ../sdk/cmd/sdkserver and
+// ../fastserver once.
 // The tests need tmux: without it they skip, except under CI=true, where
 // they fail (.ci/run installs it).
 package tui_test
@@ -17,13 +18,15 @@ import (
 
 // bins are the programs TestMain built; set once before any test runs.
 var bins struct {
-	mcptrail  string
-	sdkserver string
+	mcptrail   string
+	sdkserver  string
+	fastserver string
 }
 
 func TestMain(m *testing.M) {
 	os.Exit(testbin.Main(m,
 		testbin.Target{Out: &bins.mcptrail, Pkg: testbin.Mcptrail},
 		testbin.Target{Out: &bins.sdkserver, Pkg: testbin.Module + "/internal/e2e/sdk/cmd/sdkserver"},
+		testbin.Target{Out: &bins.fastserver, Pkg: testbin.Module + "/internal/e2e/fastserver"},
 	))
 }

@@ -44,8 +44,11 @@
 // # Capture policy: backpressure, never drop
 //
 // The queue is bounded (32 MiB, 16,384 records); a tap that cannot reserve
-// waits, which slows the peers down. A failed capture write stops
-// recording; Close reports what was lost.
+// waits, which slows the peers down. A failed capture write (a full disk)
+// stops recording but not the relaying; the capture goroutine's writer,
+// shared with the stdio tap (internal/tap/record), counts exactly what was
+// lost, and Close appends a capture-gap note with the counts and reports
+// them.
 //
 // # Lifetime
 //

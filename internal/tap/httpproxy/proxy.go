@@ -18,6 +18,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/tap/feed"
+	"github.com/mcptrail/mcptrail/internal/tap/record"
 )
 
 // Note kinds the HTTP tap writes (capture.Record.Note), besides the
@@ -98,6 +99,12 @@ type Options struct {
 	// own URL, which spec-following OAuth clients refuse. Nil says
 	// nothing.
 	OnHint func(string)
+	// OnCaptureError, when non-nil, is called once, from the capture
+	// goroutine, when a write to Capture first fails (a full disk):
+	// recording stops there, relaying goes on, and Close's error and a
+	// capture-gap note account for what was lost. It must be quick. Nil
+	// says nothing until Close.
+	OnCaptureError func(error)
 }
 
 // Redactor rewrites capture records before they are written
@@ -203,7 +210,7 @@ func (p *Proxy) start(opts *Options, target string) {
 	h.Transport = "http"
 	h.Target = target
 	h.Time = p.q.now()
-	go p.q.run(opts.Capture, &h, opts.Redact, opts.Feed)
+	go p.q.run(opts.Capture, &h, opts.Redact, &record.Options{Feed: opts.Feed, OnError: opts.OnCaptureError})
 }
 
 // Close ends the capture: it waits for the queued records and writes the

@@ -1,14 +1,12 @@
 package httpproxy
 
 import (
-	"cmp"
-	"fmt"
 	"io"
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/tap/capq"
-	"github.com/mcptrail/mcptrail/internal/tap/feed"
+	"github.com/mcptrail/mcptrail/internal/tap/record"
 )
 
 // queueOptions is the capture queue's policy: past its bounds (32 MiB,
@@ -139,26 +137,25 @@ func (q *queue) counts() (frames, n int64) {
 }
 
 // run is the capture goroutine: it writes the session header, then the
-// slots in order (each through red, when it is not nil, and then to fd),
-// flushing whenever it has caught up, until close.
-func (q *queue) run(w io.Writer, header *capture.Record, red Redactor, fd *feed.Feed) {
+// slots in order (each through red, when it is not nil, and then to the
+// recorder, which hands it to the feed), flushing whenever it has caught
+// up, until close.
+func (q *queue) run(w io.Writer, header *capture.Record, red Redactor, opts *record.Options) {
 	if w == nil {
 		w = io.Discard // records go to the feed only
 	}
-	rec := &recorder{w: capture.NewWriter(w), redact: red, feed: fd}
-	if fd != nil {
-		defer fd.Close()
-	}
+	rec := &recorder{out: record.New(w, opts), redact: red}
+	defer rec.out.Close()
 	rec.write(header)
-	rec.flush()
+	rec.out.Flush()
 	var batch []*slot
 	done := 0
-	flush := rec.flush
+	flush := rec.out.Flush
 	for {
 		var more bool
 		batch, more = q.q.Next(batch, done, flush)
 		if !more {
-			q.done <- rec.finish(q.now())
+			q.done <- rec.out.Finish(q.now())
 			return
 		}
 		done = 0
@@ -197,39 +194,19 @@ func (q *queue) close() error {
 // closeGrace is how long close waits for reserved slots to be filled.
 const closeGrace = 5 * time.Second
 
-// recorder writes records and accounts for a failed capture.
+// recorder redacts the slots' records and hands them to out, which writes
+// them, publishes them and accounts for a failed capture.
 type recorder struct {
-	w      *capture.Writer
+	out    *record.Recorder
 	redact Redactor
-	feed   *feed.Feed // handed each record written; nil for none
-	err    error
-	lost   struct{ frames, bytes, other int64 }
 }
 
+// write redacts and writes one record held in memory.
 func (r *recorder) write(rec *capture.Record) {
-	if r.redact != nil && rec.Type != capture.TypeEnd {
+	if r.redact != nil {
 		r.redact.Record(rec)
 	}
-	if r.err == nil {
-		rec.Line, rec.Offset = r.w.Pos() // for the feed; the Writer ignores them
-		if r.err = r.w.Write(rec); r.err == nil {
-			if r.feed != nil {
-				r.feed.PublishWritten(rec)
-			}
-			return
-		}
-	}
-	r.lose(rec)
-}
-
-// lose counts a record that could not be written.
-func (r *recorder) lose(rec *capture.Record) {
-	if rec.Type == capture.TypeFrame {
-		r.lost.frames++
-		r.lost.bytes += int64(rec.Size)
-	} else {
-		r.lost.other++
-	}
+	r.out.Record(rec)
 }
 
 // writeSlot writes a slot's record, streaming a spooled frame from its
@@ -244,43 +221,24 @@ func (r *recorder) writeSlot(s *slot) {
 	s.spool = nil
 	defer sp.Close()
 	rec := &s.rec
-	if r.redact != nil || r.feed != nil && !r.feed.Durable() {
+	if r.out.Err() != nil {
+		r.out.Lose(rec.Type, rec.Size)
+		return
+	}
+	if r.redact != nil || r.out.LiveOnly() {
 		b, err := sp.Bytes()
 		if err != nil {
-			r.err = cmp.Or(r.err, err)
-			r.lose(rec)
+			r.out.Wrote(rec.Type, rec.Size, err) // recording stops, as after a failed write
 			return
 		}
 		rec.Raw = string(b)
 		r.write(rec)
 		return
 	}
-	if r.err == nil {
-		l := capture.Line{Type: rec.Type, Seq: rec.Seq, Time: rec.Time, Dir: rec.Dir, NoEOL: rec.NoEOL, Conn: rec.Conn, HTTP: rec.HTTP}
-		if r.err = r.w.AppendSpooled(&l, sp); r.err == nil {
-			if r.feed != nil {
-				r.feed.Skip() // a consumer reads it from the capture file
-			}
-			return
-		}
+	l := capture.Line{Type: rec.Type, Seq: rec.Seq, Time: rec.Time, Dir: rec.Dir, NoEOL: rec.NoEOL, Conn: rec.Conn, HTTP: rec.HTTP}
+	err := r.out.Writer().AppendSpooled(&l, sp)
+	r.out.Wrote(rec.Type, rec.Size, err)
+	if err == nil {
+		r.out.Skip() // a consumer reads it from the capture file
 	}
-	r.lose(rec)
-}
-
-func (r *recorder) flush() {
-	if r.err == nil {
-		r.err = r.w.Flush()
-	}
-}
-
-// finish writes the end record, or a capture-gap note when writing failed
-// (best effort: the file is probably unwritable).
-func (r *recorder) finish(at time.Time) error {
-	r.write(&capture.Record{Type: capture.TypeEnd, Time: at})
-	r.flush()
-	if r.err == nil {
-		return nil
-	}
-	return fmt.Errorf("capture incomplete: %d frames (%d bytes) and %d other records not recorded: %w",
-		r.lost.frames, r.lost.bytes, r.lost.other, r.err)
 }

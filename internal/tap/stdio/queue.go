@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/tap/capq"
+	"github.com/mcptrail/mcptrail/internal/tap/record"
 )
 
 // queueOptions is the capture queue's policy. Past its bounds (32 MiB,
@@ -141,8 +142,7 @@ func newTap(opts *Options) *tap {
 		if w == nil {
 			w = io.Discard
 		}
-		t.rec = newRecorder(w)
-		t.rec.feed = opts.Feed
+		t.rec = newRecorder(w, &record.Options{Feed: opts.Feed, OnError: opts.OnCaptureError})
 		t.rec.redact = opts.Redact
 		t.rec.spoolDir = opts.SpoolDir
 		t.recDone = make(chan error, 1)

@@ -2,13 +2,11 @@ package stdio
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"runtime"
-	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
-	"github.com/mcptrail/mcptrail/internal/tap/feed"
+	"github.com/mcptrail/mcptrail/internal/tap/record"
 )
 
 // yieldEvery is how many lines the capture goroutine records between
@@ -19,19 +17,14 @@ const yieldEvery = 128
 // long line completes.
 const maxKeptPartial = 1 << 20
 
-// recorder is the capture goroutine: it turns queued chunks into records.
+// recorder is the capture goroutine: it turns queued chunks into records,
+// which out writes, publishes and accounts for.
 type recorder struct {
-	cw      *countingWriter
-	w       *capture.Writer
+	out     *record.Recorder
+	w       *capture.Writer // out's
 	partial [numStreams][]byte
 
-	// marks holds the end offset and size of each frame record not yet
-	// known to be in the file, so a write failure can count exactly what
-	// was lost.
-	marks []mark
-	err   error // the first capture write error; recording stops after it
-	lines int   // lines recorded, for yieldEvery
-	lost  struct{ frames, bytes, other int64 }
+	lines int // lines recorded, for yieldEvery
 	// redact, when not nil, rewrites records before they are written.
 	redact Redactor
 	// spool holds, per stream, an unfinished line that grew past
@@ -39,37 +32,30 @@ type recorder struct {
 	// files go (Options.SpoolDir).
 	spool    [numStreams]*capture.Spool
 	spoolDir string
-	// feed, when not nil, is handed each record written (Options.Feed);
-	// rec is the record built for it, reused (Publish keeps a copy).
-	feed *feed.Feed
-	rec  capture.Record
+	// rec is the record built for the feed, reused (Publish keeps a copy).
+	rec capture.Record
 }
 
-type mark struct {
-	end  int64
-	size int
-}
-
-func newRecorder(w io.Writer) *recorder {
-	cw := &countingWriter{w: w}
-	return &recorder{cw: cw, w: capture.NewWriter(cw)}
+// newRecorder returns a recorder writing to w with opts (Options.Feed,
+// Options.OnCaptureError).
+func newRecorder(w io.Writer, opts *record.Options) *recorder {
+	out := record.New(w, opts)
+	return &recorder{out: out, w: out.Writer()}
 }
 
 // header writes and flushes the session record.
 func (r *recorder) header(h *capture.Record) {
 	r.record(h)
-	r.flush()
+	r.out.Flush()
 }
 
 // run records t's queue in batches until the stop item; the queue calls
 // flush whenever it is momentarily empty, so a crash loses little.
 func (r *recorder) run(t *tap) error {
-	if r.feed != nil {
-		defer r.feed.Close()
-	}
+	defer r.out.Close()
 	var batch []item
 	done := 0
-	flush := r.flush
+	flush := r.out.Flush
 	for {
 		batch, _ = t.q.Next(batch, done, flush)
 		done = 0
@@ -83,7 +69,7 @@ func (r *recorder) run(t *tap) error {
 			case itemNote:
 				r.record(it.rec)
 			case itemStop:
-				return r.finish(it.at)
+				return r.out.Finish(it.at)
 			}
 			done += len(it.data)
 			t.release(it.data)
@@ -202,11 +188,11 @@ func (r *recorder) line(it *item, seq uint64, line []byte, noEOL bool) {
 	if t == capture.TypeStderr {
 		seq = 0
 	}
-	if r.err != nil {
-		r.countLost(t, len(line))
+	if r.out.Err() != nil {
+		r.out.Lose(t, len(line))
 		return
 	}
-	r.wrote(t, len(line), r.writeLine(t, seq, it, line, noEOL))
+	r.out.Wrote(t, len(line), r.writeLine(t, seq, it, line, noEOL))
 }
 
 // spooledLine is line for a line held in a spool.
@@ -216,135 +202,17 @@ func (r *recorder) spooledLine(it *item, seq uint64, sp *capture.Spool, noEOL bo
 		seq = 0
 	}
 	size := int(sp.Len())
-	if r.err != nil {
-		r.countLost(t, size)
+	if r.out.Err() != nil {
+		r.out.Lose(t, size)
 		return
 	}
-	r.wrote(t, size, r.writeSpooled(t, seq, it, sp, noEOL))
-}
-
-// wrote accounts for a frame or stderr record of size bytes whose write
-// returned err.
-func (r *recorder) wrote(t capture.Type, size int, err error) {
-	if err != nil {
-		r.fail(err)
-		r.countLost(t, size)
-		return
-	}
-	if t == capture.TypeFrame {
-		r.marks = append(r.marks, mark{end: r.cw.n + int64(r.w.Buffered()), size: size})
-		if len(r.marks) >= 4096 {
-			r.pruneMarks()
-		}
-	}
+	r.out.Wrote(t, size, r.writeSpooled(t, seq, it, sp, noEOL))
 }
 
 // record writes a session, note or end record.
 func (r *recorder) record(rec *capture.Record) {
-	if r.err != nil {
-		r.lost.other++
-		return
-	}
-	if r.redact != nil {
+	if r.redact != nil && r.out.Err() == nil {
 		r.redact.Record(rec)
 	}
-	rec.Line, rec.Offset = r.w.Pos() // for the feed; the Writer ignores them
-	if err := r.w.Write(rec); err != nil {
-		r.fail(err)
-		r.lost.other++
-		return
-	}
-	if r.feed != nil {
-		r.feed.PublishWritten(rec)
-	}
-}
-
-func (r *recorder) countLost(t capture.Type, size int) {
-	if t == capture.TypeFrame {
-		r.lost.frames++
-		r.lost.bytes += int64(size)
-	} else {
-		r.lost.other++
-	}
-}
-
-func (r *recorder) flush() {
-	if r.err != nil || r.w.Buffered() == 0 {
-		return
-	}
-	if err := r.w.Flush(); err != nil {
-		r.fail(err)
-		return
-	}
-	r.marks = r.marks[:0]
-}
-
-// pruneMarks drops the marks of records already in the file.
-func (r *recorder) pruneMarks() {
-	i := 0
-	for i < len(r.marks) && r.marks[i].end <= r.cw.n {
-		i++
-	}
-	r.marks = r.marks[:copy(r.marks, r.marks[i:])]
-}
-
-// fail stops recording after err and counts the frames whose records were
-// buffered but never reached the file.
-func (r *recorder) fail(err error) {
-	r.err = err
-	r.pruneMarks()
-	for _, m := range r.marks {
-		r.lost.frames++
-		r.lost.bytes += int64(m.size)
-	}
-	r.marks = nil
-}
-
-// finish writes the end record, or after a failure tries to account for
-// the loss with a capture-gap note on a fresh line.
-func (r *recorder) finish(at time.Time) error {
-	end := &capture.Record{Type: capture.TypeEnd, Time: at}
-	if r.err == nil {
-		r.record(end)
-		r.flush()
-		if r.err == nil {
-			return nil
-		}
-	}
-	gap := &capture.Record{
-		Type: capture.TypeNote, Time: at, Note: capture.NoteCaptureGap,
-		LostFrame: r.lost.frames, LostBytes: r.lost.bytes,
-		Text: fmt.Sprintf("capture write failed (%v); %d other records lost", r.err, r.lost.other),
-	}
-	lostErr := fmt.Errorf("capture incomplete: %d frames (%d bytes) not recorded: %w", r.lost.frames, r.lost.bytes, r.err)
-	if r.cw.n > 0 && r.cw.last != '\n' {
-		if _, err := r.cw.Write([]byte{'\n'}); err != nil {
-			return lostErr
-		}
-	}
-	w := capture.NewWriter(r.cw)
-	if w.Write(gap) == nil && w.Write(end) == nil && w.Flush() == nil {
-		if r.feed != nil {
-			r.feed.PublishWritten(gap)
-			r.feed.PublishWritten(end)
-		}
-		return fmt.Errorf("%w (recorded in a capture-gap note)", lostErr)
-	}
-	return lostErr
-}
-
-// countingWriter counts the bytes that reached w and remembers the last.
-type countingWriter struct {
-	w    io.Writer
-	n    int64
-	last byte
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	if n > 0 {
-		c.last = p[n-1]
-	}
-	return n, err
+	r.out.Record(rec)
 }

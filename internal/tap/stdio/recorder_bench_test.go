@@ -48,7 +48,7 @@ func BenchmarkRecordChunk(b *testing.B) {
 // lines frames read from stream s, redacted by red (nil: off), and reports
 // ns per frame.
 func recordChunk(b *testing.B, chunk []byte, lines int, s stream, red Redactor) {
-	r := newRecorder(io.Discard)
+	r := newRecorder(io.Discard, nil)
 	r.redact = red
 	at := time.Date(2026, 7, 28, 12, 0, 0, 123456789, time.UTC)
 	var seq uint64
@@ -57,10 +57,10 @@ func recordChunk(b *testing.B, chunk []byte, lines int, s stream, red Redactor) 
 		it := item{kind: itemData, stream: s, at: at, base: seq, data: chunk}
 		r.data(&it)
 		seq += uint64(lines)
-		r.flush()
+		r.out.Flush()
 	}
-	if r.err != nil {
-		b.Fatal(r.err)
+	if r.out.Err() != nil {
+		b.Fatal(r.out.Err())
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/frame")
 }

@@ -29,7 +29,7 @@ func (r *recorder) writeLine(t capture.Type, seq uint64, it *item, line []byte, 
 	l := capture.Line{Type: t, Seq: seq, Time: it.at, Dir: it.stream.dir(), Bytes: line, NoEOL: noEOL}
 	var rec *capture.Record // filled for the feed while the line is encoded
 	var pos capture.Record  // where the record goes
-	if r.feed != nil && r.feed.Live() {
+	if r.out.Live() {
 		rec = &r.rec
 		pos.Line, pos.Offset = r.w.Pos()
 	}
@@ -38,7 +38,7 @@ func (r *recorder) writeLine(t capture.Type, seq uint64, it *item, line []byte, 
 			done, err := r.w.AppendUnselected(&l, f, rec)
 			if done && rec != nil {
 				rec.Line, rec.Offset = pos.Line, pos.Offset
-				r.feed.Publish(rec)
+				r.out.Publish(rec)
 			}
 			if done || err != nil {
 				return err
@@ -51,7 +51,7 @@ func (r *recorder) writeLine(t capture.Type, seq uint64, it *item, line []byte, 
 	err := r.w.AppendDecoded(&l, rec)
 	if err == nil && rec != nil {
 		rec.Line, rec.Offset = pos.Line, pos.Offset
-		r.feed.Publish(rec)
+		r.out.Publish(rec)
 	}
 	return err
 }
@@ -63,11 +63,10 @@ func (r *recorder) writeLine(t capture.Type, seq uint64, it *item, line []byte, 
 // with a capture file reads a streamed line from the file (feed.Skip).
 func (r *recorder) writeSpooled(t capture.Type, seq uint64, it *item, sp *capture.Spool, noEOL bool) error {
 	dir := it.stream.dir()
-	live := r.feed != nil && !r.feed.Durable()
-	if !live && (r.redact == nil || t == capture.TypeFrame && r.redact.Names(dir) != nil && !sp.Selected()) {
+	if !r.out.LiveOnly() && (r.redact == nil || t == capture.TypeFrame && r.redact.Names(dir) != nil && !sp.Selected()) {
 		err := r.w.AppendSpooled(&capture.Line{Type: t, Seq: seq, Time: it.at, Dir: dir, NoEOL: noEOL}, sp)
-		if err == nil && r.feed != nil {
-			r.feed.Skip()
+		if err == nil {
+			r.out.Skip()
 		}
 		return err
 	}

@@ -53,7 +53,7 @@ func BenchmarkRedactRatio(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	off, on := newRecorder(io.Discard), newRecorder(io.Discard)
+	off, on := newRecorder(io.Discard, nil), newRecorder(io.Discard, nil)
 	on.redact = red
 	at := time.Date(2026, 7, 28, 12, 0, 0, 123456789, time.UTC)
 	var seq uint64
@@ -63,7 +63,7 @@ func BenchmarkRedactRatio(b *testing.B) {
 			start := time.Now()
 			it := item{kind: itemData, stream: streamC2S, at: at, base: seq, data: plain}
 			r.data(&it)
-			r.flush()
+			r.out.Flush()
 			if d := time.Since(start); i == 0 {
 				tOff += d
 			} else {

@@ -15,7 +15,7 @@ import (
 func recordInChunks(t *testing.T, line []byte, noEOL bool, red Redactor) (capture.Record, string) {
 	t.Helper()
 	var out bytes.Buffer
-	r := newRecorder(&out)
+	r := newRecorder(&out, nil)
 	r.redact, r.spoolDir = red, t.TempDir()
 	data := line
 	if !noEOL {
@@ -32,9 +32,9 @@ func recordInChunks(t *testing.T, line []byte, noEOL bool, red Redactor) (captur
 		}
 	}
 	r.eof(&item{kind: itemEOF, stream: streamS2C, at: at})
-	r.flush()
-	if r.err != nil {
-		t.Fatal(r.err)
+	r.out.Flush()
+	if r.out.Err() != nil {
+		t.Fatal(r.out.Err())
 	}
 	_, recs, _, err := capture.ReadAll(strings.NewReader(`{"type":"session","format":1}` + "\n" + out.String()))
 	if err != nil || len(recs) != 1 {

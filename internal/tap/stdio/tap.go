@@ -67,6 +67,12 @@ type Options struct {
 	// just before the end record; the records it returns (notes) are
 	// written to the capture first. Nil adds nothing.
 	BeforeEnd func() []capture.Record
+	// OnCaptureError, when non-nil, is called once, from the capture
+	// goroutine, when a write to Capture first fails (a full disk):
+	// recording stops there, relaying goes on, and Run's error and a
+	// capture-gap note account for what was lost. It must be quick. Nil
+	// says nothing until Run returns.
+	OnCaptureError func(error)
 }
 
 // Result says how a session ended.

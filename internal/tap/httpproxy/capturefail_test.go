@@ -1,0 +1,142 @@
+package httpproxy
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+)
+
+// fullDisk accepts limit bytes, then fails like a full disk; once freed,
+// the writes after the first failure succeed again (space was freed). It
+// is safe for concurrent use.
+type fullDisk struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	limit  int
+	failed bool
+	freed  bool
+}
+
+func (f *fullDisk) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.failed && f.freed {
+		return f.buf.Write(p)
+	}
+	room := f.limit - f.buf.Len()
+	if room >= len(p) {
+		return f.buf.Write(p)
+	}
+	f.failed = true
+	if room > 0 {
+		f.buf.Write(p[:room])
+	}
+	return max(room, 0), syscall.ENOSPC
+}
+
+// free makes the writes after the failure succeed.
+func (f *fullDisk) free() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.freed = true
+}
+
+// TestCaptureFailureLeavesGapNote fills the capture's disk mid-session:
+// the traffic is still forwarded byte for byte, the tap says so once, at
+// the failure, and the capture ends with a capture-gap note that accounts
+// for every frame it lacks, with their bytes.
+func TestCaptureFailureLeavesGapNote(t *testing.T) {
+	t.Parallel()
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":1,"result":{"echo":%q}}`, b)
+	}))
+	defer target.Close()
+	u, _ := url.Parse(target.URL)
+	disk := &fullDisk{limit: 20_000}
+	failed := make(chan error, 2)
+	p, err := New(&Options{Target: u, Capture: disk, OnCaptureError: func(err error) { failed <- err }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	const calls = 300
+	var sent int64
+	for i := range calls {
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"n%d"}}`, i, i)
+		resp, err := http.Post(front.URL, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"result":{"echo":%q}}`, body); string(got) != want {
+			t.Fatalf("call %d: the client got %q, want %q", i, got, want)
+		}
+		sent += int64(len(body) + len(got))
+	}
+	front.Close()
+	disk.free()
+	err = p.Close()
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "recorded in a capture-gap note") {
+		t.Errorf("Close = %v, want ENOSPC recorded in a capture-gap note", err)
+	}
+	select {
+	case err := <-failed:
+		if !errors.Is(err, syscall.ENOSPC) {
+			t.Errorf("OnCaptureError got %v, want ENOSPC", err)
+		}
+	default:
+		t.Error("OnCaptureError was not called")
+	}
+	if len(failed) != 0 {
+		t.Error("OnCaptureError was called more than once")
+	}
+	checkGap(t, disk.buf.Bytes(), 2*calls, sent)
+}
+
+// checkGap reads a capture that lost records and checks that its frames
+// and its capture-gap note add up to frames frames of n bytes, and that
+// it ends with the note and the end record.
+func checkGap(t *testing.T, capt []byte, frames, n int64) {
+	t.Helper()
+	_, recs, dmg, err := capture.ReadAll(bytes.NewReader(capt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recorded, recordedBytes int64
+	for _, r := range recs {
+		if r.Type == capture.TypeFrame {
+			recorded++
+			recordedBytes += int64(r.Size)
+		}
+	}
+	if len(recs) < 2 {
+		t.Fatalf("%d records, want a capture-gap note and the end at least", len(recs))
+	}
+	gap, end := recs[len(recs)-2], recs[len(recs)-1]
+	if gap.Note != capture.NoteCaptureGap || end.Type != capture.TypeEnd {
+		t.Fatalf("the capture ends with %s %s, %s; want a capture-gap note and the end", gap.Type, gap.Note, end.Type)
+	}
+	if gap.LostFrame == 0 || recorded+gap.LostFrame != frames || recordedBytes+gap.LostBytes != n {
+		t.Errorf("recorded %d frames (%d bytes), lost %d (%d bytes); want %d frames (%d bytes) in all, some lost",
+			recorded, recordedBytes, gap.LostFrame, gap.LostBytes, frames, n)
+	}
+	if dmg.Torn || dmg.Corrupt > 1 {
+		t.Errorf("damage %+v, want at most the one torn record before the note", dmg)
+	}
+}
