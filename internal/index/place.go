@@ -6,6 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // OldSuffix names where an index of another version, or a damaged one,
@@ -37,7 +40,7 @@ func (ix *Index) openFile() error {
 			continue
 		case errors.Is(err, errStale):
 			err = ix.moveAside(f.fi, "was made by another version of mcptrail")
-		case Corrupt(err):
+		case unusable(f, err):
 			err = ix.moveAside(f.fi, fmt.Sprintf("was unreadable (%v)", short(err)))
 		}
 		if err != nil {
@@ -45,6 +48,17 @@ func (ix *Index) openFile() error {
 		}
 	}
 	return fmt.Errorf("opening the session index %s: it kept changing while being opened", ix.path)
+}
+
+// unusable reports whether err, which preparing the file f gave, says an
+// index of ours is damaged: corrupt, or failing the few fixed statements
+// prepare runs (a header of an unsupported format, a table gone).
+func unusable(f found, err error) bool {
+	if Corrupt(err) {
+		return true
+	}
+	var se *sqlite.Error
+	return f.kind == kindOurs && errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_ERROR
 }
 
 // admit says what is at the index's place before SQLite may open it,
