@@ -24,8 +24,9 @@ func TestMain(m *testing.M) {
 // TestScript runs the CLI scripts in testdata/script with mcptrail on PATH.
 // Besides the standard commands, scripts can use `exitcode N PROG
 // [ARGS...]`, which runs PROG and requires exit status N (its stdout and
-// stderr are then checked as after exec), and `expand SRC DST`, which
-// writes SRC to DST with its $VARS (such as $WORK) replaced.
+// stderr are then checked as after exec); `expand SRC DST`, which writes
+// SRC to DST with its $VARS (such as $WORK) replaced; and `sqlexec FILE
+// STATEMENT...`, which runs SQL on an SQLite database.
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -37,6 +38,7 @@ func TestScript(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": cmdExitCode,
 			"expand":   cmdExpand,
+			"sqlexec":  cmdSQLExec, // script_sqlite_test.go
 		},
 	})
 }

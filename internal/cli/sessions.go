@@ -57,7 +57,9 @@ reported on stderr and skipped.
 It reads the session index (index.db in the state directory), which a tap
 updates when its session ends and which is brought up to date here for any
 capture it has not seen or that changed since; the index is a cache: delete
-it and it is built again from the captures. --label, --since (an age such
+it and it is built again from the captures (an old or damaged one is moved
+to index.db.old first). A file there that mcptrail did not make, or a link,
+is left as it is and named on stderr, and an index in memory answers. --label, --since (an age such
 as 7d or 12h, or a date), --transport (stdio, http), --with-elicitations
 (sessions that asked the user something) and --limit N (the newest N)
 select the rows.

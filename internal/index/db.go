@@ -17,8 +17,8 @@ import (
 const FileName = "index.db"
 
 // schemaVersion is stored as the database's user_version; an index of
-// another version is rebuilt. Bump it whenever the schema or what is
-// extracted from a capture changes.
+// another version is moved aside and made anew. Bump it whenever the
+// schema or what is extracted from a capture changes.
 const schemaVersion = 2
 
 const schema = `
@@ -82,14 +82,21 @@ CREATE INDEX IF NOT EXISTS findings_sid ON findings(sid);
 type Index struct {
 	db   *sql.DB
 	path string
-	// warn reports a rebuilt index, one line.
+	// file is the identity of the index file, as found before SQLite
+	// opened it; nil for an index in memory.
+	file os.FileInfo
+	// warn reports an index moved aside, one line.
 	warn func(string)
 }
 
 // Open opens (creating it, 0600 in a 0700 directory) the index in the
-// state directory. An index that cannot be read, or of another schema
-// version, is deleted and created anew; warn gets a one-line message when
-// it was unreadable (not for an old version).
+// state directory. The index is marked as mcptrail's (application_id);
+// Open never lets SQLite open, and never changes, deletes or follows, a
+// file there that is not: it returns a *ForeignError naming it, as for a
+// write-ahead log beside the index (which never has one) or a link. An
+// index of ours of another schema version, or one that cannot be read,
+// is moved to index.db.old (replacing an earlier one of ours) and made
+// anew; warn gets a one-line message saying so.
 func Open(state string, warn func(string)) (*Index, error) {
 	if warn == nil {
 		warn = func(string) {}
@@ -98,14 +105,7 @@ func Open(state string, warn func(string)) (*Index, error) {
 		return nil, fmt.Errorf("creating the state directory: %w", err)
 	}
 	ix := &Index{path: filepath.Join(state, FileName), warn: warn}
-	err := ix.open()
-	if err == nil {
-		return ix, nil
-	}
-	if !Corrupt(err) {
-		return nil, err
-	}
-	if err := ix.reset(err); err != nil {
+	if err := ix.openFile(); err != nil {
 		return nil, err
 	}
 	return ix, nil
@@ -128,31 +128,31 @@ func (ix *Index) Close() error {
 // cannot write the state directory: it is built anew each time.
 func OpenMemory() (*Index, error) {
 	ix := &Index{warn: func(string) {}}
-	if err := ix.open(); err != nil {
+	if err := ix.open(nil); err != nil {
 		return nil, err
 	}
 	return ix, nil
 }
 
-func (ix *Index) open() error {
-	name := ":memory:"
-	if ix.path != "" {
-		f, err := os.OpenFile(ix.path, os.O_RDWR|os.O_CREATE, 0o600)
-		if err != nil {
-			return fmt.Errorf("opening the session index: %w", err)
-		}
-		_ = f.Close()
-		name = ix.path
-	}
+// open connects to the index file admit found (fi; nil: an index in
+// memory) and prepares it.
+func (ix *Index) open(fi os.FileInfo) error {
 	q := url.Values{}
-	for _, p := range []string{"busy_timeout(10000)", "foreign_keys(1)", "synchronous(OFF)", "journal_mode(DELETE)"} {
+	// Only pragmas of the connection: none reads or writes the file (the
+	// journal mode is the default, DELETE, which every index has).
+	for _, p := range []string{"busy_timeout(10000)", "foreign_keys(1)", "synchronous(OFF)"} {
 		q.Add("_pragma", p)
 	}
 	// A transaction takes the write lock when it begins (waiting its
 	// turn), not when it first writes: two processes' transactions can
 	// then never deadlock, each holding the read lock the other waits on.
 	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+name+"?"+q.Encode())
+	name := "file::memory:?" + q.Encode()
+	if ix.path != "" {
+		name = dsn(ix.path, q)
+	}
+	ix.file = fi
+	db, err := sql.Open("sqlite", name)
 	if err != nil {
 		return fmt.Errorf("opening the session index: %w", err)
 	}
@@ -165,10 +165,10 @@ func (ix *Index) open() error {
 	return nil
 }
 
-// prepare creates the schema, or recreates it when the file holds another
-// version, in one transaction: of several processes opening a new index
-// at once, one creates it and the others find it made (none drops the
-// tables another has begun to fill).
+// prepare checks, in one transaction holding the write lock, that the
+// file is still the one admit found and ours, and creates the schema in
+// an empty one: of several processes opening a new index at once, one
+// creates it and the others find it made.
 func (ix *Index) prepare() error {
 	ctx := context.Background()
 	tx, err := ix.db.BeginTx(ctx, nil)
@@ -176,20 +176,31 @@ func (ix *Index) prepare() error {
 		return fmt.Errorf("opening the session index: %w", err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	var v int
-	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-		return fmt.Errorf("reading the session index: %w", err)
+	m, err := readMark(ctx, tx)
+	if err != nil {
+		return err
 	}
-	if v != schemaVersion {
-		if err := dropAll(ctx, tx); err != nil {
-			return err
+	if ix.file != nil {
+		// The size under the write lock: 0 is an empty file no one writes.
+		now, err := os.Lstat(ix.path)
+		if err != nil || !os.SameFile(ix.file, now) {
+			return errChanged
 		}
-		if _, err := tx.ExecContext(ctx, schema); err != nil {
-			return fmt.Errorf("creating the session index: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
-			return fmt.Errorf("creating the session index: %w", err)
-		}
+		m.pages = int(min(now.Size(), 1))
+	}
+	k, err := judge(ix.path, m)
+	switch {
+	case err != nil:
+		return err
+	case k == kindEmpty:
+		err = create(ctx, tx)
+	case m.version != schemaVersion:
+		return errStale
+	case k == kindUnmarked:
+		err = markOurs(ctx, tx)
+	}
+	if err != nil {
+		return err
 	}
 	// A cheap probe that the tables read back.
 	var n int
@@ -202,29 +213,36 @@ func (ix *Index) prepare() error {
 	return nil
 }
 
-func dropAll(ctx context.Context, tx *sql.Tx) error {
-	for _, t := range []string{"findings", "catalog", "answers", "ledger", "calls", "sessions", "files"} {
-		if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+t); err != nil {
-			return fmt.Errorf("recreating the session index: %w", err)
-		}
+// create makes the schema in an empty database and marks it as ours.
+func create(ctx context.Context, tx *sql.Tx) error {
+	if _, err := tx.ExecContext(ctx, schema); err != nil {
+		return fmt.Errorf("creating the session index: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
+		return fmt.Errorf("creating the session index: %w", err)
+	}
+	return markOurs(ctx, tx)
+}
+
+// markOurs marks the database as a session index of mcptrail.
+func markOurs(ctx context.Context, tx *sql.Tx) error {
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID)); err != nil {
+		return fmt.Errorf("marking the session index: %w", err)
 	}
 	return nil
 }
 
-// reset deletes the index file (it could not be read: cause) and creates
-// it anew, with a warning.
+// reset moves the index file aside (it could not be read: cause) and
+// opens it anew, with a warning.
 func (ix *Index) reset(cause error) error {
 	_ = ix.Close()
 	if ix.path == "" {
-		return ix.open()
+		return ix.open(nil)
 	}
-	ix.warn(fmt.Sprintf("mcptrail: warning: the session index %s was unreadable (%v); rebuilding it from the captures", ix.path, short(cause)))
-	for _, suffix := range []string{"", "-journal", "-wal", "-shm"} {
-		if err := os.Remove(ix.path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("removing the unreadable session index: %w", err)
-		}
+	if err := ix.moveAside(ix.file, fmt.Sprintf("was unreadable (%v)", short(cause))); err != nil {
+		return err
 	}
-	return ix.open()
+	return ix.openFile()
 }
 
 // short is err's innermost message, for the one-line warning.
