@@ -125,7 +125,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 	if err != nil {
 		return err
 	}
-	red, err := f.settle(cmd)
+	red, err := f.settle(cmd, io.Getenv)
 	if err != nil {
 		return err
 	}

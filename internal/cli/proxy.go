@@ -112,7 +112,7 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	if err := checkProxyArgs(cmd, io, f, args); err != nil {
 		return err
 	}
-	red, err := f.settle(cmd)
+	red, err := f.settle(cmd, io.Getenv)
 	if err != nil {
 		return err
 	}
@@ -247,15 +247,20 @@ type tapFlags struct {
 	events    eventsFlags // events_proxy.go
 }
 
-// settle checks the flags, fills what they leave unset from .mcptrail.toml
-// and returns the redactor they ask for (nil for none).
-func (f *tapFlags) settle(cmd *cobra.Command) (*redact.Redactor, error) {
+// settle checks the flags, fills what they leave unset from the
+// configuration files and returns the redactor they ask for (nil for
+// none). A capture path set in the working directory's .mcptrail.toml is
+// refused, whatever the flags say, so the mistake is seen at once.
+func (f *tapFlags) settle(cmd *cobra.Command, getenv func(string) string) (*redact.Redactor, error) {
 	if f.noCapture && f.capture != "" {
 		return nil, usagef("--capture and --no-capture cannot be used together")
 	}
-	cfg, err := loadConfig()
+	cfg, err := loadConfig(getenv)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.localCapture != "" {
+		return nil, localCaptureError(cfg)
 	}
 	red, err := f.redact.redactor(cmd.Flags(), &cfg.Redact)
 	if err != nil {
@@ -264,10 +269,7 @@ func (f *tapFlags) settle(cmd *cobra.Command) (*redact.Redactor, error) {
 	if f.label == "" {
 		f.label = cfg.Label
 	}
-	if f.capture == "" && !f.noCapture && cfg.Capture != "" {
-		if err := checkConfigCapture(cfg.Capture); err != nil {
-			return nil, err
-		}
+	if f.capture == "" && !f.noCapture {
 		f.capture = cfg.Capture
 	}
 	return red, nil
