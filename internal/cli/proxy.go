@@ -38,9 +38,13 @@ is locked while it is written.
 
 The --redact-* flags scrub what the capture records (never the bytes that are
 relayed): values of secret keys, JSONPath selections, regex matches, and
-what users typed into elicitation forms. .mcptrail.toml in the working
-directory may set label, capture (a relative path below that directory) and a
-[redact] table; flags override it.
+what users typed into elicitation forms. Your own configuration
+($XDG_CONFIG_HOME/mcptrail/config.toml, else ~/.config/mcptrail/config.toml;
+%APPDATA%\mcptrail\config.toml on Windows) may set label, capture (an
+absolute or ~/ path) and a [redact] table; .mcptrail.toml in the working
+directory may set label and add to [redact], but not capture (it is refused:
+a cloned repository must not choose where mcptrail writes); flags override
+both.
 
 The server's exit status becomes mcptrail's (128+n when signal n killed it).
 SIGINT, SIGTERM and SIGHUP are passed on to the server; if it is still running
