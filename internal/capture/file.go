@@ -39,6 +39,9 @@ var (
 	// ErrLocked means another process holds the file's lock; a
 	// *LockedError carries who.
 	ErrLocked = errors.New("capture file is in use")
+	// ErrPathTaken means Discard found another file at the capture's path,
+	// which it left alone.
+	ErrPathTaken = errors.New("another file has taken the capture's place; it was left alone")
 )
 
 // LockedError is returned when another mcptrail holds the capture file's
@@ -276,21 +279,36 @@ func (f *File) Close() error {
 // Discard removes what this run wrote, for a session that relayed
 // nothing (the server could not start), and closes the file: a file this
 // run created or truncated is removed; an appended file is cut back to its
-// earlier content, which is never touched.
+// earlier content, which is never touched. The path is removed only while
+// it still names the file this run opened, so a file put in its place
+// meanwhile is never deleted.
 func (f *File) Discard() error {
 	var err error
 	if f.fresh {
-		err = os.Remove(f.path)
+		err = discardFresh(f) // file_unix.go, file_windows.go, file_other.go
 	} else {
 		err = f.File.Truncate(f.initial)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("removing the empty capture %s: %w", f.path, err)
 	}
 	return nil
+}
+
+// removeSame removes path when it still names the file fi describes, and
+// reports a different file there as ErrPathTaken.
+func removeSame(path string, fi fs.FileInfo) error {
+	now, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if !os.SameFile(fi, now) {
+		return ErrPathTaken
+	}
+	return os.Remove(path)
 }
 
 // IsCapture reports whether the file at path exists and starts with a

@@ -195,6 +195,30 @@ func TestDiscard(t *testing.T) {
 	}
 }
 
+// TestDiscardLeavesAReplacement: a file put at the capture's path after
+// it was created (the capture renamed away) is not this run's, and
+// Discard leaves it alone.
+func TestDiscardLeavesAReplacement(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.jsonl")
+	f, err := CreateFile(path, Exclusive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path, filepath.Join(dir, "moved.jsonl")); err != nil {
+		f.Close()
+		t.Skipf("an open file cannot be renamed here: %v", err) // Windows
+	}
+	writeString(t, path, "someone else's\n")
+	if err := f.Discard(); !errors.Is(err, ErrPathTaken) {
+		t.Errorf("Discard = %v, want ErrPathTaken", err)
+	}
+	if got := readString(t, path); got != "someone else's\n" {
+		t.Errorf("the file in the capture's place is now %q", got)
+	}
+}
+
 func TestAppendRefusesNonCapture(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "notes.txt")

@@ -8,6 +8,20 @@ import (
 	"syscall"
 )
 
+// discardFresh removes the file this run created, then closes it: the
+// lock is held until the path is gone, so another mcptrail waiting to
+// --append to that path never gets a file about to be removed.
+func discardFresh(f *File) error {
+	fi, err := f.Stat()
+	if err == nil {
+		err = removeSame(f.path, fi)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // openNoFollow opens path without following a symbolic link at its last
 // component (O_NOFOLLOW: the open fails with ELOOP).
 func openNoFollow(path string, flag int, perm os.FileMode) (*os.File, error) {

@@ -50,8 +50,10 @@ func CreateSessionFile(dir string, start time.Time, label, id string) (*File, er
 	return CreateFile(filepath.Join(dir, name), Exclusive)
 }
 
-// FileSafe spells s for a file name: every character outside A-Z a-z 0-9
-// - _ . becomes _, cut to 40 bytes, "session" when empty.
+// FileSafe spells s as one file name component: every character outside
+// A-Z a-z 0-9 - _ . becomes _, a leading dot too (so the result is never
+// ".", "..", a name of dots alone or a hidden file), cut to 40 bytes,
+// "session" when empty. It never holds a path separator.
 func FileSafe(s string) string {
 	s = strings.Map(func(r rune) rune {
 		switch {
@@ -62,6 +64,9 @@ func FileSafe(s string) string {
 	}, s)
 	if len(s) > 40 {
 		s = s[:40]
+	}
+	if strings.HasPrefix(s, ".") {
+		s = "_" + s[1:]
 	}
 	if s == "" {
 		s = "session"

@@ -3,6 +3,7 @@ package capture
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,4 +72,43 @@ func TestCreateSessionFile(t *testing.T) {
 	if files, err := SessionFiles(filepath.Join(state, "missing")); err != nil || files != nil {
 		t.Errorf("SessionFiles of a missing dir = %v, %v; want none", files, err)
 	}
+}
+
+// TestFileSafe: whatever a label holds, FileSafe makes one harmless file
+// name component of it: no separator, never ".", ".." or a hidden name.
+func TestFileSafe(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"server-foo_1.2", "server-foo_1.2"},
+		{"", "session"},
+		{".", "_"},
+		{"..", "_."},
+		{"...", "_.."},
+		{".bash_profile", "_bash_profile"},
+		{"../../.zshenv", "_._.._.zshenv"},
+		{`..\..\x`, "_._.._x"},
+		{"C:x", "C_x"},
+		{"a/b", "a_b"},
+		{"\x00..", "_.."},
+		{strings.Repeat("a", 50), strings.Repeat("a", 40)},
+	}
+	for _, tt := range tests {
+		if got := FileSafe(tt.in); got != tt.want {
+			t.Errorf("FileSafe(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// FuzzFileSafe checks that no input makes FileSafe yield a name that
+// leaves or names its directory.
+func FuzzFileSafe(f *testing.F) {
+	for _, s := range []string{"", ".", "..", "../x", `..\x`, ".bashrc", "a/b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := FileSafe(s)
+		if got == "" || strings.HasPrefix(got, ".") || strings.ContainsAny(got, `/\:`+"\x00") || len(got) > 40 || filepath.Base(got) != got {
+			t.Errorf("FileSafe(%q) = %q", s, got)
+		}
+	})
 }

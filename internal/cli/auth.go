@@ -48,7 +48,7 @@ rules (mcptrail rules --category oauth) judge the same flows.`,
 			if len(args) == 1 {
 				opts.input = args[0]
 			}
-			red, err := opts.redact.readRedactor(cmd.Flags())
+			red, err := opts.redact.readRedactor(cmd.Flags(), io.Getenv)
 			if err != nil {
 				return err
 			}

@@ -38,8 +38,11 @@ func (f *tapFlags) captureMode() (capture.Mode, error) {
 }
 
 // expandCapturePath fills the template fields of a --capture path:
-// {time} (UTC start, 20060102T150405Z), {label} (made file safe), {pid}
-// and {id} (the session id). Any other {name} is a usage error.
+// {time} (UTC start, 20060102T150405Z), {label}, {pid} and {id} (the
+// session id). Any other {name} is a usage error. Every field is made
+// file safe (capture.FileSafe): it adds no separator and never makes a
+// component "." or "..", so the expanded path has the template's
+// directories, whatever a label (from a server's command, say) holds.
 func expandCapturePath(path string, start time.Time, label, id string, pid int) (string, error) {
 	var b strings.Builder
 	for {
@@ -53,66 +56,55 @@ func expandCapturePath(path string, start time.Time, label, id string, pid int) 
 			return "", usagef("--capture %q: unclosed { (fields: {time}, {label}, {pid}, {id})", path)
 		}
 		b.WriteString(path[:i])
+		var value string
 		switch field := path[i+1 : i+j]; field {
 		case "time":
-			b.WriteString(start.UTC().Format("20060102T150405Z"))
+			value = start.UTC().Format("20060102T150405Z")
 		case "label":
-			b.WriteString(capture.FileSafe(label))
+			value = label
 		case "pid":
-			b.WriteString(strconv.Itoa(pid))
+			value = strconv.Itoa(pid)
 		case "id":
-			b.WriteString(id)
+			value = id
 		default:
 			return "", usagef("--capture: unknown field {%s} (fields: {time}, {label}, {pid}, {id})", field)
 		}
+		b.WriteString(capture.FileSafe(value))
 		path = path[i+j+1:]
 	}
 }
 
-// checkConfigCapture refuses a capture path from .mcptrail.toml that
-// leaves the working directory: an absolute path, a .. escape, or a
-// directory symlink that leads elsewhere. Such a path must come from the
-// --capture flag, so a file in a checked-out repository cannot make the
-// proxy write anywhere.
-func checkConfigCapture(p string) error {
-	bad := func(why string) error {
-		return usagef("%s: capture = %q %s; it must be a relative path below this directory (pass --capture to write elsewhere)", configFile, p, why)
+// userCapture checks the capture path template of the user's own
+// configuration file: it must be absolute or start with ~/ (made the home
+// directory), since a relative path would land in whatever directory a
+// client starts the server in, which a cloned repository controls.
+func userCapture(file, p string, getenv func(string) string) (string, error) {
+	if p == "" || filepath.IsAbs(p) {
+		return p, nil
 	}
-	if filepath.IsAbs(p) || filepath.VolumeName(p) != "" || strings.HasPrefix(p, "~") {
-		return bad("is absolute")
-	}
-	clean := filepath.Clean(p)
-	if clean == "." || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
-		return bad("leaves the working directory")
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return fmt.Errorf("checking %s capture: %w", configFile, err)
-	}
-	wd, err = filepath.EvalSymlinks(wd)
-	if err != nil {
-		return fmt.Errorf("checking %s capture: %w", configFile, err)
-	}
-	// The deepest existing directory of the path must resolve below wd.
-	dir := filepath.Dir(clean)
-	for dir != "." {
-		real, err := filepath.EvalSymlinks(dir)
-		if errors.Is(err, os.ErrNotExist) {
-			dir = filepath.Dir(dir)
-			continue
+	if rest, ok := strings.CutPrefix(p, "~"); ok && (rest == "" || os.IsPathSeparator(rest[0]) || rest[0] == '/') {
+		home := absEnv(getenv, "HOME")
+		if home == "" {
+			home = absEnv(getenv, "USERPROFILE")
 		}
-		if err != nil {
-			return fmt.Errorf("checking %s capture: %w", configFile, err)
+		if home == "" {
+			return "", usagef("%s: capture starts with ~, but HOME is not set to an absolute path", file)
 		}
-		if !filepath.IsAbs(real) {
-			real = filepath.Join(wd, real)
-		}
-		if rel, err := filepath.Rel(wd, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return bad("goes through a symbolic link that leaves the working directory")
-		}
-		break
+		return filepath.Join(home, rest), nil
 	}
-	return nil
+	return "", usagef("%s: capture must be an absolute path or start with ~/ (a relative path would land in whatever directory the server is started in)", file)
+}
+
+// localCaptureError refuses the capture path the working directory's
+// .mcptrail.toml sets: that file may come with a cloned repository, which
+// must not choose where mcptrail writes. It names the user's own file,
+// where the setting belongs.
+func localCaptureError(cfg *config) error {
+	where := "pass --capture PATH"
+	if cfg.user != "" {
+		where = "set it in " + cfg.user + " (your own configuration), or pass --capture PATH"
+	}
+	return usagef("%s: capture is not accepted in the working directory's configuration, which may come with a cloned repository and must not choose where mcptrail writes; %s", configFile, where)
 }
 
 // captureHint says how to run anyway when the capture cannot be created.

@@ -54,7 +54,7 @@ has the details.`,
 			if opts.explain != "" {
 				return explainRule(ios, opts.explain, args)
 			}
-			copts, err := opts.checkerOptions(cmd.Flags())
+			copts, err := opts.checkerOptions(cmd.Flags(), ios.Getenv)
 			if err != nil {
 				return err
 			}
@@ -105,7 +105,7 @@ func checkWriter(format string) func(io.Writer, *check.Report) error {
 }
 
 // checkerOptions validates the flags and turns them into check.Options.
-func (o *checkOptions) checkerOptions(fl *pflag.FlagSet) (*check.Options, error) {
+func (o *checkOptions) checkerOptions(fl *pflag.FlagSet, getenv func(string) string) (*check.Options, error) {
 	if checkWriter(o.format) == nil {
 		return nil, usagef("unknown check format %q (want %s)", o.format, formatList(checkFormats()))
 	}
@@ -127,7 +127,7 @@ func (o *checkOptions) checkerOptions(fl *pflag.FlagSet) (*check.Options, error)
 	if fl.Changed("max-errors") {
 		o.assert.MaxErrors = &o.maxErrors
 	}
-	reg, err := readRules()
+	reg, err := readRules(getenv)
 	if err != nil {
 		return nil, err
 	}

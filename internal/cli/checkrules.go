@@ -87,7 +87,7 @@ func explainRule(ios *IOStreams, id string, args []string) error {
 	if len(args) > 0 {
 		return usagef("check --explain takes no captures, got %d arguments", len(args))
 	}
-	reg, err := readRules()
+	reg, err := readRules(ios.Getenv)
 	if err != nil {
 		return err
 	}

@@ -58,11 +58,11 @@ do the proxy's.`,
 			if scale < 0 {
 				return usagef("--scale must not be negative")
 			}
-			r, err := red.readRedactor(cmd.Flags())
+			r, err := red.readRedactor(cmd.Flags(), ios.Getenv)
 			if err != nil {
 				return err
 			}
-			reg, err := readRules()
+			reg, err := readRules(ios.Getenv)
 			if err != nil {
 				return err
 			}

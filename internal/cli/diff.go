@@ -101,7 +101,7 @@ func runDiff(ios *IOStreams, o *diffOptions, dopts diff.Options, argA, argB stri
 			return usagef("--ignore %q: want a JSON Pointer such as /content/0/text", p)
 		}
 	}
-	reg, err := readRules()
+	reg, err := readRules(ios.Getenv)
 	if err != nil {
 		return err
 	}

@@ -68,11 +68,11 @@ export; the capture file itself is only read.`,
 			if len(args) == 1 {
 				opts.input = args[0]
 			}
-			red, err := opts.redact.readRedactor(cmd.Flags())
+			red, err := opts.redact.readRedactor(cmd.Flags(), io.Getenv)
 			if err != nil {
 				return err
 			}
-			if opts.rules, err = readRules(); err != nil {
+			if opts.rules, err = readRules(io.Getenv); err != nil {
 				return err
 			}
 			return runExport(cmd.Context(), io, &opts, red)

@@ -48,8 +48,11 @@ streams 2 s (a second signal cuts them at once) and ends the capture.
 The --redact-* flags scrub what the capture records (never the bytes that are
 forwarded): values of secret keys in bodies, SSE events and envelope headers,
 JSONPath selections, regex matches, and what users typed into elicitation
-forms. .mcptrail.toml in the working directory may set label, capture and a
-[redact] table; flags override it.
+forms. Your own configuration ($XDG_CONFIG_HOME/mcptrail/config.toml, else
+~/.config/mcptrail/config.toml) may set label, capture (an absolute or ~/
+path) and a [redact] table; .mcptrail.toml in the working directory may set
+label and add to [redact], but not capture (it is refused: a cloned
+repository must not choose where mcptrail writes); flags override both.
 
 With --forward, mcptrail is an HTTP forward proxy instead (loopback,
 127.0.0.1:8080, unless --listen names another address): the client keeps
@@ -125,7 +128,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 	if err != nil {
 		return err
 	}
-	red, err := f.settle(cmd)
+	red, err := f.settle(cmd, io.Getenv)
 	if err != nil {
 		return err
 	}

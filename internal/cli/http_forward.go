@@ -74,7 +74,7 @@ func explicitAddress(host string) bool { return host != "" }
 
 // runForward is `mcptrail http --forward`.
 func runForward(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
-	red, err := f.settle(cmd)
+	red, err := f.settle(cmd, io.Getenv)
 	if err != nil {
 		return err
 	}

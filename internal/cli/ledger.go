@@ -58,7 +58,7 @@ frames before the rows are built; the capture file itself is only read.`,
 			if len(args) == 1 {
 				opts.input = args[0]
 			}
-			red, err := opts.redact.readRedactor(cmd.Flags())
+			red, err := opts.redact.readRedactor(cmd.Flags(), io.Getenv)
 			if err != nil {
 				return err
 			}

@@ -56,11 +56,11 @@ shown and exported, as for export; the capture file itself is only read.`,
 			if !ios.OutIsTerminal {
 				return usagef("open needs a terminal; to read a session as text, use mcptrail export -T text")
 			}
-			red, err := opts.redact.readRedactor(cmd.Flags())
+			red, err := opts.redact.readRedactor(cmd.Flags(), ios.Getenv)
 			if err != nil {
 				return err
 			}
-			reg, err := readRules()
+			reg, err := readRules(ios.Getenv)
 			if err != nil {
 				return err
 			}
@@ -96,11 +96,11 @@ func runOpen(ctx context.Context, ios *IOStreams, opts *openOptions, red *redact
 // runHub opens the hub over the state directory: what a bare mcptrail
 // does on a terminal.
 func runHub(ctx context.Context, ios *IOStreams) error {
-	red, err := (&redactFlags{}).readRedactor(pflag.NewFlagSet("hub", pflag.ContinueOnError))
+	red, err := (&redactFlags{}).readRedactor(pflag.NewFlagSet("hub", pflag.ContinueOnError), ios.Getenv)
 	if err != nil {
 		return err
 	}
-	reg, err := readRules()
+	reg, err := readRules(ios.Getenv)
 	if err != nil {
 		return err
 	}

@@ -39,9 +39,13 @@ is locked while it is written.
 
 The --redact-* flags scrub what the capture records (never the bytes that are
 relayed): values of secret keys, JSONPath selections, regex matches, and
-what users typed into elicitation forms. .mcptrail.toml in the working
-directory may set label, capture (a relative path below that directory) and a
-[redact] table; flags override it.
+what users typed into elicitation forms. Your own configuration
+($XDG_CONFIG_HOME/mcptrail/config.toml, else ~/.config/mcptrail/config.toml;
+%APPDATA%\mcptrail\config.toml on Windows) may set label, capture (an
+absolute or ~/ path) and a [redact] table; .mcptrail.toml in the working
+directory may set label and add to [redact], but not capture (it is refused:
+a cloned repository must not choose where mcptrail writes); flags override
+both.
 
 The server's exit status becomes mcptrail's (128+n when signal n killed it).
 SIGINT, SIGTERM and SIGHUP are passed on to the server; if it is still running
@@ -113,7 +117,7 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	if err := checkProxyArgs(cmd, io, f, args); err != nil {
 		return err
 	}
-	red, err := f.settle(cmd)
+	red, err := f.settle(cmd, io.Getenv)
 	if err != nil {
 		return err
 	}
@@ -259,15 +263,20 @@ type tapFlags struct {
 	events    eventsFlags // events_proxy.go
 }
 
-// settle checks the flags, fills what they leave unset from .mcptrail.toml
-// and returns the redactor they ask for (nil for none).
-func (f *tapFlags) settle(cmd *cobra.Command) (*redact.Redactor, error) {
+// settle checks the flags, fills what they leave unset from the
+// configuration files and returns the redactor they ask for (nil for
+// none). A capture path set in the working directory's .mcptrail.toml is
+// refused, whatever the flags say, so the mistake is seen at once.
+func (f *tapFlags) settle(cmd *cobra.Command, getenv func(string) string) (*redact.Redactor, error) {
 	if f.noCapture && f.capture != "" {
 		return nil, usagef("--capture and --no-capture cannot be used together")
 	}
-	cfg, err := loadConfig()
+	cfg, err := loadConfig(getenv)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.localCapture != "" {
+		return nil, localCaptureError(cfg)
 	}
 	red, err := f.redact.redactor(cmd.Flags(), &cfg.Redact)
 	if err != nil {
@@ -276,10 +285,7 @@ func (f *tapFlags) settle(cmd *cobra.Command) (*redact.Redactor, error) {
 	if f.label == "" {
 		f.label = cfg.Label
 	}
-	if f.capture == "" && !f.noCapture && cfg.Capture != "" {
-		if err := checkConfigCapture(cfg.Capture); err != nil {
-			return nil, err
-		}
+	if f.capture == "" && !f.noCapture {
 		f.capture = cfg.Capture
 	}
 	return red, nil

@@ -34,59 +34,74 @@ func (f *redactFlags) add(fs *pflag.FlagSet, what string) {
 	fs.BoolVar(&f.answers, "redact-answers", false, "replace every value users submitted in elicitation answers "+what)
 }
 
-// redactor builds the Redactor the flags and the configuration file ask
-// for: a flag that was set replaces the file's setting. It returns nil when
-// nothing is to be redacted.
+// redactor builds the Redactor the flags and the configuration ask for:
+// a flag that was set replaces the configuration's setting. It returns nil
+// when nothing is to be redacted.
 func (f *redactFlags) redactor(fs *pflag.FlagSet, cfg *redactConfig) (*redact.Redactor, error) {
-	opts := redact.Options{Keys: cfg.Keys, Secrets: cfg.Secrets, Paths: cfg.Paths, Answers: cfg.Answers}
-	values, valuesFrom := cfg.Values, "redact.values in "+configFile
-	keysFrom := "redact.keys in " + configFile
+	t := *cfg
+	src := fileSources("the configuration") // checked as each file was read
 	if fs.Changed("redact-key") {
-		opts.Keys, keysFrom = f.keys, "--redact-key"
 		if len(f.keys) == 0 {
 			return nil, usagef("invalid --redact-key: an empty key")
 		}
-	}
-	for _, k := range opts.Keys {
-		if strings.TrimSpace(k) == "" {
-			return nil, usagef("invalid %s %q: an empty key", keysFrom, k)
-		}
+		t.Keys, src.keys = f.keys, "--redact-key"
 	}
 	if fs.Changed("redact-secrets") {
-		opts.Secrets = f.secrets
+		t.Secrets = f.secrets
 	}
 	if fs.Changed("redact-answers") {
-		opts.Answers = f.answers
+		t.Answers = f.answers
 	}
-	pathsFrom := "redact.paths in " + configFile
 	if fs.Changed("redact-path") {
-		opts.Paths, pathsFrom = f.paths, "--redact-path"
+		t.Paths, src.paths = f.paths, "--redact-path"
 	}
 	if fs.Changed("redact-value") {
-		values, valuesFrom = f.values, "--redact-value"
+		t.Values, src.values = f.values, "--redact-value"
 	}
-	for _, v := range values {
-		re, err := regexp.Compile(v)
-		if err != nil {
-			return nil, usagef("invalid %s %q: %v", valuesFrom, v, err)
-		}
-		opts.Values = append(opts.Values, re)
-	}
-	if opts.Empty() {
-		return nil, nil
-	}
-	for _, p := range opts.Paths {
-		if _, err := redact.New(&redact.Options{Paths: []string{p}}); err != nil {
-			return nil, usagef("invalid %s %q: %v", pathsFrom, p, errors.Unwrap(err))
-		}
+	opts, err := t.options(src)
+	if err != nil || opts.Empty() {
+		return nil, err
 	}
 	return redact.New(&opts)
 }
 
-// readRedactor loads the configuration file and builds the Redactor of a
+// redactSources name where the keys, paths and values of a [redact] table
+// came from, for messages.
+type redactSources struct{ keys, paths, values string }
+
+// fileSources names the keys of the [redact] table in file.
+func fileSources(file string) redactSources {
+	return redactSources{keys: "redact.keys in " + file, paths: "redact.paths in " + file, values: "redact.values in " + file}
+}
+
+// options checks t and returns the redaction options it asks for; a bad
+// key, regex or JSONPath is a usage error naming where it came from.
+func (t *redactConfig) options(src redactSources) (redact.Options, error) {
+	opts := redact.Options{Keys: t.Keys, Secrets: t.Secrets, Paths: t.Paths, Answers: t.Answers}
+	for _, k := range t.Keys {
+		if strings.TrimSpace(k) == "" {
+			return opts, usagef("invalid %s %q: an empty key", src.keys, k)
+		}
+	}
+	for _, v := range t.Values {
+		re, err := regexp.Compile(v)
+		if err != nil {
+			return opts, usagef("invalid %s %q: %v", src.values, v, err)
+		}
+		opts.Values = append(opts.Values, re)
+	}
+	for _, p := range t.Paths {
+		if _, err := redact.New(&redact.Options{Paths: []string{p}}); err != nil {
+			return opts, usagef("invalid %s %q: %v", src.paths, p, errors.Unwrap(err))
+		}
+	}
+	return opts, nil
+}
+
+// readRedactor loads the configuration and builds the Redactor of a
 // command that reads captures.
-func (f *redactFlags) readRedactor(fs *pflag.FlagSet) (*redact.Redactor, error) {
-	cfg, err := loadConfig()
+func (f *redactFlags) readRedactor(fs *pflag.FlagSet, getenv func(string) string) (*redact.Redactor, error) {
+	cfg, err := loadConfig(getenv)
 	if err != nil {
 		return nil, err
 	}

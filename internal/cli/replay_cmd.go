@@ -186,7 +186,7 @@ func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string
 	if err != nil {
 		return err
 	}
-	reg, err := readRules()
+	reg, err := readRules(ios.Getenv)
 	if err != nil {
 		return err
 	}

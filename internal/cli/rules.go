@@ -54,7 +54,7 @@ findings (export, demo):
 
 docs/rules.md lists the same rules.`,
 		RunE: func(_ *cobra.Command, args []string) error {
-			reg, err := readRules()
+			reg, err := readRules(io.Getenv)
 			if err != nil {
 				return err
 			}

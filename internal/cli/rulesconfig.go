@@ -5,23 +5,20 @@ import (
 	"github.com/mcptrail/mcptrail/internal/rules"
 )
 
-// readRules loads the configuration file and returns the rule registry
-// that grades the findings of a command that shows them: every rule,
-// disabled and re-graded by the [rules] table.
-func readRules() (*finding.Registry, error) {
-	cfg, err := loadConfig()
+// readRules loads the configuration and returns the rule registry that
+// grades the findings of a command that shows them: every rule, disabled
+// and re-graded by the [rules] tables, the user's file first, then the
+// working directory's.
+func readRules(getenv func(string) string) (*finding.Registry, error) {
+	cfg, err := loadConfig(getenv)
 	if err != nil {
 		return nil, err
 	}
-	return configuredRules(&cfg.Rules)
-}
-
-// configuredRules applies a [rules] table to the default registry. A
-// mistake in it is a usage error naming the file and the key.
-func configuredRules(cfg *rules.Config) (*finding.Registry, error) {
 	reg := rules.Default()
-	if err := cfg.Apply(reg); err != nil {
-		return nil, usagef("%s: %v", configFile, err)
+	for _, t := range cfg.rules {
+		if err := t.rules.Apply(reg); err != nil {
+			return nil, usagef("%s: %v", t.file, err)
+		}
 	}
 	return reg, nil
 }

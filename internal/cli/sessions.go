@@ -75,7 +75,7 @@ a scrubbed label shows it scrubbed too (open that session by its id).`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			r, err := red.readRedactor(cmd.Flags())
+			r, err := red.readRedactor(cmd.Flags(), io.Getenv)
 			if err != nil {
 				return err
 			}
