@@ -396,13 +396,13 @@ func TestRunGrandchildHoldsStdout(t *testing.T) {
 	var out, capt bytes.Buffer
 	start := time.Now()
 	res, err := stdio.Run(context.Background(), &stdio.Options{
-		Command: peer(t, "out:hi\\n", "child:5s", "exit:4"),
+		Command: peer(t, "out:hi\\n", "child:10s", "exit:4"),
 		Stdout:  &out, Capture: &capt,
 	})
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if d := time.Since(start); d > 4*time.Second {
+	if d := time.Since(start); d > 8*time.Second { // the grandchild holds the pipe for 10 s
 		t.Errorf("Run took %v; it should give up on the grandchild's pipe", d)
 	}
 	if res.ExitCode != 4 || out.String() != "hi\n" {
