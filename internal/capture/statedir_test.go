@@ -3,6 +3,7 @@ package capture
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -18,8 +19,14 @@ func TestStateDir(t *testing.T) {
 		want string
 	}{
 		{"mcptrail home wins", map[string]string{"MCPTRAIL_HOME": "/m", "XDG_STATE_HOME": "/x", "HOME": "/h"}, "/m"},
-		{"xdg state home", map[string]string{"XDG_STATE_HOME": "/x", "HOME": "/h"}, "/x/mcptrail"},
-		{"home", map[string]string{"HOME": "/h"}, "/h/.local/state/mcptrail"},
+		{"xdg state home", map[string]string{"XDG_STATE_HOME": "/x", "HOME": "/h"}, filepath.Join("/x", "mcptrail")},
+	}
+	if runtime.GOOS != "windows" { // Windows falls back to LOCALAPPDATA: TestDefaultStateDirWindows
+		tests = append(tests, struct {
+			name string
+			env  map[string]string
+			want string
+		}{"home", map[string]string{"HOME": "/h"}, "/h/.local/state/mcptrail"})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,7 +60,9 @@ func TestCreateSessionFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Mode() != mode {
+		// Windows has no permission bits (Go reports 0666 and 0777): there the
+		// profile directory's ACL keeps the state private.
+		if runtime.GOOS != "windows" && st.Mode() != mode {
 			t.Errorf("%s: mode %v, want %v", path, st.Mode(), mode)
 		}
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 // TestMain lets the test binary itself serve as the mcptrail command in the
@@ -18,6 +21,8 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"mcptrail": func() { os.Exit(Main(context.Background(), os.Args[1:], System())) },
+		// peer is a test server (testbin.Peer) that runs on Windows too.
+		"peer": func() { os.Exit(testbin.Peer(os.Args[1:])) },
 	})
 }
 
@@ -26,11 +31,19 @@ func TestMain(m *testing.M) {
 // [ARGS...]`, which runs PROG and requires exit status N (its stdout and
 // stderr are then checked as after exec); `expand SRC DST`, which writes
 // SRC to DST with its $VARS (such as $WORK) replaced; and `sqlexec FILE
-// STATEMENT...`, which runs SQL on an SQLite database.
+// STATEMENT...`, which runs SQL on an SQLite database. The condition [wine]
+// holds when MCPTRAIL_WINE is set: .ci/wine/run sets it when it runs the
+// Windows test binary under Wine, which cannot do everything Windows does.
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
+		Condition: func(cond string) (bool, error) {
+			if cond == "wine" {
+				return os.Getenv("MCPTRAIL_WINE") != "", nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("MCPTRAIL_HOME", filepath.Join(env.WorkDir, "state"))
 			return nil

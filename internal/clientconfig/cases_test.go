@@ -172,7 +172,7 @@ func TestLocations(t *testing.T) {
 		{&Env{GOOS: "linux", Home: "/h", Dir: "/h"}, "gemini", []string{"/h/.gemini/settings.json"}},
 		{&Env{GOOS: "windows", Home: "/h", Dir: `C:\src\app`}, "claude-code", []string{
 			"/h/.claude.json", `/h/.claude.json projects.C:\src\app.mcpServers`,
-			"/h/.claude.json projects.C:/src/app.mcpServers", `C:\src\app/.mcp.json`}},
+			"/h/.claude.json projects.C:/src/app.mcpServers", filepath.ToSlash(filepath.Join(`C:\src\app`, ".mcp.json"))}},
 	} {
 		if diff := cmp.Diff(tc.want, where(Locations(tc.env, tc.client))); diff != "" {
 			t.Errorf("%s on %s (-want +got):\n%s", tc.client, tc.env.GOOS, diff)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -59,7 +61,7 @@ func TestRunEcho(t *testing.T) {
 	in := "{\"id\":1}\r\n  {\"a\" : 2}  \nnot json\n\xff\xfe\n{\"last\":true}"
 	var out, capt bytes.Buffer
 	res, err := stdio.Run(context.Background(), &stdio.Options{
-		Command: []string{"cat"},
+		Command: peer(t, "cat"),
 		Stdin:   strings.NewReader(in),
 		Stdout:  &out,
 		Capture: &capt,
@@ -75,7 +77,7 @@ func TestRunEcho(t *testing.T) {
 		t.Errorf("Result (-want +got):\n%s", diff)
 	}
 	h, recs, dmg := readCapture(t, capt.Bytes())
-	if h.SessionID != "s1" || h.Label != "echo" || h.Transport != "stdio" || h.Format != capture.FormatVersion || !cmp.Equal(h.Command, []string{"cat"}) {
+	if h.SessionID != "s1" || h.Label != "echo" || h.Transport != "stdio" || h.Format != capture.FormatVersion || !cmp.Equal(h.Command, peer(t, "cat")) {
 		t.Errorf("header = %+v", h)
 	}
 	if dmg.Torn || dmg.Corrupt != 0 {
@@ -132,6 +134,7 @@ func TestRunExitAndStderr(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name     string
+		ops      []string // the peer's; nil: sh -c script, on Unix only
 		script   string
 		want     stdio.Result
 		wantRecs []summary
@@ -139,7 +142,7 @@ func TestRunExitAndStderr(t *testing.T) {
 	}{
 		{
 			name:   "exit code",
-			script: "echo oops >&2; printf 'half'; exit 3",
+			ops:    []string{`err:oops\n`, "out:half", "exit:3"},
 			want:   stdio.Result{ExitCode: 3, Frames: 1, Bytes: 4},
 			stderr: "oops\n",
 			wantRecs: []summary{
@@ -164,13 +167,19 @@ func TestRunExitAndStderr(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
+			command := []string{"sh", "-c", tc.script}
+			if tc.ops != nil {
+				command = peer(t, tc.ops...)
+			} else if runtime.GOOS == "windows" {
+				t.Skip("a Windows process is not killed by a signal")
+			}
 			var out, errb, capt bytes.Buffer
 			// The client never closes stdin: Run must return when the
 			// server exits.
 			pr, pw := io.Pipe()
 			defer pw.Close()
 			res, err := stdio.Run(context.Background(), &stdio.Options{
-				Command: []string{"sh", "-c", tc.script},
+				Command: command,
 				Stdin:   pr, Stdout: &out, Stderr: &errb, Capture: &capt,
 			})
 			if err != nil {
@@ -217,7 +226,7 @@ func TestRunStartFailed(t *testing.T) {
 	if err == nil || res != nil {
 		t.Fatalf("Run = %v, %v; want nil result and an error", res, err)
 	}
-	if !errors.Is(err, os.ErrNotExist) {
+	if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, exec.ErrNotFound) { // Windows: not found
 		t.Errorf("error %v is not ErrNotExist", err)
 	}
 	_, recs, _ := readCapture(t, capt.Bytes())
@@ -236,6 +245,9 @@ func TestRunNoCommand(t *testing.T) {
 
 func TestRunSignals(t *testing.T) {
 	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows cannot pass a signal on to a console process; TestRunContextCancel covers the kill")
+	}
 	sigs := make(chan os.Signal, 1)
 	pr, pw := io.Pipe()
 	defer pw.Close()
@@ -246,7 +258,7 @@ func TestRunSignals(t *testing.T) {
 		sigs <- syscall.SIGTERM
 	}()
 	res, err := stdio.Run(context.Background(), &stdio.Options{
-		Command: []string{"sh", "-c", "read x; exec sleep 30"},
+		Command: peer(t, "read", "sleep:30s"),
 		Stdin:   pr, Stdout: &out, Capture: &capt, Signals: sigs,
 	})
 	if err != nil {
@@ -302,7 +314,7 @@ func TestRunCaptureFailureKeepsRelaying(t *testing.T) {
 		fw := &failingWriter{limit: 100_000, recovers: recovers}
 		var out bytes.Buffer
 		res, err := stdio.Run(context.Background(), &stdio.Options{
-			Command: []string{"cat"}, Stdin: strings.NewReader(in.String()), Stdout: &out, Capture: fw,
+			Command: peer(t, "cat"), Stdin: strings.NewReader(in.String()), Stdout: &out, Capture: fw,
 		})
 		if !errors.Is(err, syscall.ENOSPC) {
 			t.Errorf("recovers=%v: Run error = %v, want ENOSPC", recovers, err)
@@ -347,12 +359,17 @@ func TestRunContextCancel(t *testing.T) {
 	defer cancel()
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	res, err := stdio.Run(ctx, &stdio.Options{Command: []string{"sleep", "30"}, Stdin: pr})
+	res, err := stdio.Run(ctx, &stdio.Options{Command: peer(t, "sleep:30s"), Stdin: pr})
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if res.Signal != "SIGKILL" || res.ExitCode != 137 {
-		t.Errorf("Result = %+v, want SIGKILL 137", res)
+	// Windows ends the server's job with status 1; no signal is involved.
+	want := stdio.Result{ExitCode: 137, Signal: "SIGKILL"}
+	if runtime.GOOS == "windows" {
+		want = stdio.Result{ExitCode: 1}
+	}
+	if res.Signal != want.Signal || res.ExitCode != want.ExitCode {
+		t.Errorf("Result = %+v, want %+v", res, want)
 	}
 }
 
@@ -361,7 +378,7 @@ func TestRunCaptureUnwritableFromStart(t *testing.T) {
 	fw := &failingWriter{limit: 0}
 	var out bytes.Buffer
 	res, err := stdio.Run(context.Background(), &stdio.Options{
-		Command: []string{"sh", "-c", "cat; exit 1", "arg-\xff"}, Stdin: strings.NewReader("a\nb\n"), Stdout: &out, Capture: fw,
+		Command: append(peer(t, "cat", "exit:1"), "arg-\xff"), Stdin: strings.NewReader("a\nb\n"), Stdout: &out, Capture: fw,
 	})
 	if !errors.Is(err, syscall.ENOSPC) || res == nil {
 		t.Fatalf("Run = %+v, %v; want a result and ENOSPC", res, err)
@@ -379,13 +396,13 @@ func TestRunGrandchildHoldsStdout(t *testing.T) {
 	var out, capt bytes.Buffer
 	start := time.Now()
 	res, err := stdio.Run(context.Background(), &stdio.Options{
-		Command: []string{"sh", "-c", "echo hi; sleep 5 & exit 4"},
+		Command: peer(t, "out:hi\\n", "child:10s", "exit:4"),
 		Stdout:  &out, Capture: &capt,
 	})
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if d := time.Since(start); d > 4*time.Second {
+	if d := time.Since(start); d > 8*time.Second { // the grandchild holds the pipe for 10 s
 		t.Errorf("Run took %v; it should give up on the grandchild's pipe", d)
 	}
 	if res.ExitCode != 4 || out.String() != "hi\n" {
