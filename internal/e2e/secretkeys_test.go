@@ -14,11 +14,11 @@ import (
 // secretMembers are member names --redact-secrets must scrub however they
 // are spelled; keptMembers are tool arguments it must leave alone.
 func secretMembers() []string {
-	return []string{"GITHUB_TOKEN", "github_token", "githubToken", "OPENAI_API_KEY", "aws_secret_access_key", "access-token", "private-key"}
+	return []string{"GITHUB_TOKEN", "github_token", "OPENAI_API_KEY", "aws_secret_access_key", "access-token", "private-key"}
 }
 
 func keptMembers() []string {
-	return []string{"max_tokens", "token_count", "inputTokens", "keyboard", "monkey"}
+	return []string{"max_tokens", "token_count", "inputTokens", "progressToken", "keyboard", "monkey"}
 }
 
 // secretObject is a JSON object with each secret member holding
@@ -35,11 +35,12 @@ func secretObject(canary string) string {
 }
 
 // TestRedactSecretMembers: through the real stdio proxy with
-// --redact-secrets, secrets under GITHUB_TOKEN, githubToken,
+// --redact-secrets, secrets under GITHUB_TOKEN, github_token,
 // OPENAI_API_KEY, aws_secret_access_key, access-token and private-key, as
 // tool arguments, in an env object, nested in a result and in a torn
 // frame, never reach the capture or a view, while max_tokens,
-// token_count, inputTokens, keyboard and monkey keep their values; the
+// token_count, inputTokens, progressToken, keyboard and monkey keep their
+// values; the
 // text forms (a stderr line, a text frame, the command line) still lose
 // theirs, and both peers get the bytes the other sent.
 func TestRedactSecretMembers(t *testing.T) {
@@ -49,7 +50,7 @@ func TestRedactSecretMembers(t *testing.T) {
 	c2s := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run","arguments":` + obj + `}}` + "\n" +
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"spawn","arguments":{"cmd":"node","env":` + obj + `}}}` + "\n" +
 		"text GITHUB_TOKEN=" + c + "t1 aws_secret_access_key: " + c + "t2\n" +
-		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{"githubToken":"` + c + `t3"`
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{"GITHUB_TOKEN":"` + c + `t3"`
 	s2c := `{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"deep":[{"config":` + obj + `}]}}}` + "\n"
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")

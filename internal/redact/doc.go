@@ -11,8 +11,8 @@
 //   - Keys: an object member whose name is a key, at any depth, has its
 //     whole value replaced. A name is a key when, lower-cased with - read
 //     as _, it equals one or its last word does, words being separated by
-//     _, - and camelCase humps: the key token takes GITHUB_TOKEN,
-//     access-token and githubToken, not max_tokens or inputTokens. One
+//     _ and - (not camelCase humps: progressToken is the protocol's): the
+//     key token takes GITHUB_TOKEN and access-token, not max_tokens. One
 //     matcher (keySet) judges member names, the names of text forms,
 //     flags, variables and headers alike.
 //   - Secrets: the keys of the Secrets preset (see [SecretKeys]), and any

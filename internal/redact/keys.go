@@ -1,10 +1,6 @@
 package redact
 
-import (
-	"strings"
-	"unicode"
-	"unicode/utf8"
-)
+import "strings"
 
 // SecretKeys returns the Secrets preset: common names of members that hold
 // credentials, lower-case (keys match ignoring case, - read as _, and as
@@ -50,9 +46,10 @@ func oauthSecrets() []string {
 // keySet is the one name matcher of key rules, for JSON members, text
 // forms, flags, variables and headers alike. A name matches when,
 // lower-cased with - read as _, it equals a key, or its last word does: the
-// words of a name are separated by _ or - and by camelCase humps
-// (GITHUB_TOKEN, github-token and githubToken end in token; max_tokens,
-// inputTokens and monkey do not). A word key matches as a last word only.
+// words of a name are separated by _ or - (GITHUB_TOKEN and github-token
+// end in token; max_tokens and monkey do not). camelCase humps do not
+// separate words: the protocol's own progressToken is no secret. A word
+// (key) matches as a last word only.
 // Case is folded as strings.EqualFold folds it, so a name spelled with
 // the Kelvin sign for k matches too.
 type keySet struct {
@@ -136,52 +133,22 @@ func (k *keySet) match(name []byte) bool {
 	return false
 }
 
-// wordStart reports whether a word of the ASCII name starts at name[i]
-// (i > 0): after _ or -, or at a camelCase hump (aB, 2B, or the B of ABc).
-func wordStart(name []byte, i int) bool {
-	p, c := name[i-1], name[i]
-	switch {
-	case p == '_' || p == '-':
-		return true
-	case c < 'A' || c > 'Z':
-		return false
-	case 'a' <= p && p <= 'z' || '0' <= p && p <= '9':
-		return true
-	}
-	return 'A' <= p && p <= 'Z' && i+1 < len(name) && 'a' <= name[i+1] && name[i+1] <= 'z'
-}
+// wordStart reports whether a word of the name starts at name[i] (i > 0):
+// after _ or -.
+func wordStart(name []byte, i int) bool { return name[i-1] == '_' || name[i-1] == '-' }
 
 // matchWide is match for a name or a key beyond ASCII: words start as in
-// wordStart, by Unicode letter case, and compare with strings.EqualFold.
+// wordStart (separators are ASCII) and compare with strings.EqualFold.
 func (k *keySet) matchWide(name string) bool {
 	if k.equalFold(name, true) {
 		return true
 	}
-	prev, w := utf8.DecodeRuneInString(name)
-	for i := w; i < len(name); i += w {
-		var r rune
-		r, w = utf8.DecodeRuneInString(name[i:])
-		if len(name)-i <= 3*k.maxLen && wideWordStart(prev, r, name[i+w:]) && k.equalFold(name[i:], false) {
+	for i := max(1, len(name)-3*k.maxLen); i < len(name); i++ {
+		if (name[i-1] == '_' || name[i-1] == '-') && k.equalFold(name[i:], false) {
 			return true
 		}
-		prev = r
 	}
 	return false
-}
-
-// wideWordStart reports whether a word starts at rune r after rune prev;
-// rest is what follows r.
-func wideWordStart(prev, r rune, rest string) bool {
-	switch {
-	case prev == '_' || prev == '-':
-		return true
-	case !unicode.IsUpper(r):
-		return false
-	case unicode.IsLower(prev) || unicode.IsDigit(prev):
-		return true
-	}
-	next, _ := utf8.DecodeRuneInString(rest)
-	return unicode.IsUpper(prev) && unicode.IsLower(next)
 }
 
 // equalFold reports whether s, - read as _, equals a key ignoring case;

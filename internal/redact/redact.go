@@ -125,8 +125,8 @@ func New(opts *Options) (*Redactor, error) {
 // addSuffixes fills r.suffixes and reports whether every key suits
 // scanPlain: it is ASCII, and a key that may be a whole name has four
 // bytes or more. A name that ends in a key ends in its last four bytes (-
-// and _ either way); one that ends in a three-byte word, in the word after
-// a separator or the letter or digit before a camelCase hump.
+// and _ either way); one that ends in a three-byte word, in a separator
+// and the word.
 func (r *Redactor) addSuffixes() bool {
 	if r.keys.wide {
 		return false
@@ -139,9 +139,7 @@ func (r *Redactor) addSuffixes() bool {
 		case len(k) >= 4:
 			r.addSuffix(k[len(k)-4:])
 		case len(k) == 3 && !whole:
-			for _, c := range "_-abcdefghijklmnopqrstuvwxyz0123456789" {
-				r.addSuffix(string(c) + k)
-			}
+			r.addSuffix("_" + k)
 		default:
 			return false
 		}

