@@ -77,10 +77,11 @@ func TestRedactSecretMembersHTTP(t *testing.T) {
 	}
 	cs.Close()
 	tp.stop(t)
-	if in := <-got; in["GITHUB_TOKEN"] != canary+"a" || in["env"].(map[string]any)["private-key"] != canary+"g" {
+	want := secretArgs(canary)
+	if in := <-got; in["GITHUB_TOKEN"] != want["GITHUB_TOKEN"] || in["env"].(map[string]any)["private-key"] != want["private-key"] {
 		t.Errorf("the tool got %v, not the client's arguments", in)
 	}
-	if echo, _ := res.StructuredContent.(map[string]any)["echo"].(map[string]any); echo["OPENAI_API_KEY"] != canary+"d" {
+	if echo, _ := res.StructuredContent.(map[string]any)["echo"].(map[string]any); echo["OPENAI_API_KEY"] != want["OPENAI_API_KEY"] {
 		t.Errorf("the client got %v, not the server's echo", res.StructuredContent)
 	}
 	file, err := os.ReadFile(tp.capture)
