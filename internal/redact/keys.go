@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"encoding/binary"
+	"strings"
+)
 
 // SecretKeys returns the Secrets preset: common names of members that hold
 // credentials, lower-case (keys match ignoring case, - read as _, and as
@@ -60,6 +63,13 @@ type keySet struct {
 	maxLen int // bytes of the longest
 	lasts  uint64
 	wide   bool // a key holds a byte beyond ASCII
+	// suffixes has the bit (suffixHash) of every last four bytes a
+	// matching name may end in: a key's last four (- and _ either way), or
+	// a separator and a three-byte word. hashed is false when that does
+	// not decide (a key beyond ASCII, a whole-name key under four bytes, a
+	// word under three), and the bits are unused.
+	suffixes [16]uint64
+	hashed   bool
 }
 
 // newKeySet returns the set of keys and words; no key may be empty.
@@ -81,7 +91,45 @@ func newKeySet(keys, words []string) keySet {
 	for _, s := range words {
 		add(s, false)
 	}
+	k.hashed = k.addSuffixes()
 	return k
+}
+
+// addSuffixes fills k.suffixes and reports whether they decide.
+func (k *keySet) addSuffixes() bool {
+	if k.wide {
+		return false
+	}
+	for n, whole := range k.names {
+		switch {
+		case len(n) >= 4:
+			addSuffix(&k.suffixes, n[len(n)-4:])
+		case len(n) == 3 && !whole:
+			addSuffix(&k.suffixes, "_"+n)
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// addSuffix sets the bits of four bytes, each - or _ in them read either
+// way.
+func addSuffix(bits *[16]uint64, tail string) {
+	b := []byte(tail)
+	var seps []int
+	for i, c := range b {
+		if c == '-' || c == '_' {
+			seps = append(seps, i)
+		}
+	}
+	for m := 0; m < 1<<len(seps); m++ {
+		for j, i := range seps {
+			b[i] = "_-"[m>>j&1]
+		}
+		h := suffixHash(binary.LittleEndian.Uint32(b) | 0x20202020)
+		bits[h/64] |= 1 << (h % 64)
+	}
 }
 
 // normal is s lower-cased with - read as _.
@@ -104,6 +152,14 @@ func (k *keySet) match(name []byte) bool {
 	}
 	if k.lasts&lastBit(name[n-1]) == 0 {
 		return false
+	}
+	if k.hashed {
+		if n < 4 {
+			return false
+		}
+		if h := suffixHash(binary.LittleEndian.Uint32(name[n-4:]) | 0x20202020); k.suffixes[h/64]&(1<<(h%64)) == 0 {
+			return false
+		}
 	}
 	// Only the last maxLen bytes can be a key, and the byte before them
 	// tells whether a word starts there.

@@ -2,7 +2,6 @@ package redact
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"regexp"
@@ -50,8 +49,8 @@ type Redactor struct {
 	keys keySet // the key rules' names (keys.go)
 	// suffixes has the bit (suffixHash) of every last four bytes a name
 	// matching a key may end in, and of the names answer redaction looks
-	// for, folded as scanPlain folds; plain is false when a key is too
-	// short or not ASCII, and scanPlain cannot be used.
+	// for, folded as scanPlain folds; plain is false when the key set
+	// cannot say (keySet.hashed), and scanPlain cannot be used.
 	suffixes [16]uint64
 	plain    bool
 	paths    []jp.Expr
@@ -122,48 +121,18 @@ func New(opts *Options) (*Redactor, error) {
 	return r, nil
 }
 
-// addSuffixes fills r.suffixes and reports whether every key suits
-// scanPlain: it is ASCII, and a key that may be a whole name has four
-// bytes or more. A name that ends in a key ends in its last four bytes (-
-// and _ either way); one that ends in a three-byte word, in a separator
-// and the word.
+// addSuffixes fills r.suffixes, the key set's (keySet.hashed) and the
+// names answer redaction looks for, and reports whether every key suits
+// scanPlain.
 func (r *Redactor) addSuffixes() bool {
-	if r.keys.wide {
+	if !r.keys.hashed {
 		return false
 	}
+	r.suffixes = r.keys.suffixes
 	for _, k := range []string{"inputResponses", "action", "content"} {
-		r.addSuffix(k[len(k)-4:])
-	}
-	for k, whole := range r.keys.names {
-		switch {
-		case len(k) >= 4:
-			r.addSuffix(k[len(k)-4:])
-		case len(k) == 3 && !whole:
-			r.addSuffix("_" + k)
-		default:
-			return false
-		}
+		addSuffix(&r.suffixes, k[len(k)-4:])
 	}
 	return true
-}
-
-// addSuffix sets the bits of four bytes, each - or _ in them read either
-// way.
-func (r *Redactor) addSuffix(tail string) {
-	b := []byte(tail)
-	var seps []int
-	for i, c := range b {
-		if c == '-' || c == '_' {
-			seps = append(seps, i)
-		}
-	}
-	for m := 0; m < 1<<len(seps); m++ {
-		for j, i := range seps {
-			b[i] = "_-"[m>>j&1]
-		}
-		h := suffixHash(binary.LittleEndian.Uint32(b) | 0x20202020)
-		r.suffixes[h/64] |= 1 << (h % 64)
-	}
 }
 
 // Names returns a filter that selects the member names Line looks for in a
