@@ -214,7 +214,7 @@ func (s *lineScan) endString() {
 	}
 	if s.f != nil && !s.hit {
 		n := len(s.name)
-		s.hit = s.odd || n > 0 && n <= s.f.maxLen && s.f.selects(s.name)
+		s.hit = s.odd || n > 0 && s.f.selects(s.name)
 	}
 	s.state = stColon
 }

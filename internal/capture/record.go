@@ -72,9 +72,10 @@ type HTTP struct {
 // are kept the way frame envelopes keep them (Authorization and cookies:
 // presence and scheme only); bodies and URLs have their credentials
 // (access_token, refresh_token, id_token, code, code_verifier,
-// client_secret, assertion) replaced by RedactedValue before the record is
-// written, in JSON and form-encoded bodies and in query strings. Zero
-// fields were absent.
+// client_secret, assertion, registration_access_token, software_statement
+// and the rest of redact.OAuthCredentials) replaced by RedactedValue
+// before the record is written, in JSON and form-encoded bodies and in
+// query strings. Zero fields were absent.
 type Exchange struct {
 	// ID is the exchange id, unique in the session (frames carry the same
 	// kind of id in HTTP.Exchange).

@@ -178,7 +178,7 @@ str: // a string's contents start at i; it is a member name if name is set
 	}
 	if name {
 		if f != nil && !hit {
-			hit = odd || f.passes(b, start, i-1) && f.match(b[start:i-1])
+			hit = odd || f.selects(b[start:i-1])
 		}
 		goto colon
 	}
@@ -341,6 +341,10 @@ type NameFilter struct {
 	firsts, lasts [maxMasked]uint64
 	match         func(name []byte) bool
 	jsonrpc       bool // the filter selects "jsonrpc", which scanJSON may skip
+	// long is set when a name longer than maxLen is selected unread
+	// (NewTailFilter): a spooled frame keeps only maxLen+1 bytes of a
+	// name, and both scans must give the same answer.
+	long bool
 }
 
 // maxMasked bounds the name lengths NameFilter keeps masks for.
@@ -368,6 +372,28 @@ func NewNameFilter(names []string, match func(name []byte) bool) *NameFilter {
 	return f
 }
 
+// NewTailFilter returns a filter for the names that end in one of tails,
+// which must be ASCII: a member name passes when it is at least as long as
+// a tail and ends in that tail's last byte, ignoring ASCII case, and it is
+// selected when match (which must accept every name that ends in a tail,
+// in any ASCII case) accepts it too. A name of more than 63 bytes is
+// always selected.
+func NewTailFilter(tails []string, match func(name []byte) bool) *NameFilter {
+	f := &NameFilter{match: match, maxLen: maxMasked - 1, long: true}
+	for _, s := range tails {
+		if s == "" {
+			continue
+		}
+		last := uint64(1) << ((s[len(s)-1] | 0x20) & 63)
+		for n := len(s); n < maxMasked; n++ {
+			f.firsts[n] = ^uint64(0)
+			f.lasts[n] |= last
+		}
+	}
+	f.jsonrpc = f.selects([]byte("jsonrpc"))
+	return f
+}
+
 // passes reports whether the plainly spelled ASCII name b[start:end]
 // passes f's first cut. Masks of lengths no name has are empty.
 func (f *NameFilter) passes(b []byte, start, end int) bool {
@@ -380,5 +406,11 @@ func (f *NameFilter) passes(b []byte, start, end int) bool {
 
 // selects reports whether f selects a plainly spelled ASCII name.
 func (f *NameFilter) selects(name []byte) bool {
+	switch {
+	case len(name) == 0:
+		return false
+	case len(name) > f.maxLen:
+		return f.long
+	}
 	return f.passes(name, 0, len(name)) && f.match(name)
 }

@@ -192,3 +192,47 @@ func TestNameFilter(t *testing.T) {
 		})
 	}
 }
+
+// TestTailFilter: a tail filter passes a name of any length that ends in
+// a tail's last byte and leaves the last word to its match function; a
+// name past 63 bytes is selected unread, by the validating scan and by a
+// spool alike.
+func TestTailFilter(t *testing.T) {
+	t.Parallel()
+	f := NewTailFilter([]string{"token", "key"}, func(name []byte) bool {
+		n := strings.ToLower(string(name))
+		return n == "token" || strings.HasSuffix(n, "_token") || strings.HasSuffix(n, "_key")
+	})
+	long := strings.Repeat("x", maxMasked)
+	for _, tt := range []struct {
+		json string
+		want bool
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"x","params":{"name":"y"}}`, false},
+		{`{"id":1,"params":{"arguments":{"GITHUB_TOKEN":"s"}}}`, true},
+		{`{"id":1,"params":{"arguments":{"a_very_long_prefix_before_the_words_that_matter_api_key":1}}}`, true},
+		{`{"id":1,"params":{"arguments":{"max_tokens":1,"monkey":2,"key":3}}}`, false},
+		{`{"` + long + `":1}`, true},
+		{`{"` + long[:maxMasked-1] + `":1}`, false},
+		{`{"":1}`, false},
+	} {
+		b := []byte(tt.json)
+		ok, _, hit := scanJSON(b, f)
+		if !ok || hit != tt.want {
+			t.Errorf("scanJSON(%s) = valid %v, hit %v; want hit %v", b, ok, hit, tt.want)
+		}
+		sp, err := NewSpool(t.TempDir(), TypeFrame, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sp.Write(b); err != nil {
+			t.Fatal(err)
+		}
+		if got := sp.Selected(); got != tt.want {
+			t.Errorf("spool of %s: selected %v, want %v", b, got, tt.want)
+		}
+		if err := sp.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

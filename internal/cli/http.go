@@ -66,8 +66,8 @@ its local CA (mcptrail ca; the client must trust it) and verifies the real
 server's certificate as usual. MCP exchanges are captured as frames; every
 other exchange (OAuth metadata, registration, token requests) as one
 exchange record with method, URL, status, headers and bodies, with tokens,
-codes, code verifiers, client secrets and assertions replaced by
-[REDACTED] in bodies and URLs. --allow-origin limits the origins relayed
+codes, code verifiers, client secrets, assertions and software statements
+replaced by [REDACTED] in bodies and URLs. --allow-origin limits the origins relayed
 (others get 403, recorded). One capture holds every origin.
 
 Through the reverse proxy, documents off the MCP endpoint (/.well-known

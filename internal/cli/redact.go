@@ -27,8 +27,8 @@ type redactFlags struct {
 
 // add registers the flags on fs; what says where they apply.
 func (f *redactFlags) add(fs *pflag.FlagSet, what string) {
-	fs.StringSliceVar(&f.keys, "redact-key", nil, "replace the values of members named `K` (any case, any depth) "+what+"; repeatable, comma-separated")
-	fs.BoolVar(&f.secrets, "redact-secrets", false, "replace the values of common secret keys (token, api_key, password, authorization, cookie, ...) "+what)
+	fs.StringSliceVar(&f.keys, "redact-key", nil, "replace the values of members named `K` or ending in _K (any case, any depth) "+what+"; repeatable, comma-separated")
+	fs.BoolVar(&f.secrets, "redact-secrets", false, "replace the values of common secret keys (token, api_key, password, authorization, cookie, ..., and names ending in them or in _key) "+what)
 	fs.StringArrayVar(&f.paths, "redact-path", nil, "replace the values the JSONPath `EXPR` selects "+what+"; repeatable")
 	fs.StringArrayVar(&f.values, "redact-value", nil, "replace matches of the RE2 `REGEX` inside strings, stderr and text frames "+what+"; repeatable")
 	fs.BoolVar(&f.answers, "redact-answers", false, "replace every value users submitted in elicitation answers "+what)

@@ -47,7 +47,10 @@ filters select, grouped by --by:
 
 Percentiles are nearest-rank over the answered calls (or answers); a rate
 with nothing to divide is shown as "-" (null in JSON, empty in CSV). Rates
-are fractions in JSON and CSV, percentages in text and markdown.`,
+are fractions in JSON and CSV, percentages in text and markdown. In CSV, a
+text cell that starts with =, +, -, @, a tab or a carriage return gets a
+leading ' so that no spreadsheet runs it as a formula; numbers stay
+numbers.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usagef("stats takes no arguments, got %q", args)
@@ -171,11 +174,13 @@ func writeStatsJSON(w io.Writer, t *index.Table) error {
 	return writeJSON(w, append(b, ']', '\n'))
 }
 
+// writeStatsCSV writes the table as CSV, every cell that is not a number
+// neutralised by csvText.
 func writeStatsCSV(w io.Writer, t *index.Table) error {
 	cw := csv.NewWriter(w)
 	head := make([]string, len(t.Columns))
 	for i, c := range t.Columns {
-		head[i] = c.Name
+		head[i] = csvText(c.Name)
 	}
 	if err := cw.Write(head); err != nil {
 		return err
@@ -184,6 +189,11 @@ func writeStatsCSV(w io.Writer, t *index.Table) error {
 		rec := make([]string, len(r))
 		for i, v := range r {
 			rec[i] = statsCell(t.Columns[i].Kind, v, false)
+			switch v.(type) {
+			case int, float64:
+			default:
+				rec[i] = csvText(rec[i])
+			}
 		}
 		if err := cw.Write(rec); err != nil {
 			return err
@@ -191,6 +201,17 @@ func writeStatsCSV(w io.Writer, t *index.Table) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvText keeps a text cell from being read as a formula by a spreadsheet
+// (OWASP, CSV injection): one that starts with =, +, -, @, a tab or a
+// carriage return gets a leading '. Numbers are written as they are, so a
+// negative one stays a number: strconv spells no formula.
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
 
 func writeStatsMarkdown(w io.Writer, t *index.Table) error {

@@ -8,9 +8,16 @@
 //
 // # Rules
 //
-//   - Keys: an object member whose name equals a key, ignoring case, at any
-//     depth, has its whole value replaced.
-//   - Secrets: the keys of the Secrets preset (see [SecretKeys]).
+//   - Keys: an object member whose name is a key, at any depth, has its
+//     whole value replaced. A name is a key when, lower-cased with - read
+//     as _, it equals one or its last word does, words being separated by
+//     _ and - (not camelCase humps: progressToken is the protocol's): the
+//     key token takes GITHUB_TOKEN and access-token, not max_tokens. One
+//     matcher (keySet) judges member names, the names of text forms,
+//     flags, variables and headers alike.
+//   - Secrets: the keys of the Secrets preset (see [SecretKeys]), and any
+//     name whose last word is key (OPENAI_API_KEY, aws_secret_access_key;
+//     not key, monkey or keyboard).
 //   - Paths: JSONPath expressions (RFC 9535 syntax as ohler55/ojg parses
 //     it: $, .name, ['name'], [n], [*], .., [start:end], filters); every
 //     value they select in a message is replaced. A path rule reaches
@@ -36,11 +43,10 @@
 //
 // The session header's command line is scrubbed with the key set
 // (--api-key=X, --token X, API_KEY=X, "Authorization: X"; a name matches
-// when, lower-cased with - read as _, it equals a key or ends in _ and a
-// key), with the text forms inside each argument (forms.go: name=value,
-// --name value, auth and cookie headers, URL query parameters, an sh -c
-// string's words), URL passwords, and the value rules; its target the
-// same way. A stderr line or text frame has the value of any "key": value
+// as a member name does), with the text forms inside each argument
+// (forms.go: name=value, --name value, auth and cookie headers, URL query
+// parameters, an sh -c string's words), URL passwords, and the value
+// rules; its target the same way. A stderr line or text frame has the value of any "key": value
 // pair whose key a key rule selects replaced (a torn JSON frame is text),
 // and, when it does not look like JSON, the text forms too. An HTTP
 // envelope header whose name, or whose Name in Mcp-Param-{Name}, is a key

@@ -39,9 +39,9 @@ func (r *Redactor) headers(h *capture.HTTP) bool {
 // headerKey reports whether an HTTP header's name, or the {Name} of an
 // Mcp-Param-{Name} header (which mirrors a tool argument), is a key:
 // compared ignoring case, and - and _ (Mcp-Param-Api-Key names apiKey,
-// api_key and api-key), or as argvKey compares (X-Upstream-Token).
+// api_key and api-key), or as any name is matched (X-Upstream-Token).
 func (r *Redactor) headerKey(name string) bool {
-	if len(r.keys) == 0 {
+	if r.keys.empty() {
 		return false
 	}
 	if len(name) > len(mcp.HeaderParamPrefix) && strings.EqualFold(name[:len(mcp.HeaderParamPrefix)], mcp.HeaderParamPrefix) {
@@ -50,7 +50,7 @@ func (r *Redactor) headerKey(name string) bool {
 	if _, ok := r.sepless[sepless(strings.ToLower(name))]; ok {
 		return true
 	}
-	return r.isKey([]byte(name)) || r.argvKey(name)
+	return r.keys.matchString(name)
 }
 
 // sepless is s without - and _.

@@ -79,7 +79,7 @@ func (r *Redactor) mayMatch(line []byte, dir capture.Dir) bool {
 		return true
 	}
 	answersC2S := r.answers && dir == capture.C2S
-	if len(r.keys) == 0 && !answersC2S {
+	if r.keys.empty() && !answersC2S {
 		return false
 	}
 	if r.plain {
@@ -105,14 +105,7 @@ func (r *Redactor) mayMatch(line []byte, dir capture.Dir) bool {
 			continue
 		}
 		name := line[start:end]
-		switch {
-		case flags&nameEscaped != 0:
-			return true
-		case flags&nameWide != 0:
-			if r.isKey(name) {
-				return true
-			}
-		case r.maybeKey(name) && r.isKey(name):
+		if flags&nameEscaped != 0 || r.isKey(name) {
 			return true
 		}
 		if answersC2S && isAnswerName(name) {
@@ -121,11 +114,9 @@ func (r *Redactor) mayMatch(line []byte, dir capture.Dir) bool {
 	}
 }
 
-// Flags of a name found by nameStart.
-const (
-	nameEscaped = 1 << iota // holds a backslash
-	nameWide                // holds a byte beyond ASCII
-)
+// nameEscaped is the flag nameStart returns for a name holding a
+// backslash.
+const nameEscaped = 1
 
 // nameStart returns the index after the quote that opens the string
 // closing at line[end], scanning back, and what the name holds; -1 when
@@ -138,26 +129,9 @@ func nameStart(line []byte, end int) (int, int) {
 			return k + 1, flags
 		case c == '\\':
 			flags |= nameEscaped
-		case c >= 0x80:
-			flags |= nameWide
 		}
 	}
 	return -1, 0
-}
-
-// maybeKey is a cheap filter before isKey for an ASCII name: a key of its
-// length starts and ends with its letters, ignoring case.
-func (r *Redactor) maybeKey(name []byte) bool {
-	n := len(name)
-	switch {
-	case r.wideKeys:
-		return true
-	case n < r.minKey || n > r.maxKey:
-		return false
-	case n >= len(r.firsts):
-		return true
-	}
-	return r.firsts[n]&(1<<((name[0]|0x20)&63)) != 0 && r.lasts[n]&(1<<((name[n-1]|0x20)&63)) != 0
 }
 
 // Byte masks for scanPlain.

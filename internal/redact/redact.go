@@ -2,12 +2,9 @@ package redact
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"maps"
 	"regexp"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -23,20 +20,6 @@ const Placeholder = capture.RedactedValue
 
 // quotedPlaceholder is Placeholder as a JSON string.
 const quotedPlaceholder = `"` + Placeholder + `"`
-
-// SecretKeys returns the Secrets preset: common names of members that hold
-// credentials, lower-case (keys match ignoring case).
-func SecretKeys() []string {
-	return []string{
-		"token", "access_token", "accesstoken", "refresh_token", "refreshtoken",
-		"id_token", "idtoken", "auth_token", "authtoken", "session_token", "sessiontoken",
-		"api_key", "apikey", "api-key", "x-api-key",
-		"password", "passwd", "passphrase",
-		"secret", "client_secret", "clientsecret", "secret_key", "secretkey",
-		"private_key", "privatekey",
-		"authorization", "proxy-authorization", "cookie", "set-cookie", "credentials",
-	}
-}
 
 // errNoRoot is why a JSONPath that does not start at the root is refused.
 var errNoRoot = errors.New("a JSONPath starts with $")
@@ -63,24 +46,16 @@ func (o *Options) Empty() bool {
 
 // Redactor applies Options to the records of one session at a time.
 type Redactor struct {
-	keys   map[string]struct{} // lower-case keys
-	minKey int
-	maxKey int
-	// firsts and lasts hold, per key length, a bit per first and last
-	// byte of the keys of that length (folded to 6 bits), for maybeKey.
-	firsts   [64]uint64
-	lasts    [64]uint64
-	wideKeys bool // a key holds a byte beyond ASCII
-	// suffixes has the bit (suffixHash) of the last four bytes of each
-	// key, and of the names answer redaction looks for, folded as
-	// scanPlain folds; plain is false when a key is shorter than four
-	// bytes or not ASCII, and scanPlain cannot be used.
+	keys keySet // the key rules' names (keys.go)
+	// suffixes has the bit (suffixHash) of every last four bytes a name
+	// matching a key may end in, and of the names answer redaction looks
+	// for, folded as scanPlain folds; plain is false when the key set
+	// cannot say (keySet.hashed), and scanPlain cannot be used.
 	suffixes [16]uint64
 	plain    bool
-	argvKeys map[string]struct{} // keys lower-cased with - as _
 	paths    []jp.Expr
 	values   *regexp.Regexp // the Values, as one alternation
-	textKeys *regexp.Regexp // "key": value in text
+	textKeys *regexp.Regexp // "name": in text, nil without keys
 	forms    forms          // the other text forms (forms.go)
 	// sepless holds the keys lower-cased without - and _, for header
 	// names (headerKey).
@@ -102,35 +77,27 @@ var ErrEmptyKey = errors.New("empty key")
 // New compiles opts. It returns ErrEmptyKey for an empty key, and an
 // error naming a JSONPath that does not parse or does not start with $.
 func New(opts *Options) (*Redactor, error) {
-	r := &Redactor{keys: map[string]struct{}{}, argvKeys: map[string]struct{}{}, sepless: map[string]struct{}{}, minKey: 1 << 30}
+	r := &Redactor{sepless: map[string]struct{}{}}
 	if opts == nil {
 		opts = &Options{}
 	}
 	keys := opts.Keys
+	var words []string
 	if opts.Secrets {
-		keys = append(SecretKeys(), keys...)
+		keys, words = append(SecretKeys(), keys...), secretWords()
 	}
 	for _, k := range keys {
 		if strings.TrimSpace(k) == "" {
 			return nil, ErrEmptyKey
 		}
-		lk := strings.ToLower(k)
-		r.keys[lk] = struct{}{}
-		r.argvKeys[strings.ReplaceAll(lk, "-", "_")] = struct{}{}
-		r.sepless[sepless(lk)] = struct{}{}
-		r.minKey, r.maxKey = min(r.minKey, len(lk)), max(r.maxKey, len(lk))
-		r.addMask(lk)
-		r.wideKeys = r.wideKeys || !isASCII(k)
+		r.sepless[sepless(strings.ToLower(k))] = struct{}{}
 	}
+	r.keys = newKeySet(keys, words)
 	r.plain = r.addSuffixes()
-	if len(r.keys) > 0 {
-		var alt []string
-		for k := range r.keys {
-			alt = append(alt, regexp.QuoteMeta(k))
-		}
-		r.textKeys = regexp.MustCompile(`(?i)("(?:` + strings.Join(alt, "|") + `)"\s*:\s*)("(?:[^"\\]|\\.)*"|[^,}\]\s]+)`)
+	if !r.keys.empty() {
+		r.textKeys = regexp.MustCompile(quotedNamePattern)
 	}
-	r.forms = newForms(len(r.keys) > 0)
+	r.forms = newForms(!r.keys.empty())
 	for _, p := range opts.Paths {
 		if !strings.HasPrefix(p, "$") {
 			return nil, fmt.Errorf("parsing JSONPath %q: %w", p, errNoRoot)
@@ -154,32 +121,16 @@ func New(opts *Options) (*Redactor, error) {
 	return r, nil
 }
 
-// addMask records k's first and last bytes for maybeKey; keys longer
-// than the masks make every name of their length a candidate.
-func (r *Redactor) addMask(k string) {
-	n := len(k)
-	if n >= len(r.firsts) {
-		for i := range r.firsts {
-			r.firsts[i], r.lasts[i] = ^uint64(0), ^uint64(0)
-		}
-		return
-	}
-	r.firsts[n] |= 1 << ((k[0] | 0x20) & 63)
-	r.lasts[n] |= 1 << ((k[n-1] | 0x20) & 63)
-}
-
-// addSuffixes fills r.suffixes and reports whether every key suits
+// addSuffixes fills r.suffixes, the key set's (keySet.hashed) and the
+// names answer redaction looks for, and reports whether every key suits
 // scanPlain.
 func (r *Redactor) addSuffixes() bool {
-	if r.wideKeys {
+	if !r.keys.hashed {
 		return false
 	}
-	for _, k := range append(slices.Collect(maps.Keys(r.keys)), "inputResponses", "action", "content") {
-		if len(k) < 4 {
-			return false
-		}
-		h := suffixHash(binary.LittleEndian.Uint32([]byte(k[len(k)-4:])) | 0x20202020)
-		r.suffixes[h/64] |= 1 << (h % 64)
+	r.suffixes = r.keys.suffixes
+	for _, k := range []string{"inputResponses", "action", "content"} {
+		addSuffix(&r.suffixes, k[len(k)-4:])
 	}
 	return true
 }
@@ -199,15 +150,23 @@ func (r *Redactor) Names(dir capture.Dir) *capture.NameFilter {
 
 // nameFilter builds the filter Names returns for dir.
 func (r *Redactor) nameFilter(dir capture.Dir) *capture.NameFilter {
-	if r.values != nil || len(r.paths) > 0 || r.wideKeys || r.answers && dir != capture.C2S {
+	if r.values != nil || len(r.paths) > 0 || r.keys.wide || r.answers && dir != capture.C2S {
 		return nil
 	}
-	names := slices.Collect(maps.Keys(r.keys))
+	// A name matches a key as its last word: the filter looks at a name's
+	// last byte (- and _ either way).
+	var tails []string
+	for k := range r.keys.names {
+		tails = append(tails, k)
+		if strings.HasSuffix(k, "_") {
+			tails = append(tails, strings.TrimSuffix(k, "_")+"-")
+		}
+	}
 	answers := r.answers && dir == capture.C2S
 	if answers {
-		names = append(names, "inputResponses", "action", "content")
+		tails = append(tails, "inputResponses", "action", "content")
 	}
-	return capture.NewNameFilter(names, func(name []byte) bool {
+	return capture.NewTailFilter(tails, func(name []byte) bool {
 		return r.isKey(name) || answers && isAnswerName(name)
 	})
 }
@@ -321,39 +280,8 @@ func (r *Redactor) Line(t capture.Type, dir capture.Dir, line []byte) ([]byte, b
 	return []byte(s), true
 }
 
-// isKey reports whether a member name is one of the keys.
-func (r *Redactor) isKey(name []byte) bool {
-	if len(r.keys) == 0 || len(name) < r.minKey || len(name) > 4*r.maxKey {
-		return false
-	}
-	if isASCII(string(name)) && !r.wideKeys {
-		if !r.maybeKey(name) {
-			return false
-		}
-		var buf [64]byte
-		lower := buf[:0]
-		if len(name) > len(buf) {
-			lower = make([]byte, 0, len(name))
-		}
-		for _, c := range name {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			lower = append(lower, c)
-		}
-		_, ok := r.keys[string(lower)]
-		return ok
-	}
-	if _, ok := r.keys[strings.ToLower(string(name))]; ok {
-		return true
-	}
-	for k := range r.keys {
-		if strings.EqualFold(k, string(name)) {
-			return true
-		}
-	}
-	return false
-}
+// isKey reports whether a member name is a key (see keySet).
+func (r *Redactor) isKey(name []byte) bool { return r.keys.match(name) }
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 )
 
 // maxPasses bounds the passes that bring a value to a fixed point. Each
@@ -131,27 +132,68 @@ func textualBytes(t capture.Type, line []byte) bool {
 	return len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '['
 }
 
-// textKeyPass replaces the values of "key": value pairs.
+// quotedNamePattern finds "name": in text, the name in its group.
+const quotedNamePattern = `"((?:[^"\\]|\\.)*)"\s*:\s*`
+
+// textKeyPass replaces the values of "name": value pairs whose name is a
+// key: a quoted string, or else the run up to white space, a comma or a
+// closing bracket.
 func (r *Redactor) textKeyPass(s string) (string, bool) {
-	ms := r.textKeys.FindAllStringSubmatchIndex(s, -1)
-	if ms == nil {
+	if strings.IndexByte(s, '"') < 0 || strings.IndexByte(s, ':') < 0 {
 		return s, false
 	}
 	var b strings.Builder
 	last := 0
-	for _, m := range ms {
-		if s[m[4]:m[5]] == quotedPlaceholder {
+	for _, m := range r.textKeys.FindAllStringSubmatchIndex(s, -1) {
+		if m[0] < last || !r.isKey(quotedName(s[m[2]-1:m[3]+1])) {
 			continue
 		}
-		b.WriteString(s[last:m[4]])
+		end := textValueEnd(s, m[1])
+		if end == m[1] || s[m[1]:end] == quotedPlaceholder {
+			continue
+		}
+		b.WriteString(s[last:m[1]])
 		b.WriteString(quotedPlaceholder)
-		last = m[5]
+		last = end
 	}
 	if last == 0 {
 		return s, false
 	}
 	b.WriteString(s[last:])
 	return b.String(), true
+}
+
+// quotedName returns the name a quoted string in text spells: unescaped,
+// or as it is when it does not unquote.
+func quotedName(q string) []byte {
+	if !strings.Contains(q, `\`) {
+		return []byte(q[1 : len(q)-1])
+	}
+	if name, ok := jsonraw.Unquote(nil, []byte(q)); ok {
+		return name
+	}
+	return []byte(q[1 : len(q)-1])
+}
+
+// textValueEnd returns the end of the value that starts at s[i] in a
+// "name": value pair: after the closing quote of a string, or else at the
+// first white space, comma or closing bracket.
+func textValueEnd(s string, i int) int {
+	if i < len(s) && s[i] == '"' {
+		for k := i + 1; k < len(s); k++ {
+			switch s[k] {
+			case '\\':
+				k++
+			case '"':
+				return k + 1
+			}
+		}
+	}
+	end := strings.IndexAny(s[i:], ",}] \t\n\f\r")
+	if end < 0 {
+		return len(s)
+	}
+	return i + end
 }
 
 // binary applies the value rules to bytes that are not UTF-8; with forms
@@ -337,21 +379,6 @@ func (r *Redactor) arg(argv []string, i int) (string, bool) {
 	return v, secretNext
 }
 
-// argvKey reports whether a flag, variable or header name is a key:
-// lower-cased with - read as _, it equals a key or ends in _ and a key.
-func (r *Redactor) argvKey(name string) bool {
-	if name == "" || len(r.argvKeys) == 0 || strings.ContainsAny(name, " \t/") {
-		return false
-	}
-	n := strings.ReplaceAll(strings.ToLower(name), "-", "_")
-	for {
-		if _, ok := r.argvKeys[n]; ok {
-			return true
-		}
-		i := strings.IndexByte(n, '_')
-		if i < 0 {
-			return false
-		}
-		n = n[i+1:]
-	}
-}
+// argvKey reports whether a flag, variable or header name is a key (see
+// keySet).
+func (r *Redactor) argvKey(name string) bool { return r.keys.matchString(name) }

@@ -10,17 +10,19 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/redact"
 )
 
 // credentialKeys are the OAuth parameters and JSON members whose values an
 // exchange record never holds (capture.Exchange): tokens, authorization
-// codes, PKCE verifiers, client secrets and assertions.
+// codes, PKCE verifiers, client secrets, assertions, registration access
+// tokens and software statements (redact.OAuthCredentials).
 func credentialKeys() map[string]bool {
-	return map[string]bool{
-		"access_token": true, "refresh_token": true, "id_token": true, "code": true,
-		"code_verifier": true, "client_secret": true, "assertion": true,
-		"client_assertion": true, "subject_token": true, "actor_token": true,
+	keys := map[string]bool{}
+	for _, k := range redact.OAuthCredentials() {
+		keys[k] = true
 	}
+	return keys
 }
 
 // redactBody returns an exchange body with its credentials replaced by
@@ -41,7 +43,7 @@ func redactBody(body string, keys map[string]bool) string {
 // credentialPair matches "key=value" for a credential key at the start of
 // the text or after a separator a query, a form or markup puts before it;
 // the value runs to the next separator.
-var credentialPair = regexp.MustCompile(`((?:^|[?&#;,\s"'/])(?:access_token|refresh_token|id_token|code|code_verifier|client_secret|assertion|client_assertion|subject_token|actor_token)=)[^&"'<>\s#,;]*`)
+var credentialPair = regexp.MustCompile(`((?:^|[?&#;,\s"'/])(?:` + strings.Join(redact.OAuthCredentials(), "|") + `)=)[^&"'<>\s#,;]*`)
 
 // redactPairs replaces the value of every credential pair in s.
 func redactPairs(s string) string {

@@ -8,11 +8,14 @@ import (
 )
 
 // TestRedactBody: every credential name is redacted in JSON bodies (at any
-// depth), form bodies, URLs in text; other values are kept.
+// depth), form bodies, URLs in text; other values are kept. RFC 7591/7592
+// registration carries registration_access_token, initial_access_token and
+// software_statement.
 func TestRedactBody(t *testing.T) {
 	t.Parallel()
 	keys := credentialKeys()
-	for _, name := range []string{"access_token", "refresh_token", "id_token", "code", "code_verifier", "client_secret", "assertion"} {
+	for _, name := range []string{"access_token", "refresh_token", "id_token", "code", "code_verifier", "client_secret", "assertion",
+		"client_assertion", "subject_token", "actor_token", "registration_access_token", "initial_access_token", "software_statement"} {
 		for _, tt := range []struct{ kind, body string }{
 			{"json", `{"` + name + `":"` + canary + `","keep":"k"}`},
 			{"json nested", `{"a":[{"b":{"` + name + `":{"x":"` + canary + `"}}}],"keep":"k"}`},
@@ -31,7 +34,8 @@ func TestRedactBody(t *testing.T) {
 			t.Errorf("%s in a URL: %s", name, got)
 		}
 	}
-	for _, keep := range []string{`{"client_id":"c1","codes":"x","code_challenge":"abc"}`, "grant_type=x&code_challenge=abc", "plain text, code = x"} {
+	for _, keep := range []string{`{"client_id":"c1","codes":"x","code_challenge":"abc","registration_client_uri":"https://as/reg/c1"}`,
+		"grant_type=x&code_challenge=abc", "plain text, code = x"} {
 		if got := redactBody(keep, keys); got != keep {
 			t.Errorf("redactBody(%s) = %s, want it unchanged", keep, got)
 		}
