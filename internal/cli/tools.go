@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcptrail/mcptrail/internal/check"
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtable"
@@ -170,8 +171,8 @@ func argumentsText(schema jsontext.Value) string {
 // annotationsText renders annotations: a true hint by its name without
 // "Hint", others as name=value ("readOnly destructive=false").
 func annotationsText(raw jsontext.Value) string {
-	var m map[string]jsontext.Value
-	if raw == nil || json.Unmarshal(raw, &m) != nil {
+	m := mcp.LastMembers(raw) // a repeated hint counts as its last, as clients read it
+	if m == nil {
 		return ""
 	}
 	var parts []string
