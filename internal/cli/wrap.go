@@ -267,16 +267,20 @@ func (r *wrapRun) fileOnce(loc clientconfig.Location, names []string) error {
 	return nil
 }
 
-// escapeDiff escapes each line of a diff for the terminal (termtext),
-// keeping tabs and a carriage return that ends a line: a CRLF file's diff prints
-// as it is, while a CR, an escape sequence or a bidi control inside a line
-// is shown, not obeyed.
+// escapeDiff makes a diff safe for the terminal: a line holding a
+// control character, a bidi control or an invalid byte (a CR inside a
+// line included) is escaped whole (termtext); the other lines, and a CR
+// that ends a line, print as they are, so a benign file's diff, a CRLF
+// or Windows-path one included, is unchanged.
 func escapeDiff(diff string) string {
 	var b strings.Builder
 	for line := range strings.SplitAfterSeq(diff, "\n") {
 		body, nl := strings.CutSuffix(line, "\n")
 		body, cr := strings.CutSuffix(body, "\r")
-		b.WriteString(termtext.EscapeMultiline(body))
+		if hostile(body) {
+			body = termtext.EscapeMultiline(body)
+		}
+		b.WriteString(body)
 		if cr {
 			b.WriteByte('\r')
 		}
@@ -285,6 +289,13 @@ func escapeDiff(diff string) string {
 		}
 	}
 	return b.String()
+}
+
+// hostile reports whether termtext would escape more of s than its
+// backslashes.
+func hostile(s string) bool {
+	bare := strings.ReplaceAll(s, `\`, "")
+	return termtext.EscapeMultiline(bare) != bare
 }
 
 // report says what happened to one server, on stderr (stdout carries the
