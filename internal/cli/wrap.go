@@ -25,12 +25,13 @@ older "mcp" setting of settings.json), Windsurf, Gemini CLI
 (~/.gemini/settings.json and .gemini/settings.json) and Codex
 (~/.codex/config.toml and .codex/config.toml).
 
-A stdio server's command becomes this mcptrail binary (its absolute path,
-or --mcptrail PATH) with "--label NAME --" and the original command line
-after it, so each session is captured under the server's name. For a url
-server, nothing is edited: mcptrail prints the 'mcptrail http' command to
-run and the URL to point the client at. NAME is wrapped in every file
-that has a server of that name; --client or --config narrows the search.
+A stdio server's command becomes this mcptrail binary (its absolute path
+as found on PATH, symbolic links kept, or --mcptrail PATH) with "--label
+NAME --" and the original command line after it, so each session is
+captured under the server's name. For a url server, nothing is edited:
+mcptrail prints the 'mcptrail http' command to run and the URL to point
+the client at. NAME is wrapped in every file that has a server of that
+name; --client or --config narrows the search.
 
 Before a file is changed, its current content is copied next to it as
 FILE.mcptrail-backup-TIME (readable by you only). A client that writes
@@ -89,7 +90,7 @@ func newWrapUnwrapCmd(io *IOStreams, wrap bool) *cobra.Command {
 		fl.StringVar(&f.mcptrail, "mcptrail", "", "also take entries whose command is `PATH` for mcptrail (as wrap --mcptrail wrote them)")
 	}
 	if wrap {
-		fl.StringVar(&f.mcptrail, "mcptrail", "", "the mcptrail command to write, as `PATH` (default: this binary's absolute path)")
+		fl.StringVar(&f.mcptrail, "mcptrail", "", "the mcptrail command to write, as `PATH` (default: this binary's absolute path, as found on PATH)")
 		fl.StringVar(&f.capture, "capture", "", "also write --capture `TEMPLATE` (fields {time}, {label}, {pid}, {id}); default: the sessions directory")
 	}
 	return cmd
@@ -119,9 +120,11 @@ func runWrap(io *IOStreams, f *wrapFlags, args []string, wrap bool) error {
 	}
 	opts := &clientconfig.Options{Mcptrail: f.mcptrail, Capture: f.capture}
 	if wrap && opts.Mcptrail == "" {
-		if opts.Mcptrail, err = os.Executable(); err != nil {
+		exe, err := os.Executable()
+		if err != nil {
 			return fmt.Errorf("finding this binary's path (pass --mcptrail PATH): %w", err)
 		}
+		opts.Mcptrail = selfPath(os.Args[0], exe)
 		if rel, err := filepath.Rel(os.TempDir(), opts.Mcptrail); err == nil && !strings.HasPrefix(rel, "..") {
 			fmt.Fprintf(io.ErrOut, "mcptrail: warning: this binary is in a temporary directory (go run?): the clients would lose it; pass --mcptrail PATH\n")
 		}
