@@ -64,6 +64,9 @@ func wrapped(t *testing.T, data []byte) []byte {
 // often each happens, never whether a trial passes.
 func TestReplaceRace(t *testing.T) {
 	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("on Windows a rename over a file another process has open fails, so the client here would fail, not race")
+	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "claude.json")
 	var applied, loud, later int
