@@ -2,8 +2,11 @@ package clientconfig
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // bigClaudeJSON builds a ~/.claude.json of about size bytes shaped like
@@ -75,5 +78,41 @@ func BenchmarkWrap(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkWrapFile is `mcptrail wrap --all` on a 26 MB ~/.claude.json
+// with 600 servers, file I/O included: reading it, wrapping, the backup,
+// the checks and the swap.
+func BenchmarkWrapFile(b *testing.B) {
+	src := bigClaudeJSON(26<<20, 600)
+	dir := b.TempDir()
+	path := filepath.Join(dir, "claude.json")
+	opts := &Options{Mcptrail: testMcptrail}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		if err := os.WriteFile(path, src, 0o600); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		f, err := Read(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, _, err := Wrap(f.Data, Layout{Format: JSON}, nil, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		backup, err := f.Replace(out, time.Now())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if err := os.Remove(backup); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
 	}
 }
