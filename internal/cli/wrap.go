@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcptrail/mcptrail/internal/clientconfig"
+	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 const wrapLong = `Put mcptrail in front of the MCP servers your clients start, by editing
@@ -23,15 +25,19 @@ older "mcp" setting of settings.json), Windsurf, Gemini CLI
 (~/.gemini/settings.json and .gemini/settings.json) and Codex
 (~/.codex/config.toml and .codex/config.toml).
 
-A stdio server's command becomes this mcptrail binary (its absolute path,
-or --mcptrail PATH) with "--label NAME --" and the original command line
-after it, so each session is captured under the server's name. For a url
-server, nothing is edited: mcptrail prints the 'mcptrail http' command to
-run and the URL to point the client at. NAME is wrapped in every file
-that has a server of that name; --client or --config narrows the search.
+A stdio server's command becomes this mcptrail binary (its absolute path
+as found on PATH, symbolic links kept, or --mcptrail PATH) with "--label
+NAME --" and the original command line after it, so each session is
+captured under the server's name. For a url server, nothing is edited:
+mcptrail prints the 'mcptrail http' command to run and the URL to point
+the client at. NAME is wrapped in every file that has a server of that
+name; --client or --config narrows the search.
 
 Before a file is changed, its current content is copied next to it as
-FILE.mcptrail-backup-TIME (readable by you only). Only the bytes of the
+FILE.mcptrail-backup-TIME (readable by you only). A client that writes
+the file meanwhile keeps its write: mcptrail reads and edits it again (3
+tries), then fails. A read-only file, or one with other hard links, is
+refused (--dry-run still shows the change). Only the bytes of the
 entries wrapped change: comments, key order and layout stay. Wrapping a
 wrapped server changes nothing. 'mcptrail unwrap' gives back the original
 entries byte for byte. --dry-run prints the change as a diff and writes
@@ -84,7 +90,7 @@ func newWrapUnwrapCmd(io *IOStreams, wrap bool) *cobra.Command {
 		fl.StringVar(&f.mcptrail, "mcptrail", "", "also take entries whose command is `PATH` for mcptrail (as wrap --mcptrail wrote them)")
 	}
 	if wrap {
-		fl.StringVar(&f.mcptrail, "mcptrail", "", "the mcptrail command to write, as `PATH` (default: this binary's absolute path)")
+		fl.StringVar(&f.mcptrail, "mcptrail", "", "the mcptrail command to write, as `PATH` (default: this binary's absolute path, as found on PATH)")
 		fl.StringVar(&f.capture, "capture", "", "also write --capture `TEMPLATE` (fields {time}, {label}, {pid}, {id}); default: the sessions directory")
 	}
 	return cmd
@@ -114,9 +120,11 @@ func runWrap(io *IOStreams, f *wrapFlags, args []string, wrap bool) error {
 	}
 	opts := &clientconfig.Options{Mcptrail: f.mcptrail, Capture: f.capture}
 	if wrap && opts.Mcptrail == "" {
-		if opts.Mcptrail, err = os.Executable(); err != nil {
+		exe, err := os.Executable()
+		if err != nil {
 			return fmt.Errorf("finding this binary's path (pass --mcptrail PATH): %w", err)
 		}
+		opts.Mcptrail = selfPath(os.Args[0], exe)
 		if rel, err := filepath.Rel(os.TempDir(), opts.Mcptrail); err == nil && !strings.HasPrefix(rel, "..") {
 			fmt.Fprintf(io.ErrOut, "mcptrail: warning: this binary is in a temporary directory (go run?): the clients would lose it; pass --mcptrail PATH\n")
 		}
@@ -199,20 +207,38 @@ type wrapRun struct {
 	port   int      // the next --listen port to suggest for a url server
 }
 
-// file wraps or unwraps the servers named in names in one file. A file
-// that cannot be read as its format is skipped with a warning (another
-// client's broken file must not stop the rest) unless --config named it.
+// changeAttempts is how many times a file is read and edited again when
+// its client writes it meanwhile (Claude Code rewrites ~/.claude.json all
+// the time).
+const changeAttempts = 3
+
+// file wraps or unwraps the servers named in names in one file, reading
+// and editing it again if its client wrote it meanwhile.
 func (r *wrapRun) file(loc clientconfig.Location, names []string) error {
-	src, err := os.ReadFile(loc.Path)
+	for attempt := 1; ; attempt++ {
+		err := r.fileOnce(loc, names)
+		if !errors.Is(err, clientconfig.ErrChanged) || attempt == changeAttempts {
+			return err
+		}
+	}
+}
+
+// fileOnce is one attempt of file. A file that cannot be read as its
+// format is skipped with a warning (another client's broken file must not
+// stop the rest) unless --config named it. What happened to each server
+// is reported once the file is written: a failed write reports nothing
+// as done.
+func (r *wrapRun) fileOnce(loc clientconfig.Location, names []string) error {
+	f, err := clientconfig.Read(loc.Path)
 	if err != nil {
-		return fmt.Errorf("reading %s: %w", loc.Path, err)
+		return err
 	}
 	var out []byte
 	var changes []clientconfig.Change
 	if r.wrap {
-		out, changes, err = clientconfig.Wrap(src, loc.Layout, names, r.opts)
+		out, changes, err = clientconfig.Wrap(f.Data, loc.Layout, names, r.opts)
 	} else {
-		out, changes, err = clientconfig.Unwrap(src, loc.Layout, names, r.opts)
+		out, changes, err = clientconfig.Unwrap(f.Data, loc.Layout, names, r.opts)
 	}
 	if err != nil {
 		if r.f.config != "" {
@@ -220,30 +246,59 @@ func (r *wrapRun) file(loc clientconfig.Location, names []string) error {
 		}
 		if !slices.Contains(r.broken, loc.Path) {
 			r.broken = append(r.broken, loc.Path)
-			fmt.Fprintf(r.io.ErrOut, "mcptrail: skipping %s: %v\n", loc.Path, err)
+			fmt.Fprintf(r.io.ErrOut, "mcptrail: skipping %s: %s\n", termtext.Escape(loc.Path), termtext.Escape(err.Error()))
 		}
 		return nil
+	}
+	backup := ""
+	if string(out) != string(f.Data) && !r.f.dryRun {
+		if backup, err = f.Replace(out, r.io.Now()); err != nil {
+			return err
+		}
 	}
 	for _, c := range changes {
 		r.found = append(r.found, c.Name)
 		r.report(loc, c)
 	}
-	if string(out) == string(src) {
-		return nil
+	switch {
+	case string(out) == string(f.Data):
+	case r.f.dryRun:
+		fmt.Fprint(r.io.Out, escapeDiff(clientconfig.Diff(loc.Path, f.Data, out)))
+	default:
+		fmt.Fprintf(r.io.ErrOut, "%s: written (backup: %s)\n", termtext.Escape(loc.Path), termtext.Escape(filepath.Base(backup)))
 	}
-	if r.f.dryRun {
-		fmt.Fprint(r.io.Out, clientconfig.Diff(loc.Path, src, out))
-		return nil
-	}
-	backup, err := clientconfig.Backup(loc.Path, src, r.io.Now())
-	if err != nil {
-		return err
-	}
-	if err := clientconfig.Replace(loc.Path, src, out); err != nil {
-		return err
-	}
-	fmt.Fprintf(r.io.ErrOut, "%s: written (backup: %s)\n", loc.Path, filepath.Base(backup))
 	return nil
+}
+
+// escapeDiff makes a diff safe for the terminal: a line holding a
+// control character, a bidi control or an invalid byte (a CR inside a
+// line included) is escaped whole (termtext); the other lines, and a CR
+// that ends a line, print as they are, so a benign file's diff, a CRLF
+// or Windows-path one included, is unchanged.
+func escapeDiff(diff string) string {
+	var b strings.Builder
+	for line := range strings.SplitAfterSeq(diff, "\n") {
+		body, nl := strings.CutSuffix(line, "\n")
+		body, cr := strings.CutSuffix(body, "\r")
+		if hostile(body) {
+			body = termtext.EscapeMultiline(body)
+		}
+		b.WriteString(body)
+		if cr {
+			b.WriteByte('\r')
+		}
+		if nl {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// hostile reports whether termtext would escape more of s than its
+// backslashes.
+func hostile(s string) bool {
+	bare := strings.ReplaceAll(s, `\`, "")
+	return termtext.EscapeMultiline(bare) != bare
 }
 
 // report says what happened to one server, on stderr (stdout carries the
@@ -261,13 +316,13 @@ func (r *wrapRun) report(loc clientconfig.Location, c clientconfig.Change) {
 	}
 	switch c.Action {
 	case clientconfig.Skipped:
-		fmt.Fprintf(w, "%s: %s: left alone: %s\n", where(loc), c.Name, c.Why)
+		fmt.Fprintf(w, "%s: %s: left alone: %s\n", where(loc), termtext.Escape(c.Name), c.Why)
 	case clientconfig.Remote:
 		if r.wrap {
 			r.reportRemote(loc, c)
 		}
 	default:
-		fmt.Fprintf(w, "%s: %s %s\n", where(loc), c.Name, verb)
+		fmt.Fprintf(w, "%s: %s %s\n", where(loc), termtext.Escape(c.Name), verb)
 	}
 }
 
@@ -279,21 +334,23 @@ func (r *wrapRun) reportRemote(loc clientconfig.Location, c clientconfig.Change)
 	if u, err := url.Parse(c.URL); err == nil && u.Path != "" {
 		local = fmt.Sprintf("http://127.0.0.1:%d%s", port, u.EscapedPath())
 	}
+	esc := termtext.Escape
 	fmt.Fprintf(r.io.ErrOut, "%s: %s is a url server (%s: %s); its entry is not edited. Run\n"+
 		"    mcptrail http --target %s --label %s --listen 127.0.0.1:%d\n"+
-		"  and set its %s to %s\n", where(loc), c.Name, c.URLKey, c.URL, shellQuote(c.URL), shellQuote(c.Name), port, c.URLKey, local)
+		"  and set its %s to %s\n", where(loc), esc(c.Name), c.URLKey, esc(c.URL), esc(shellQuote(c.URL)), esc(shellQuote(c.Name)), port, c.URLKey, esc(local))
 	if c.Type == "sse" || (loc.Client == "gemini" && c.URLKey == "url") {
-		fmt.Fprintf(r.io.ErrOut, "  (%s uses the old HTTP+SSE transport; mcptrail http is made for Streamable HTTP)\n", c.Name)
+		fmt.Fprintf(r.io.ErrOut, "  (%s uses the old HTTP+SSE transport; mcptrail http is made for Streamable HTTP)\n", esc(c.Name))
 	}
 }
 
-// where names a list of servers: its file, and for a Claude Code
-// project's own (local) servers in ~/.claude.json, the project.
+// where names a list of servers, escaped for the terminal: its file, and
+// for a Claude Code project's own (local) servers in ~/.claude.json, the
+// project.
 func where(loc clientconfig.Location) string {
 	if loc.Scope == "local" && len(loc.Servers) == 3 {
-		return fmt.Sprintf("%s (project %s)", loc.Path, loc.Servers[1])
+		return fmt.Sprintf("%s (project %s)", termtext.Escape(loc.Path), termtext.Escape(loc.Servers[1]))
 	}
-	return loc.Path
+	return termtext.Escape(loc.Path)
 }
 
 // notFound is the error for server names no configuration holds.

@@ -253,10 +253,20 @@ func TestBackupReplace(t *testing.T) {
 	if err := os.Symlink(path, link); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
-	if err := Replace(link, []byte("stale"), []byte("new")); !errors.Is(err, ErrChanged) {
+	f, err := Read(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("new!"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Replace([]byte("stale"), now); !errors.Is(err, ErrChanged) {
 		t.Errorf("Replace over content it did not read: %v, want ErrChanged", err)
 	}
-	if err := Replace(link, []byte("old"), []byte("new")); err != nil {
+	if f, err = Read(link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Replace([]byte("new"), now); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {

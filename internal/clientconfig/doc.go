@@ -12,5 +12,7 @@
 // server's original command is the argument after "--".
 //
 // Everything here is a pure function of its inputs, safe for concurrent
-// use; the file I/O (backup, atomic replace) is in file.go.
+// use, but the file I/O: reading a file and the backup (file.go), and
+// replacing it without losing a write its client makes meanwhile
+// (replace.go). A File is used by one goroutine at a time.
 package clientconfig

@@ -72,14 +72,21 @@ type edit struct {
 	text       string
 }
 
-// apply performs non-overlapping edits on src.
+// apply performs non-overlapping edits on src, in one pass: the copy of
+// a large ~/.claude.json is made once, not once per edit.
 func apply(src []byte, edits []edit) []byte {
-	slices.SortFunc(edits, func(a, b edit) int { return cmp.Compare(b.start, a.start) })
-	out := slices.Clone(src)
+	slices.SortStableFunc(edits, func(a, b edit) int { return cmp.Compare(a.start, b.start) })
+	size := len(src)
 	for _, e := range edits {
-		out = slices.Concat(out[:e.start:e.start], []byte(e.text), out[e.end:])
+		size += len(e.text) - (e.end - e.start)
 	}
-	return out
+	out := make([]byte, 0, size)
+	pos := 0
+	for _, e := range edits {
+		out = append(append(out, src[pos:e.start]...), e.text...)
+		pos = e.end
+	}
+	return append(out, src[pos:]...)
 }
 
 func servers(src []byte, l Layout) ([]server, error) {

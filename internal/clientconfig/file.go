@@ -1,10 +1,9 @@
 package clientconfig
 
 import (
-	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -48,46 +47,59 @@ func Backup(path string, data []byte, now time.Time) (string, error) {
 	}
 }
 
-// ErrChanged is returned by Replace when the file no longer holds what
-// was read: its client wrote it meanwhile.
-var ErrChanged = errors.New("the file changed while it was being edited; run again")
+// File is a configuration file as it was read: its bytes and which
+// version of the file they came from (the file itself, its size, its
+// modification time and mode), so that Replace can tell whether its
+// client has written it since.
+type File struct {
+	// Path is the file's name as given. A symbolic link (a dotfiles
+	// manager's) is followed: its target is the file read and replaced,
+	// and the link stays a link.
+	Path string
+	// Data is the content read.
+	Data []byte
 
-// Replace writes data to path at once (a temporary file renamed over it),
-// keeping the file's permissions, if path still holds old (else
-// ErrChanged). A symbolic link (a dotfiles manager's) stays a link: its
-// target is replaced.
-func Replace(path string, old, data []byte) error {
+	real string      // Path with its symbolic links resolved
+	info fs.FileInfo // of the open file Data was read from
+
+	// step, when not nil, is called between the steps of Replace
+	// ("written", "checked", "restoring", "replaced"), so that a test can
+	// play a client writing the file at that moment. Tests set it.
+	step func(name string)
+}
+
+// Read reads the file at path. A file that changes while it is read (a
+// client writing it in place) is ErrChanged.
+func Read(path string) (*File, error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return fmt.Errorf("replacing %s: %w", path, err)
+		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	if now, err := os.ReadFile(real); err != nil || !bytes.Equal(now, old) {
-		return fmt.Errorf("replacing %s: %w", path, cmp.Or(err, ErrChanged))
-	}
-	fi, err := os.Stat(real)
+	fd, err := os.Open(real)
 	if err != nil {
-		return fmt.Errorf("replacing %s: %w", path, err)
+		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".mcptrail-*")
+	defer fd.Close()
+	before, err := fd.Stat()
 	if err != nil {
-		return fmt.Errorf("replacing %s: %w", path, err)
+		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(fi.Mode().Perm())
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), real)
-	}
+	data, err := io.ReadAll(fd)
 	if err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("replacing %s: %w", path, err)
+		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	return nil
+	after, err := fd.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if !sameVersion(before, after) || int64(len(data)) != after.Size() {
+		return nil, fmt.Errorf("reading %s: %w", path, ErrChanged)
+	}
+	return &File{Path: path, Data: data, real: real, info: before}, nil
+}
+
+// sameVersion reports whether a and b describe the same file with the
+// same size, modification time and mode.
+func sameVersion(a, b fs.FileInfo) bool {
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime()) && a.Mode() == b.Mode()
 }

@@ -242,26 +242,33 @@ func (s *jsonScanner) string() (*node, error) {
 	s.pos++
 	var b []byte
 	for {
+		run := s.pos
+		for s.pos < len(s.src) && s.src[s.pos] >= 0x20 && s.src[s.pos] != '"' && s.src[s.pos] != '\\' {
+			s.pos++
+		}
 		if s.pos >= len(s.src) {
 			return nil, s.errorf("unclosed string")
 		}
-		c := s.src[s.pos]
-		switch {
-		case c == '"':
+		switch c := s.src[s.pos]; {
+		case c == '"' && b == nil:
+			n.str = string(s.src[run:s.pos])
 			s.pos++
-			n.end, n.str = s.pos, string(b)
+			n.end = s.pos
+			return n, nil
+		case c == '"':
+			n.str = string(append(b, s.src[run:s.pos]...))
+			s.pos++
+			n.end = s.pos
 			return n, nil
 		case c < 0x20:
 			return nil, s.errorf("control character in string")
-		case c == '\\':
+		default:
+			b = append(b, s.src[run:s.pos]...)
 			r, err := s.escape()
 			if err != nil {
 				return nil, err
 			}
 			b = utf8.AppendRune(b, r)
-		default:
-			b = append(b, c)
-			s.pos++
 		}
 	}
 }
@@ -273,10 +280,21 @@ func (s *jsonScanner) escape() (rune, error) {
 	}
 	c := s.src[s.pos+1]
 	s.pos += 2
-	if r, ok := map[byte]rune{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}[c]; ok {
-		return r, nil
-	}
-	if c != 'u' {
+	switch c {
+	case '"', '\\', '/':
+		return rune(c), nil
+	case 'b':
+		return '\b', nil
+	case 'f':
+		return '\f', nil
+	case 'n':
+		return '\n', nil
+	case 'r':
+		return '\r', nil
+	case 't':
+		return '\t', nil
+	case 'u': // \uXXXX, read below
+	default:
 		return 0, s.errorf("bad escape \\%c", c)
 	}
 	r, err := s.hex4()

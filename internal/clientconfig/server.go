@@ -1,6 +1,7 @@
 package clientconfig
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 	"strings"
@@ -162,11 +163,11 @@ func tomlServer(src []byte, name string, f map[string]*tomlKV) server {
 	// key prefix (mcp_servers.NAME. when the command's key is dotted).
 	lead := string(src[cmdKV.lineStart:cmdKV.keyStart]) + string(src[cmdKV.keyStart:cmdKV.lastKeyStart])
 	nl := "\n"
-	if strings.HasSuffix(string(src[:cmdKV.lineEnd]), "\r\n") {
+	if bytes.HasSuffix(src[:cmdKV.lineEnd], []byte("\r\n")) {
 		nl = "\r\n"
 	}
 	sv.addArgs = func(arr string) (int, string) {
-		if cmdKV.lineEnd == len(src) && !strings.HasSuffix(string(src), "\n") {
+		if cmdKV.lineEnd == len(src) && !bytes.HasSuffix(src, []byte("\n")) {
 			return len(src), "\n" + lead + "args = " + arr
 		}
 		return cmdKV.lineEnd, lead + "args = " + arr + nl
@@ -174,7 +175,7 @@ func tomlServer(src []byte, name string, f map[string]*tomlKV) server {
 	sv.addedArgs = func() (int, int, string) {
 		argsKV := f["args"]
 		line := lead + "args = " + string(src[argsKV.val.start:argsKV.val.end])
-		if argsKV.lineEnd == len(src) && !strings.HasSuffix(string(src), "\n") {
+		if argsKV.lineEnd == len(src) && !bytes.HasSuffix(src, []byte("\n")) {
 			return cmdKV.lineEnd - 1, len(src), "\n" + line
 		}
 		return cmdKV.lineEnd, argsKV.lineEnd, line + nl

@@ -1,6 +1,7 @@
 package clientconfig
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -121,7 +122,7 @@ func (s *tomlScanner) header() error {
 		// Tables in an array are not addressed by name: keep them apart.
 		path = append(path, "[]")
 	}
-	if !strings.HasPrefix(string(s.src[s.pos:]), closing) {
+	if !bytes.HasPrefix(s.src[s.pos:], []byte(closing)) {
 		return s.errorf("want %s", closing)
 	}
 	s.pos += len(closing)
