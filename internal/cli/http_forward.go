@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mcptrail/mcptrail/internal/admit"
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/tap/httpproxy"
 	"github.com/mcptrail/mcptrail/internal/tap/mitm"
@@ -29,7 +30,7 @@ type forwardFlags struct {
 
 func (f *forwardFlags) add(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.on, "forward", false, "be a forward proxy (HTTPS_PROXY) for every origin the client talks to, instead of a reverse proxy for --target")
-	fl.StringSliceVar(&f.allowOrigin, "allow-origin", nil, "with --forward: only relay to `ORIGIN`s (scheme://host[:port] or host:port; others get 403)")
+	fl.StringSliceVar(&f.allowOrigin, "allow-origin", nil, "also accept browser requests whose Origin is `ORIGIN` (scheme://host[:port]; loopback ones always are); with --forward: only relay to ORIGINs (or host:port; others get 403)")
 	fl.StringSliceVar(&f.intercept, "intercept", nil, "with --forward: decrypt CONNECT tunnels to `HOST`s with a leaf of mcptrail's local CA (see mcptrail ca)")
 	fl.BoolVar(&f.interceptAll, "intercept-all", false, "with --forward: decrypt every CONNECT tunnel")
 }
@@ -39,10 +40,13 @@ func (f *forwardFlags) add(fl *pflag.FlagSet) {
 func (f *httpFlags) checkForward(cmd *cobra.Command) error {
 	fl := cmd.Flags()
 	if !f.fwd.on {
-		for _, n := range []string{"allow-origin", "intercept", "intercept-all"} {
+		for _, n := range []string{"intercept", "intercept-all"} {
 			if fl.Changed(n) {
 				return usagef("--%s needs --forward", n)
 			}
+		}
+		if err := admit.CheckOrigins(f.fwd.allowOrigin); err != nil {
+			return usagef("--allow-origin: %v", err)
 		}
 		return nil
 	}
