@@ -70,7 +70,9 @@ other exchange (OAuth metadata, registration, token requests) as one
 exchange record with method, URL, status, headers and bodies, with tokens,
 codes, code verifiers, client secrets and assertions replaced by
 [REDACTED] in bodies and URLs. --allow-origin limits the origins relayed
-(others get 403, recorded). One capture holds every origin.
+(others get 403, recorded). One capture holds every origin. An address
+beyond loopback (0.0.0.0, [::], :PORT, a LAN address) needs --allow-remote:
+whoever reaches a forward proxy can use it.
 
 Through the reverse proxy, documents off the MCP endpoint (/.well-known
 metadata) are captured as exchange records too; when the server's

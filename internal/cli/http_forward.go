@@ -26,6 +26,7 @@ type forwardFlags struct {
 	allowOrigin  []string
 	intercept    []string
 	interceptAll bool
+	allowRemote  bool
 }
 
 func (f *forwardFlags) add(fl *pflag.FlagSet) {
@@ -33,6 +34,7 @@ func (f *forwardFlags) add(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&f.allowOrigin, "allow-origin", nil, "also accept browser requests whose Origin is `ORIGIN` (scheme://host[:port]; loopback ones always are); with --forward: only relay to ORIGINs (or host:port; others get 403)")
 	fl.StringSliceVar(&f.intercept, "intercept", nil, "with --forward: decrypt CONNECT tunnels to `HOST`s with a leaf of mcptrail's local CA (see mcptrail ca)")
 	fl.BoolVar(&f.interceptAll, "intercept-all", false, "with --forward: decrypt every CONNECT tunnel")
+	fl.BoolVar(&f.allowRemote, "allow-remote", false, "with --forward: let --listen use an address other machines can reach (an open proxy for whoever reaches it)")
 }
 
 // check refuses flag combinations that make no sense with or without
@@ -40,7 +42,7 @@ func (f *forwardFlags) add(fl *pflag.FlagSet) {
 func (f *httpFlags) checkForward(cmd *cobra.Command) error {
 	fl := cmd.Flags()
 	if !f.fwd.on {
-		for _, n := range []string{"intercept", "intercept-all"} {
+		for _, n := range []string{"intercept", "intercept-all", "allow-remote"} {
 			if fl.Changed(n) {
 				return usagef("--%s needs --forward", n)
 			}
@@ -66,15 +68,15 @@ func (f *httpFlags) checkForward(cmd *cobra.Command) error {
 	if err != nil {
 		return usagef("--listen %q: want host:port", f.listen)
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) && !explicitAddress(host) {
-		return usagef("--forward listens on loopback unless --listen names the address to listen on (got %q): anyone who can reach it can use the proxy", f.listen)
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) && !f.fwd.allowRemote {
+		what := "an address other machines can reach"
+		if admit.Unspecified(host) {
+			what = "every interface"
+		}
+		return usagef("--forward listens on loopback unless --allow-remote is given (--listen %q is %s): anyone who can reach it can use the proxy", f.listen, what)
 	}
 	return nil
 }
-
-// explicitAddress reports whether host names one address (not "", which
-// is every interface).
-func explicitAddress(host string) bool { return host != "" }
 
 // runForward is `mcptrail http --forward`.
 func runForward(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
