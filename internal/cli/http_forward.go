@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -32,8 +31,8 @@ type forwardFlags struct {
 func (f *forwardFlags) add(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.on, "forward", false, "be a forward proxy (HTTPS_PROXY) for every origin the client talks to, instead of a reverse proxy for --target")
 	fl.StringSliceVar(&f.allowOrigin, "allow-origin", nil, "also accept browser requests whose Origin is `ORIGIN` (scheme://host[:port]; loopback ones always are); with --forward: only relay to ORIGINs (or host:port; others get 403)")
-	fl.StringSliceVar(&f.intercept, "intercept", nil, "with --forward: decrypt CONNECT tunnels to `HOST`s with a leaf of mcptrail's local CA (see mcptrail ca)")
-	fl.BoolVar(&f.interceptAll, "intercept-all", false, "with --forward: decrypt every CONNECT tunnel")
+	fl.StringSliceVar(&f.intercept, "intercept", nil, "with --forward: decrypt CONNECT tunnels to `HOST`s with a leaf of mcptrail's local CA for those hosts alone (see mcptrail ca --intercept)")
+	fl.BoolVar(&f.interceptAll, "intercept-all", false, "with --forward: decrypt every CONNECT tunnel (with the CA that may vouch for any host)")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "with --forward: let --listen use an address other machines can reach (an open proxy for whoever reaches it)")
 }
 
@@ -121,7 +120,10 @@ func forwardReady(io *IOStreams, addr net.Addr) {
 }
 
 // interceptor returns ForwardOptions.Intercept for --intercept and
-// --intercept-all, opening the local CA; nil when neither is given.
+// --intercept-all, opening the local CA; nil when neither is given. The
+// CA of --intercept HOSTs is constrained to them (mitm.Dir names its
+// folder, the one `mcptrail ca --intercept HOSTs` prints); --intercept-all
+// takes the CA without constraints.
 func (f *forwardFlags) interceptor(io *IOStreams) (func(string) (*tls.Config, error), error) {
 	if !f.interceptAll && len(f.intercept) == 0 {
 		return nil, nil
@@ -130,7 +132,11 @@ func (f *forwardFlags) interceptor(io *IOStreams) (func(string) (*tls.Config, er
 	if err != nil {
 		return nil, err
 	}
-	ca, err := mitm.Open(filepath.Join(state, "ca"))
+	var only []string
+	if !f.interceptAll {
+		only = f.intercept
+	}
+	ca, err := mitm.Open(mitm.Dir(state, only), &mitm.Options{Hosts: only})
 	if err != nil {
 		return nil, fmt.Errorf("opening mcptrail's local CA for --intercept: %w", err)
 	}
