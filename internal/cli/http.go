@@ -64,7 +64,8 @@ the servers expect. Plain http requests are relayed and captured; an https
 origin is reached through CONNECT, tunnelled blind (recorded as a tunnel:
 host, bytes, duration) unless --intercept names its host (or
 --intercept-all): mcptrail then decrypts the tunnel with a certificate from
-its local CA (mcptrail ca; the client must trust it) and verifies the real
+its local CA (for --intercept, one that may vouch for those hosts alone:
+mcptrail ca --intercept HOST,... shows it; the client must trust it) and verifies the real
 server's certificate as usual. MCP exchanges are captured as frames; every
 other exchange (OAuth metadata, registration, token requests) as one
 exchange record with method, URL, status, headers and bodies, with tokens,
