@@ -99,11 +99,13 @@ func mintLeaf(ca *x509.Certificate, caKey *ecdsa.PrivateKey, host string, now ti
 	}
 	tmpl := &x509.Certificate{
 		SerialNumber: serial,
-		Subject:      pkix.Name{CommonName: host, Organization: []string{"mcptrail"}},
-		NotBefore:    now.Add(-leafBackdate),
-		NotAfter:     now.Add(leafLifetime),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		// The host is in the SANs alone: OpenSSL checks a CN that looks
+		// like a DNS name (an IP's does) against the CA's DNS constraints.
+		Subject:     pkix.Name{Organization: []string{"mcptrail"}, OrganizationalUnit: []string{"mcptrail intercept leaf"}},
+		NotBefore:   now.Add(-leafBackdate),
+		NotAfter:    now.Add(leafLifetime),
+		KeyUsage:    x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
 	if tmpl.NotAfter.After(ca.NotAfter) {
 		tmpl.NotAfter = ca.NotAfter
