@@ -47,13 +47,16 @@ func layers() map[string][]string {
 		"internal/mcp":        {"internal/wire"},
 		"internal/capture":    {"internal/wire"},
 		"internal/redact":     {"internal/capture", "internal/mcp", "internal/wire"},
+		// May this request reach us (Host, Origin, Content-Type): the one
+		// policy of every listener (the http tap, mock --http, /metrics).
+		"internal/admit": nil,
 		// Taps move bytes and emit records; they correlate nothing. The feed
 		// fans the records out to live consumers.
 		"internal/tap/feed":      {"internal/capture"},
 		"internal/tap/capq":      nil,                                       // the capture queue both taps share; it knows nothing of records
 		"internal/tap/record":    {"internal/capture", "internal/tap/feed"}, // the capture goroutines' writer: gap accounting, feed publishing
 		"internal/tap/stdio":     {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed", "internal/tap/capq", "internal/tap/record"},
-		"internal/tap/httpproxy": {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed", "internal/tap/capq", "internal/tap/record"},
+		"internal/tap/httpproxy": {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed", "internal/tap/capq", "internal/tap/record", "internal/admit"},
 		"internal/tap/mitm":      nil, // the local CA for --intercept: certificates only
 		"internal/buildinfo":     nil, // what a release build stamps with -ldflags -X
 		// The only correlator: no rule, no view.
@@ -88,7 +91,7 @@ func layers() map[string][]string {
 		"internal/tui": below("internal/store", "internal/rules", "internal/redact", "internal/termtext",
 			"internal/export/json", "internal/export/text", "internal/tui/ui", "internal/tui/filter",
 			"internal/tui/stream", "internal/tui/inspector", "internal/tui/overlay", "internal/tui/hub", "internal/tui/source"),
-		"internal/mock": below("internal/store", "internal/transcript"),
+		"internal/mock": below("internal/store", "internal/transcript", "internal/admit"),
 		// The session comparison that diff and replay print.
 		"internal/diff": view,
 

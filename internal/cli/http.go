@@ -10,12 +10,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcptrail/mcptrail/internal/admit"
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/tap/httpproxy"
@@ -33,9 +33,14 @@ arrive. Point your MCP client at http://127.0.0.1:7000/ (or at the target's
 path on that address) instead of the server.
 
 Requests whose Host header is not an address mcptrail listens on (or one
-named with --allow-host) are refused with 403, against DNS rebinding. Origin
-and Authorization are forwarded unchanged; the capture records only whether
-Authorization and cookies were present, and the auth scheme.
+named with --allow-host) are refused with 403, against DNS rebinding; so
+are browser requests whose Origin is neither loopback, mcptrail's own
+address nor named with --allow-origin (cross-site requests), and a POST to
+the MCP endpoint whose Content-Type is not application/json gets 415. A
+refused request never reaches the target; the capture notes it. Clients
+that are not browsers send no Origin. Origin and Authorization are
+forwarded unchanged; the capture records only whether Authorization and
+cookies were present, and the auth scheme.
 
 Every exchange is captured, like the stdio shim does: each JSON-RPC message
 in a request body or an SSE event is a frame with its HTTP envelope, and an
@@ -62,13 +67,16 @@ the servers expect. Plain http requests are relayed and captured; an https
 origin is reached through CONNECT, tunnelled blind (recorded as a tunnel:
 host, bytes, duration) unless --intercept names its host (or
 --intercept-all): mcptrail then decrypts the tunnel with a certificate from
-its local CA (mcptrail ca; the client must trust it) and verifies the real
+its local CA (for --intercept, one that may vouch for those hosts alone:
+mcptrail ca --intercept HOST,... shows it; the client must trust it) and verifies the real
 server's certificate as usual. MCP exchanges are captured as frames; every
 other exchange (OAuth metadata, registration, token requests) as one
 exchange record with method, URL, status, headers and bodies, with tokens,
 codes, code verifiers, client secrets, assertions and software statements
 replaced by [REDACTED] in bodies and URLs. --allow-origin limits the origins relayed
-(others get 403, recorded). One capture holds every origin.
+(others get 403, recorded). One capture holds every origin. An address
+beyond loopback (0.0.0.0, [::], :PORT, a LAN address) needs --allow-remote:
+whoever reaches a forward proxy can use it.
 
 Through the reverse proxy, documents off the MCP endpoint (/.well-known
 metadata) are captured as exchange records too; when the server's
@@ -148,12 +156,13 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 		return err
 	}
 	opts := &httpproxy.Options{
-		Target:       target,
-		Header:       capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
-		Now:          io.Now,
-		AllowedHosts: allowedHosts(ln.Addr(), f.allow),
-		OnFailure:    (&failureNotices{w: io.ErrOut}).report,
-		OnHint:       func(s string) { fmt.Fprintf(io.ErrOut, "mcptrail: %s\n", termtext.Escape(s)) },
+		Target:         target,
+		Header:         capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
+		Now:            io.Now,
+		AllowedHosts:   admit.ListenerHosts(ln.Addr(), f.allow),
+		AllowedOrigins: f.fwd.allowOrigin,
+		OnFailure:      (&failureNotices{w: io.ErrOut}).report,
+		OnHint:         func(s string) { fmt.Fprintf(io.ErrOut, "mcptrail: %s\n", termtext.Escape(s)) },
 	}
 	return serveProxy(cmd, io, f, ln, file, red, opts, func(err error) error { return err }, func() {
 		fmt.Fprintf(io.ErrOut, "mcptrail: listening on http://%s/ → %s\n", ln.Addr(), termtext.Escape(shownTarget(target, red)))
@@ -193,7 +202,7 @@ func serveProxy(cmd *cobra.Command, io *IOStreams, f *httpFlags, ln net.Listener
 		}
 		return newErr(err)
 	}
-	serveErr := serveUntilSignal(cmd.Context(), ln, p, ready)
+	serveErr := serveUntilSignal(cmd.Context(), ln, p, serverIdle, ready)
 	err = p.Close()
 	if live != nil {
 		live.finish(io)
@@ -214,10 +223,10 @@ func parseTarget(s string) (*url.URL, error) {
 }
 
 // serveUntilSignal serves until SIGINT, SIGTERM, SIGHUP or ctx, then
-// shuts down (stopServer). It calls ready once those signals are caught,
+// shuts down (stopServer); a connection idle for idle is closed. It calls ready once those signals are caught,
 // so a signal sent once the listening line is out cannot kill mcptrail
 // before the capture ends.
-func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler, ready func()) error {
+func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler, idle time.Duration, ready func()) error {
 	// HTTP/1.1 and h2c (HTTP/2 over cleartext with prior knowledge);
 	// the target is reached over HTTP/1.1 or, for https, what it offers.
 	var protos http.Protocols
@@ -226,10 +235,9 @@ func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler, read
 	reqs, cancelRequests := context.WithCancel(context.Background())
 	defer cancelRequests()
 	var running inflight
-	srv := &http.Server{
-		Handler: running.wrap(h), ReadHeaderTimeout: 30 * time.Second, Protocols: &protos,
-		BaseContext: func(net.Listener) context.Context { return reqs },
-	}
+	srv := newServer(running.wrap(h), idle)
+	srv.Protocols = &protos
+	srv.BaseContext = func(net.Listener) context.Context { return reqs }
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
@@ -245,33 +253,4 @@ func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler, read
 	stopServer(srv, &running, cancelRequests, sigs)
 	<-done
 	return nil
-}
-
-// allowedHosts lists the Host values that name the listener: its address,
-// and localhost forms when it is loopback or unspecified, plus extra.
-func allowedHosts(addr net.Addr, extra []string) []string {
-	ta, ok := addr.(*net.TCPAddr)
-	if !ok {
-		return append([]string{addr.String()}, extra...)
-	}
-	port := fmt.Sprint(ta.Port)
-	out := []string{net.JoinHostPort(ta.IP.String(), port)}
-	if ta.IP.IsLoopback() || ta.IP.IsUnspecified() {
-		for _, h := range []string{"localhost", "127.0.0.1", "::1"} {
-			out = append(out, net.JoinHostPort(h, port))
-		}
-	}
-	if ta.IP.IsUnspecified() {
-		if addrs, err := net.InterfaceAddrs(); err == nil {
-			for _, a := range addrs {
-				if n, ok := a.(*net.IPNet); ok {
-					out = append(out, net.JoinHostPort(n.IP.String(), port))
-				}
-			}
-		}
-	}
-	for _, e := range extra {
-		out = append(out, strings.ToLower(e))
-	}
-	return out
 }

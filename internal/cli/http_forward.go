@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mcptrail/mcptrail/internal/admit"
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/tap/httpproxy"
 	"github.com/mcptrail/mcptrail/internal/tap/mitm"
@@ -25,13 +25,15 @@ type forwardFlags struct {
 	allowOrigin  []string
 	intercept    []string
 	interceptAll bool
+	allowRemote  bool
 }
 
 func (f *forwardFlags) add(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.on, "forward", false, "be a forward proxy (HTTPS_PROXY) for every origin the client talks to, instead of a reverse proxy for --target")
-	fl.StringSliceVar(&f.allowOrigin, "allow-origin", nil, "with --forward: only relay to `ORIGIN`s (scheme://host[:port] or host:port; others get 403)")
-	fl.StringSliceVar(&f.intercept, "intercept", nil, "with --forward: decrypt CONNECT tunnels to `HOST`s with a leaf of mcptrail's local CA (see mcptrail ca)")
-	fl.BoolVar(&f.interceptAll, "intercept-all", false, "with --forward: decrypt every CONNECT tunnel")
+	fl.StringSliceVar(&f.allowOrigin, "allow-origin", nil, "also accept browser requests whose Origin is `ORIGIN` (scheme://host[:port]; loopback ones always are); with --forward: only relay to ORIGINs (or host:port; others get 403)")
+	fl.StringSliceVar(&f.intercept, "intercept", nil, "with --forward: decrypt CONNECT tunnels to `HOST`s with a leaf of mcptrail's local CA for those hosts alone (see mcptrail ca --intercept)")
+	fl.BoolVar(&f.interceptAll, "intercept-all", false, "with --forward: decrypt every CONNECT tunnel (with the CA that may vouch for any host)")
+	fl.BoolVar(&f.allowRemote, "allow-remote", false, "with --forward: let --listen use an address other machines can reach (an open proxy for whoever reaches it)")
 }
 
 // check refuses flag combinations that make no sense with or without
@@ -39,10 +41,13 @@ func (f *forwardFlags) add(fl *pflag.FlagSet) {
 func (f *httpFlags) checkForward(cmd *cobra.Command) error {
 	fl := cmd.Flags()
 	if !f.fwd.on {
-		for _, n := range []string{"allow-origin", "intercept", "intercept-all"} {
+		for _, n := range []string{"intercept", "intercept-all", "allow-remote"} {
 			if fl.Changed(n) {
 				return usagef("--%s needs --forward", n)
 			}
+		}
+		if err := admit.CheckOrigins(f.fwd.allowOrigin); err != nil {
+			return usagef("--allow-origin: %v", err)
 		}
 		return nil
 	}
@@ -62,15 +67,15 @@ func (f *httpFlags) checkForward(cmd *cobra.Command) error {
 	if err != nil {
 		return usagef("--listen %q: want host:port", f.listen)
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) && !explicitAddress(host) {
-		return usagef("--forward listens on loopback unless --listen names the address to listen on (got %q): anyone who can reach it can use the proxy", f.listen)
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) && !f.fwd.allowRemote {
+		what := "an address other machines can reach"
+		if admit.Unspecified(host) {
+			what = "every interface"
+		}
+		return usagef("--forward listens on loopback unless --allow-remote is given (--listen %q is %s): anyone who can reach it can use the proxy", f.listen, what)
 	}
 	return nil
 }
-
-// explicitAddress reports whether host names one address (not "", which
-// is every interface).
-func explicitAddress(host string) bool { return host != "" }
 
 // runForward is `mcptrail http --forward`.
 func runForward(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
@@ -115,7 +120,10 @@ func forwardReady(io *IOStreams, addr net.Addr) {
 }
 
 // interceptor returns ForwardOptions.Intercept for --intercept and
-// --intercept-all, opening the local CA; nil when neither is given.
+// --intercept-all, opening the local CA; nil when neither is given. The
+// CA of --intercept HOSTs is constrained to them (mitm.Dir names its
+// folder, the one `mcptrail ca --intercept HOSTs` prints); --intercept-all
+// takes the CA without constraints.
 func (f *forwardFlags) interceptor(io *IOStreams) (func(string) (*tls.Config, error), error) {
 	if !f.interceptAll && len(f.intercept) == 0 {
 		return nil, nil
@@ -124,7 +132,11 @@ func (f *forwardFlags) interceptor(io *IOStreams) (func(string) (*tls.Config, er
 	if err != nil {
 		return nil, err
 	}
-	ca, err := mitm.Open(filepath.Join(state, "ca"))
+	var only []string
+	if !f.interceptAll {
+		only = f.intercept
+	}
+	ca, err := mitm.Open(mitm.Dir(state, only), &mitm.Options{Hosts: only})
 	if err != nil {
 		return nil, fmt.Errorf("opening mcptrail's local CA for --intercept: %w", err)
 	}

@@ -25,16 +25,17 @@ type failureNotices struct {
 
 // failureKind is what makes two failures the same kind.
 type failureKind struct {
-	status int
-	down   bool
+	status  int
+	down    bool
+	refused bool
 }
 
 // report is httpproxy.Options.OnFailure.
 func (n *failureNotices) report(f httpproxy.Failure) {
-	if !mcp.FailureStatus(f.Method, f.Status) {
+	if f.Refused == "" && !mcp.FailureStatus(f.Method, f.Status) {
 		return
 	}
-	k := failureKind{f.Status, f.TargetDown}
+	k := failureKind{f.Status, f.TargetDown, f.Refused != ""}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.seen[k] {
@@ -49,6 +50,11 @@ func (n *failureNotices) report(f httpproxy.Failure) {
 		to = f.Method + " " + f.Path
 	}
 	status := fmt.Sprintf("%d %s", f.Status, http.StatusText(f.Status))
+	if f.Refused != "" {
+		fmt.Fprintf(n.w, "mcptrail: refused %s with %s, before the target: %s (first time; see the capture)\n",
+			termtext.Escape(to), status, termtext.Escape(f.Refused))
+		return
+	}
 	if f.TargetDown {
 		fmt.Fprintf(n.w, "mcptrail: target unreachable: answered %s to %s: %s (first time; see the capture)\n",
 			status, termtext.Escape(to), termtext.Escape(f.Err))

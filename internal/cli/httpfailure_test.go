@@ -26,6 +26,8 @@ func TestFailureNotices(t *testing.T) {
 		{Status: 502, Method: "POST", Path: "/mcp", RPCMethod: "ping", TargetDown: true, Err: "again"},
 		{Status: 502, Method: "POST", Path: "/mcp", RPCMethod: "ping\x1b[2J"},
 		{Status: 500, Method: "POST", Path: "/mcp", RPCMethod: "ping"},
+		{Status: 403, Method: "POST", Path: "/mcp", Refused: `Origin "https://evil.example" is not an allowed origin`},
+		{Status: 403, Method: "POST", Path: "/mcp", Refused: `Origin "https://other.example" is not an allowed origin`},
 	} {
 		n.report(f)
 	}
@@ -34,6 +36,7 @@ func TestFailureNotices(t *testing.T) {
 		"mcptrail: target answered 500 Internal Server Error to POST /mcp (first time; see the capture)",
 		"mcptrail: target unreachable: answered 502 Bad Gateway to tools/call: dial tcp 127.0.0.1:9: connect: connection refused (first time; see the capture)",
 		`mcptrail: target answered 502 Bad Gateway to ping\x1b[2J (first time; see the capture)`,
+		`mcptrail: refused POST /mcp with 403 Forbidden, before the target: Origin "https://evil.example" is not an allowed origin (first time; see the capture)`,
 	}
 	if diff := cmp.Diff(want, strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")); diff != "" {
 		t.Errorf("stderr (-want +got):\n%s", diff)

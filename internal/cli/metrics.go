@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/mcptrail/mcptrail/internal/admit"
 	"github.com/mcptrail/mcptrail/internal/events/prom"
 )
 
@@ -17,11 +18,13 @@ import (
 type metricsFlags struct {
 	listen      string
 	allowRemote bool
+	allowHost   []string
 }
 
 func (m *metricsFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&m.listen, "metrics-listen", "", "serve Prometheus metrics at http://`ADDR`/metrics (host:port, a loopback host unless --metrics-allow-remote; port 0 picks one)")
 	fs.BoolVar(&m.allowRemote, "metrics-allow-remote", false, "let --metrics-listen use an address other machines can reach (the metrics name your tools, clients and session label)")
+	fs.StringSliceVar(&m.allowHost, "metrics-allow-host", nil, "also serve /metrics to requests whose Host is `HOST[:PORT]`, the name a scraper uses (repeatable)")
 }
 
 func (m *metricsFlags) enabled() bool { return m.listen != "" }
@@ -53,7 +56,9 @@ func (m *metricsFlags) serve(ios *IOStreams) (*metricsServer, error) {
 	s := &metricsServer{sink: prom.New(nil), done: make(chan error, 1)}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", s.sink.Handler())
-	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	// A DNS-rebinding page would read the metrics as its own origin's.
+	policy, _ := admit.New(&admit.Options{Hosts: admit.ListenerHosts(ln.Addr(), m.allowHost)}) // no origins: cannot fail
+	s.srv = newServer(policy.Handler(mux, false), serverIdle)
 	go func() { s.done <- s.srv.Serve(ln) }()
 	fmt.Fprintf(ios.ErrOut, "mcptrail: metrics on http://%s/metrics\n", ln.Addr())
 	return s, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcptrail/mcptrail/internal/admit"
 	"github.com/mcptrail/mcptrail/internal/mock"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
@@ -23,6 +24,8 @@ type mockOptions struct {
 	http          string // --http ADDR; "" serves stdio
 	match         string
 	allowRedacted bool
+	allowHost     []string // --allow-host: more Host values for --http
+	allowOrigin   []string // --allow-origin: more browser origins for --http
 }
 
 func newMockCmd(ios *IOStreams) *cobra.Command {
@@ -35,7 +38,11 @@ the real server: over stdio (the default: run it where the client runs its
 server, e.g. "mcptrail mock SESSION" as the server command) or, with --http
 ADDR, as a Streamable HTTP endpoint on every path (ADDR without a host
 listens on 127.0.0.1), for clients of both eras (2026-07-28, and the
-session-based 2025 era, which gets an Mcp-Session-Id).
+session-based 2025 era, which gets an Mcp-Session-Id). Over HTTP it
+refuses what 'mcptrail http' refuses: a Host that is not its address (or
+named with --allow-host) and a browser Origin that is neither loopback,
+its own address nor named with --allow-origin get 403, a POST whose
+Content-Type is not application/json 415.
 
 Each request is matched to a recorded one by method, target and params
 (_meta aside) and answered with the recorded answer under the live id;
@@ -77,6 +84,8 @@ capture is refused (exit 2) unless --allow-redacted: it would serve
 	f.StringVar(&opts.http, "http", "", "serve Streamable HTTP on `ADDR` (host:port; a missing host is 127.0.0.1) instead of stdio")
 	f.StringVar(&opts.match, "match", string(mock.MatchStrict), "how params are compared: strict, or loose (ignore members the recording did not have)")
 	f.BoolVar(&opts.allowRedacted, "allow-redacted", false, "serve a redacted capture")
+	f.StringSliceVar(&opts.allowHost, "allow-host", nil, "with --http: also accept requests whose Host is `HOST[:PORT]` (repeatable)")
+	f.StringSliceVar(&opts.allowOrigin, "allow-origin", nil, "with --http: also accept browser requests whose Origin is `ORIGIN` (scheme://host[:port]; loopback ones always are)")
 	f.StringVar(&opts.session, "session", "", "read the session `ID` (or unique id prefix) of a file that holds several")
 	return cmd
 }
@@ -86,13 +95,19 @@ func runMock(ios *IOStreams, opts *mockOptions) error {
 	if err != nil {
 		return usagef("--match: %v", err)
 	}
+	if opts.http == "" && (len(opts.allowHost) > 0 || len(opts.allowOrigin) > 0) {
+		return usagef("--allow-host and --allow-origin need --http")
+	}
+	if err := admit.CheckOrigins(opts.allowOrigin); err != nil {
+		return usagef("--allow-origin: %v", err)
+	}
 	script, name, err := loadMockScript(ios, opts)
 	if err != nil {
 		return err
 	}
 	m := mock.New(script, &mock.Options{Match: match})
 	if opts.http != "" {
-		err = serveMockHTTP(ios, m, opts.http, name)
+		err = serveMockHTTP(ios, m, opts, name)
 	} else {
 		err = serveMockStdio(ios, m)
 	}
@@ -140,8 +155,10 @@ func serveMockStdio(ios *IOStreams, m *mock.Mock) error {
 	}
 }
 
-// serveMockHTTP serves the mock on addr until a stop signal arrives.
-func serveMockHTTP(ios *IOStreams, m *mock.Mock, addr, name string) error {
+// serveMockHTTP serves the mock on --http until a stop signal arrives,
+// behind the listeners' request policy (Host, Origin, JSON POSTs).
+func serveMockHTTP(ios *IOStreams, m *mock.Mock, opts *mockOptions, name string) error {
+	addr := opts.http
 	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
 		addr = net.JoinHostPort("127.0.0.1", port)
 	}
@@ -149,10 +166,15 @@ func serveMockHTTP(ios *IOStreams, m *mock.Mock, addr, name string) error {
 	if err != nil {
 		return listenError(addr, err)
 	}
+	policy, err := admit.New(&admit.Options{Hosts: admit.ListenerHosts(ln.Addr(), opts.allowHost), Origins: opts.allowOrigin})
+	if err != nil {
+		_ = ln.Close()
+		return usagef("--allow-origin: %v", err)
+	}
 	ready := func() {
 		fmt.Fprintf(ios.ErrOut, "mcptrail mock: serving %s; listening on http://%s/\n", termtext.Escape(name), ln.Addr())
 	}
-	return serveUntilSignal(context.Background(), ln, m.Handler(), ready)
+	return serveUntilSignal(context.Background(), ln, m.Handler(policy), serverIdle, ready)
 }
 
 // reportUnasked prints the recorded requests the client never asked for.

@@ -3,11 +3,10 @@ package mock
 import (
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"sync"
 
+	"github.com/mcptrail/mcptrail/internal/admit"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
@@ -20,10 +19,15 @@ const maxBody = 64 << 20
 // an SSE stream when the call carries a legacy server request; a
 // notification or an answer POST gets 202. A successful initialize is
 // given an Mcp-Session-Id (2025 era); DELETE with it ends the session.
-// GET (the legacy standalone stream) gets 405, which clients accept. A
-// request whose Origin is not this host or a loopback name gets 403.
-func (m *Mock) Handler() http.Handler {
-	return &httpHandler{m: m, sessions: map[string]bool{}}
+// GET (the legacy standalone stream) gets 405, which clients accept.
+// Every request passes policy first (admit.Policy.Handler, a POST must be
+// JSON): a foreign Host or Origin gets 403, a POST that is not JSON 415. A
+// nil policy accepts any Host and loopback origins only.
+func (m *Mock) Handler(policy *admit.Policy) http.Handler {
+	if policy == nil {
+		policy, _ = admit.New(nil) // never fails without origins
+	}
+	return policy.Handler(&httpHandler{m: m, sessions: map[string]bool{}}, true)
 }
 
 type httpHandler struct {
@@ -34,10 +38,6 @@ type httpHandler struct {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !originAllowed(r) {
-		http.Error(w, "origin not allowed", http.StatusForbidden)
-		return
-	}
 	switch r.Method {
 	case http.MethodPost:
 		h.post(w, r)
@@ -51,29 +51,6 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "POST, DELETE")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 	}
-}
-
-// originAllowed reports whether r has no Origin, or one naming r's host or
-// a loopback host (spec 5.2: servers validate Origin against DNS
-// rebinding).
-func originAllowed(r *http.Request) bool {
-	o := r.Header.Get("Origin")
-	if o == "" {
-		return true
-	}
-	u, err := url.Parse(o)
-	if err != nil {
-		return false
-	}
-	if u.Host == r.Host {
-		return true
-	}
-	host := u.Hostname()
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func (h *httpHandler) endSession(id string) bool {

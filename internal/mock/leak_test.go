@@ -32,13 +32,14 @@ func TestNothingLeaks(t *testing.T) {
 	goroutines, fds := runtime.NumGoroutine(), fdCount()
 	m := New(loadScript(t, legacy()), nil)
 
-	srv := httptest.NewServer(m.Handler())
+	srv := httptest.NewServer(m.Handler(nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/mcp",
 		strings.NewReader(`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"book","arguments":{}}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 // pins both); a legacy request keeps 200, where 404 would mean "session
 // gone"; a known method with unmatched arguments keeps 200.
 func TestHTTPUnknownMethodStatus(t *testing.T) {
-	srv := httptest.NewServer(New(loadScript(t, legacy()), nil).Handler())
+	srv := httptest.NewServer(New(loadScript(t, legacy()), nil).Handler(nil))
 	defer srv.Close()
 	tests := []struct {
 		name, version, body string
@@ -31,6 +31,7 @@ func TestHTTPUnknownMethodStatus(t *testing.T) {
 				t.Fatal(err)
 			}
 			req.Header.Set("MCP-Protocol-Version", tt.version)
+			req.Header.Set("Content-Type", "application/json")
 			resp, err := srv.Client().Do(req)
 			if err != nil {
 				t.Fatal(err)

@@ -38,6 +38,7 @@ func TestSSELatency(t *testing.T) {
 	defer ts.Close()
 	tp := startTap(t, ts.URL+"/mcp")
 	req, _ := http.NewRequest(http.MethodPost, tp.url("/mcp"), strings.NewReader(toolCallBody))
+	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -26,7 +26,8 @@ const (
 	secret = "tok-3f9d2c1e-never-in-capture"
 	// challenge is the 401's WWW-Authenticate, kept verbatim.
 	challenge = `Bearer resource_metadata="https://auth.example/.well-known/oauth-protected-resource", scope="mcp:tools"`
-	// foreignOrigin is an Origin the test target rejects with 403.
+	// foreignOrigin is an Origin the test target rejects with 403 (the
+	// tap is told to let it through).
 	foreignOrigin = "https://evil.example"
 )
 
@@ -105,7 +106,8 @@ func TestStatusFrames(t *testing.T) {
 	t.Parallel()
 	ts := statusTarget(t)
 	defer ts.Close()
-	tp := startTap(t, ts.URL+"/mcp")
+	// The foreign Origin is allowed through, so the target's own 403 is seen.
+	tp := startTap(t, ts.URL+"/mcp", "--allow-origin", foreignOrigin)
 
 	r401 := post(t, tp.url("/mcp"), toolCallBody, modernHeaders("Authorization", "Bearer wrong-"+secret))
 	r403 := post(t, tp.url("/mcp"), strings.Replace(toolCallBody, `"id":7`, `"id":8`, 1),

@@ -73,6 +73,8 @@ type forwardTap struct {
 	proxy   string // http://host:port, for the clients' proxy setting
 	stderr  *testbin.Buffer
 	done    chan error
+	// intercept is the host given to --intercept, "" for none.
+	intercept string
 }
 
 // proxyListening matches the line mcptrail prints once it listens.
@@ -93,7 +95,8 @@ func startForward(t *testing.T, srv *oauthserver.Server, upstreamCA string) *for
 		if err != nil {
 			t.Fatal(err)
 		}
-		args = append(args, "--intercept", u.Hostname())
+		fw.intercept = u.Hostname()
+		args = append(args, "--intercept", fw.intercept)
 	}
 	fw.cmd = exec.Command(env.mcptrail, args...)
 	fw.cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+home)
@@ -119,10 +122,11 @@ func (fw *forwardTap) start(t *testing.T) string {
 	return testbin.StartListener(t, fw.cmd, fw.stderr, fw.done, proxyListening)
 }
 
-// caPath returns the CA certificate file `mcptrail ca --path` names.
+// caPath returns the CA certificate file `mcptrail ca --path --intercept
+// HOST` names: the CA of the intercepted host, constrained to it.
 func (fw *forwardTap) caPath(t *testing.T) string {
 	t.Helper()
-	out := fw.run(t, "ca", "--path")
+	out := fw.run(t, "ca", "--path", "--intercept", fw.intercept)
 	p := strings.TrimSpace(out)
 	if _, err := os.Stat(p); err != nil {
 		t.Fatalf("mcptrail ca --path printed %q: %v", out, err)

@@ -185,6 +185,7 @@ func (p *Proxy) serveTunnel(r *http.Request, target string, c net.Conn, scheme s
 			p.forwardExchange(w, ir, intercepted)
 		}),
 		ReadHeaderTimeout: 30 * time.Second,
+		IdleTimeout:       p.fwd.idle, // an idle keep-alive would hold the tunnel open for ever
 		BaseContext:       func(net.Listener) context.Context { return r.Context() },
 		ErrorLog:          discardLog(),
 	}

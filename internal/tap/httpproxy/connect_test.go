@@ -10,7 +10,9 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"net"
 	"net/http"
@@ -240,5 +242,54 @@ func TestConnectPlainHTTP(t *testing.T) {
 				t.Errorf("the canary is in the capture")
 			}
 		})
+	}
+}
+
+// TestInterceptedTunnelIdle: an intercepted tunnel that carries no request
+// for ForwardOptions.TunnelIdle is closed by the proxy, so a client's idle
+// keep-alive cannot hold the tunnel (and its goroutines) for ever.
+func TestInterceptedTunnelIdle(t *testing.T) {
+	origin := httptest.NewTLSServer(oauthOrigin())
+	defer origin.Close()
+	ca := newTestCA(t)
+	fo := &ForwardOptions{Intercept: ca.serverConfig, RootCAs: originPool(origin), TunnelIdle: 50 * time.Millisecond}
+	stop, _, c := forwardProxy(t, fo, ca.pool())
+	defer stop()
+	pu, err := c.Transport.(*http.Transport).Proxy(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", pu.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	host := strings.TrimPrefix(origin.URL, "https://")
+	fmt.Fprintf(conn, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", host, host)
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("CONNECT: %v %v", resp, err)
+	}
+	tc := tls.Client(conn, &tls.Config{RootCAs: ca.pool(), ServerName: "127.0.0.1"})
+	fmt.Fprintf(tc, "GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: %s\r\n\r\n", host)
+	tbr := bufio.NewReader(tc)
+	inner, err := http.ReadResponse(tbr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(io.Discard, inner.Body); err != nil {
+		t.Fatal(err)
+	}
+	inner.Body.Close()
+	if inner.StatusCode != http.StatusOK || inner.Close {
+		t.Fatalf("inner status %d, close %v: want 200 on a kept-alive tunnel", inner.StatusCode, inner.Close)
+	}
+	// Far past the idle timeout; a deadline error means it was kept.
+	if err := conn.SetReadDeadline(time.Now().Add(20 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tbr.ReadByte(); !errors.Is(err, io.EOF) {
+		t.Errorf("reading the idle tunnel: %v, want EOF (closed by the proxy)", err)
 	}
 }

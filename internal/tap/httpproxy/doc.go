@@ -10,9 +10,11 @@
 // POST, GET and DELETE are proxied; event streams are flushed to the
 // client after every read (FlushInterval -1), and bodies are streamed: the
 // tap wraps each body in a reader that passes bytes on as they come and
-// keeps a copy of the current message for its record. Requests whose Host
-// header names no allowed host are refused with 403 before they reach the
-// target (DNS-rebinding protection). Authorization and cookies are
+// keeps a copy of the current message for its record. The reverse proxy
+// asks internal/admit whether each request may reach the target: a Host
+// that names no allowed host (DNS rebinding) or a foreign browser Origin
+// (a cross-site request) gets 403, a POST to the MCP endpoint that is not
+// JSON 415, each noted in the capture. Authorization and cookies are
 // forwarded but only their presence (and the auth scheme) is recorded.
 //
 // # Forward proxy and exchange records

@@ -27,6 +27,10 @@ type Failure struct {
 	// secret). Empty otherwise.
 	TargetDown bool
 	Err        string
+	// Refused, when not empty, says why mcptrail refused the request
+	// itself (a foreign Host or Origin, a POST that is not JSON); it never
+	// reached the target.
+	Refused string
 }
 
 // reportFailure hands the exchange to Options.OnFailure when the client

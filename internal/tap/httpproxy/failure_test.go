@@ -73,6 +73,9 @@ func TestOnFailure(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if method == http.MethodPost {
+			req.Header.Set("Content-Type", "application/json")
+		}
 		for k, v := range hdr {
 			req.Header.Set(k, v)
 		}

@@ -36,7 +36,14 @@ type ForwardOptions struct {
 	// RootCAs verifies the certificates of https origins; nil means the
 	// system's roots. Options.Transport, when set, is used as is.
 	RootCAs *x509.CertPool
+	// TunnelIdle is how long a tunnel whose requests mcptrail serves
+	// (intercepted, or plain HTTP inside a CONNECT) may carry no request
+	// before mcptrail closes it; zero means two minutes.
+	TunnelIdle time.Duration
 }
+
+// defaultTunnelIdle is ForwardOptions.TunnelIdle's zero value.
+const defaultTunnelIdle = 2 * time.Minute
 
 // forward is a forward proxy's state.
 type forward struct {
@@ -45,6 +52,8 @@ type forward struct {
 	rootCAs   *x509.CertPool
 	// dialer dials a blind tunnel's origin.
 	dialer net.Dialer
+	// idle is ForwardOptions.TunnelIdle, never zero.
+	idle time.Duration
 }
 
 // refusedOrigin is an exchange record's Refused for an origin outside
@@ -60,7 +69,10 @@ func newForward(opts *Options) (*Proxy, error) {
 	}
 	p := newProxy(opts)
 	p.fwd = &forward{intercept: fo.Intercept, origins: origins, rootCAs: fo.RootCAs,
-		dialer: net.Dialer{Timeout: 30 * time.Second}}
+		dialer: net.Dialer{Timeout: 30 * time.Second}, idle: fo.TunnelIdle}
+	if p.fwd.idle <= 0 {
+		p.fwd.idle = defaultTunnelIdle
+	}
 	tr := opts.Transport
 	if tr == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()

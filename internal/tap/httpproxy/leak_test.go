@@ -70,6 +70,8 @@ func leakExchange(c *http.Client, front string, i int) error {
 	}
 	if body == "" {
 		req.Body = http.NoBody
+	} else {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, err := c.Do(req)
 	if err != nil {

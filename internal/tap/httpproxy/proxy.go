@@ -5,16 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/mcptrail/mcptrail/internal/admit"
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/tap/feed"
@@ -28,6 +27,16 @@ const (
 	// allowed hosts was refused with 403 (DNS-rebinding protection). It
 	// never reached the target.
 	NoteHostRejected = "host-rejected"
+	// NoteOriginRejected: a request whose Origin header names neither a
+	// loopback origin, the listener itself nor an allowed origin (a web
+	// page's cross-site request) was refused with 403. It never reached
+	// the target.
+	NoteOriginRejected = "origin-rejected"
+	// NoteContentTypeRejected: a POST to the MCP endpoint whose
+	// Content-Type was not application/json (a web page's "simple"
+	// text/plain POST, say) was refused with 415. It never reached the
+	// target.
+	NoteContentTypeRejected = "content-type-rejected"
 	// NoteUpstreamError: the target could not be reached or failed
 	// mid-response; the client got a 502 when nothing was sent yet.
 	NoteUpstreamError = "upstream-error"
@@ -77,6 +86,11 @@ type Options struct {
 	// AllowedHosts lists the Host header values accepted ("host:port" or
 	// "host" for any port, case-insensitive). Empty accepts any Host.
 	AllowedHosts []string
+	// AllowedOrigins lists the browser origins ("scheme://host[:port]")
+	// whose requests are relayed besides loopback ones and the listener's
+	// own; a request with another Origin gets 403. Empty allows those
+	// only. The forward proxy ignores it and AllowedHosts.
+	AllowedOrigins []string
 	// Redact, when non-nil, rewrites every record on the capture
 	// goroutine before it is written; the forwarded bytes are never
 	// touched.
@@ -121,10 +135,12 @@ type Redactor interface {
 // It is an http.Handler; call Close once the server using it has stopped
 // handling requests, to end the capture.
 type Proxy struct {
-	target  *url.URL
-	q       *queue
-	rp      *httputil.ReverseProxy
-	allowed map[string]bool
+	target *url.URL
+	q      *queue
+	rp     *httputil.ReverseProxy
+	// admit is the reverse proxy's request policy (Host, Origin); nil on
+	// a forward proxy.
+	admit   *admit.Policy
 	next    atomic.Uint64
 	capture bool
 	// beforeEnd is Options.BeforeEnd; onFailure Options.OnFailure.
@@ -152,14 +168,12 @@ func New(opts *Options) (*Proxy, error) {
 	if s := opts.Target.Scheme; s != "http" && s != "https" {
 		return nil, fmt.Errorf("target %s: scheme must be http or https", opts.Target.Redacted())
 	}
-	p := newProxy(opts)
-	p.target = opts.Target
-	if len(opts.AllowedHosts) > 0 {
-		p.allowed = make(map[string]bool, len(opts.AllowedHosts))
-		for _, h := range opts.AllowedHosts {
-			p.allowed[strings.ToLower(h)] = true
-		}
+	policy, err := admit.New(&admit.Options{Hosts: opts.AllowedHosts, Origins: opts.AllowedOrigins})
+	if err != nil {
+		return nil, err
 	}
+	p := newProxy(opts)
+	p.target, p.admit = opts.Target, policy
 	tr := opts.Transport
 	if tr == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
@@ -262,9 +276,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ex := p.newExchange(r)
-	if !p.hostOK(r.Host) {
-		ex.note(NoteHostRejected, fmt.Sprintf("refused with 403: Host %q is not an allowed host", r.Host))
-		http.Error(w, "mcptrail: Host not allowed", http.StatusForbidden)
+	if ref := p.refusal(r); ref != nil {
+		p.refuse(w, r, ex, ref)
 		return
 	}
 	if !p.isEndpoint(r.URL.Path) {
@@ -317,19 +330,34 @@ func (p *Proxy) record(set func(*capture.Record)) {
 	p.q.fill(p.q.reserve(true), set)
 }
 
-// hostOK reports whether the Host header names an allowed host.
-func (p *Proxy) hostOK(host string) bool {
-	if p.allowed == nil {
-		return true
+// refusal returns why a request may not reach the target (its Host,
+// its Origin, or, on the MCP endpoint, a POST's Content-Type), or nil.
+func (p *Proxy) refusal(r *http.Request) *admit.Refusal {
+	if ref := p.admit.Check(r); ref != nil {
+		return ref
 	}
-	host = strings.ToLower(host)
-	if p.allowed[host] {
-		return true
+	if p.isEndpoint(r.URL.Path) {
+		return admit.CheckJSON(r)
 	}
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		return p.allowed[h]
+	return nil
+}
+
+// refuse answers a refused request, notes it in the capture and reports
+// it as a failure; it never reaches the target.
+func (p *Proxy) refuse(w http.ResponseWriter, r *http.Request, ex *exchange, ref *admit.Refusal) {
+	kind := NoteHostRejected
+	switch ref.Kind {
+	case admit.KindOrigin:
+		kind = NoteOriginRejected
+	case admit.KindContentType:
+		kind = NoteContentTypeRejected
 	}
-	return false
+	ex.note(kind, fmt.Sprintf("refused with %d: %s", ref.Status, ref.Reason))
+	ref.Write(w)
+	if p.onFailure != nil {
+		p.onFailure(Failure{Status: ref.Status, Method: r.Method, Path: r.URL.Path,
+			RPCMethod: r.Header.Get(mcp.HeaderMethod), Refused: ref.Reason})
+	}
 }
 
 // rewrite points the request at the target. The target's path is the MCP

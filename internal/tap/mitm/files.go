@@ -15,9 +15,9 @@ import (
 func certPath(dir string) string { return filepath.Join(dir, certFile) }
 func keyPath(dir string) string  { return filepath.Join(dir, keyFile) }
 
-// loadOrCreate reads the CA in dir, or creates it when dir holds neither
-// file.
-func loadOrCreate(dir string, now time.Time) (*x509.Certificate, *ecdsa.PrivateKey, error) {
+// loadOrCreate reads the CA in dir, or creates it, constrained to hosts
+// (canonical) when there are any, when dir holds neither file.
+func loadOrCreate(dir string, hosts []string, now time.Time) (*x509.Certificate, *ecdsa.PrivateKey, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("creating CA directory: %w", err)
 	}
@@ -26,7 +26,7 @@ func loadOrCreate(dir string, now time.Time) (*x509.Certificate, *ecdsa.PrivateK
 	certMissing, keyMissing := errors.Is(certErr, fs.ErrNotExist), errors.Is(keyErr, fs.ErrNotExist)
 	switch {
 	case certMissing && keyMissing:
-		if err := create(dir, now); err != nil {
+		if err := create(dir, hosts, now); err != nil {
 			return nil, nil, err
 		}
 	case certMissing != keyMissing:
@@ -115,8 +115,8 @@ func readCert(path string) (*x509.Certificate, error) {
 // in dir (created 0600) and renamed into place, key first; the key's name
 // is taken with a hard link where the file system has them, so that of two
 // processes creating a CA at once one wins and the other loads its CA.
-func create(dir string, now time.Time) error {
-	certDER, keyDER, err := newCA(now)
+func create(dir string, hosts []string, now time.Time) error {
+	certDER, keyDER, err := newCA(now, hosts)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func TestKeyAccessibleToOthersRefused(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			t.Parallel()
 			dir := filepath.Join(t.TempDir(), "ca")
-			if _, err := Open(dir); err != nil {
+			if _, err := Open(dir, nil); err != nil {
 				t.Fatal(err)
 			}
 			key := filepath.Join(dir, "key.pem")
@@ -30,7 +30,7 @@ func TestKeyAccessibleToOthersRefused(t *testing.T) {
 			if err := os.Chmod(key, mode); err != nil {
 				t.Fatal(err)
 			}
-			_, err := Open(dir)
+			_, err := Open(dir, nil)
 			if !errors.Is(err, ErrKeyMode) {
 				t.Fatalf("Open with the key %v: err = %v, want ErrKeyMode", mode, err)
 			}
@@ -47,7 +47,7 @@ func TestKeyAccessibleToOthersRefused(t *testing.T) {
 func TestBrokenCARefused(t *testing.T) {
 	t.Parallel()
 	other := filepath.Join(t.TempDir(), "other")
-	if _, err := Open(other); err != nil {
+	if _, err := Open(other, nil); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -72,7 +72,7 @@ func TestBrokenCARefused(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := filepath.Join(t.TempDir(), "ca")
-			if _, err := Open(dir); err != nil {
+			if _, err := Open(dir, nil); err != nil {
 				t.Fatal(err)
 			}
 			tt.spoil(t, dir)
@@ -80,7 +80,7 @@ func TestBrokenCARefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = Open(dir)
+			_, err = Open(dir, nil)
 			if err == nil || (tt.want != nil && !errors.Is(err, tt.want)) {
 				t.Fatalf("Open: err = %v, want %v", err, tt.want)
 			}
@@ -104,7 +104,7 @@ func TestKeyWrittenNowhereElse(t *testing.T) {
 		t.Setenv(v, tmp) // where os.CreateTemp("", …) would write
 	}
 	state := t.TempDir()
-	a, err := Open(filepath.Join(state, "ca"))
+	a, err := Open(filepath.Join(state, "ca"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

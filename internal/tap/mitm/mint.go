@@ -17,12 +17,11 @@ import (
 )
 
 // newCA makes the CA's key and self-signed certificate and returns both
-// DER-encoded (the key as PKCS #8).
-//
-// The certificate has no name constraints: the hosts a user will intercept
-// are not known when it is made, and a constraint naming none of them
-// would make every leaf fail.
-func newCA(now time.Time) (certDER, keyDER []byte, err error) {
+// DER-encoded (the key as PKCS #8). With hosts (canonical) the
+// certificate carries name constraints permitting those alone
+// (constrain); without, the hosts a user will intercept are not known
+// and it has none.
+func newCA(now time.Time, hosts []string) (certDER, keyDER []byte, err error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, nil, fmt.Errorf("generating CA key: %w", err)
@@ -45,6 +44,7 @@ func newCA(now time.Time) (certDER, keyDER []byte, err error) {
 		MaxPathLen:            0,
 		MaxPathLenZero:        true, // it signs leaves, never another CA
 	}
+	constrain(tmpl, hosts)
 	certDER, err = x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
 	if err != nil {
 		return nil, nil, fmt.Errorf("creating CA certificate: %w", err)
@@ -99,11 +99,13 @@ func mintLeaf(ca *x509.Certificate, caKey *ecdsa.PrivateKey, host string, now ti
 	}
 	tmpl := &x509.Certificate{
 		SerialNumber: serial,
-		Subject:      pkix.Name{CommonName: host, Organization: []string{"mcptrail"}},
-		NotBefore:    now.Add(-leafBackdate),
-		NotAfter:     now.Add(leafLifetime),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		// The host is in the SANs alone: OpenSSL checks a CN that looks
+		// like a DNS name (an IP's does) against the CA's DNS constraints.
+		Subject:     pkix.Name{Organization: []string{"mcptrail"}, OrganizationalUnit: []string{"mcptrail intercept leaf"}},
+		NotBefore:   now.Add(-leafBackdate),
+		NotAfter:    now.Add(leafLifetime),
+		KeyUsage:    x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
 	if tmpl.NotAfter.After(ca.NotAfter) {
 		tmpl.NotAfter = ca.NotAfter

@@ -7,7 +7,13 @@
 // It sits beside the HTTP tap: the forward proxy (internal/tap/httpproxy)
 // asks ServerConfig for the host of a tunnel it intercepts, and `mcptrail
 // ca` opens the authority to print where its certificate is. An Authority
-// is safe for concurrent use; leaves are kept in memory only.
+// is safe for concurrent use; leaves are kept in memory only, the most
+// recently used Options.MaxLeaves of them.
+//
+// An authority made for known hosts (Options.Hosts) carries X.509 name
+// constraints: it can vouch for those hosts (and their subdomains) only,
+// so its key, if it ever leaked, could not impersonate any other site to a
+// client that trusts it. Dir names such an authority's own folder.
 //
 // On disk, in the directory given to Open (made 0700 when missing):
 //
@@ -19,6 +25,7 @@
 package mitm
 
 import (
+	"container/list"
 	"crypto/ecdsa"
 	"crypto/tls"
 	"crypto/x509"
@@ -36,15 +43,33 @@ const (
 	keyFile  = "key.pem"
 )
 
-// Validity of what the authority signs.
+// Validity of what the authority signs. The CA lasts a year: a client
+// told to trust it need not be told again every few weeks, and one left
+// in a trust store and forgotten stops being trusted within the year.
 const (
-	caLifetime   = 10 * 365 * 24 * time.Hour
+	caLifetime   = 365 * 24 * time.Hour
 	leafLifetime = 30 * 24 * time.Hour
 	// leafBackdate covers a client clock a little behind ours.
 	leafBackdate = 5 * time.Minute
 	// leafRenew is how long before its end a cached leaf is replaced.
 	leafRenew = time.Hour
 )
+
+// DefaultMaxLeaves is Options.MaxLeaves' zero value: about 7 MB of leaves.
+const DefaultMaxLeaves = 1024
+
+// Options configures an Authority.
+type Options struct {
+	// Hosts, when not empty, are the only hosts (DNS names or IP
+	// literals, without port) the CA may vouch for: a CA created for them
+	// carries name constraints, and ServerConfig refuses any other host.
+	// Empty makes (or opens) a CA without constraints, for any host.
+	Hosts []string
+	// MaxLeaves bounds how many leaf certificates are kept in memory; the
+	// least recently used is dropped (and minted again if asked for).
+	// Zero means DefaultMaxLeaves.
+	MaxLeaves int
+}
 
 // Errors Open returns, wrapped with the path concerned.
 var (
@@ -63,35 +88,53 @@ type Authority struct {
 	key  *ecdsa.PrivateKey
 	// now is the clock; time.Now outside tests.
 	now func() time.Time
+	// max is Options.MaxLeaves, never zero.
+	max int
 
-	mu     sync.Mutex
-	leaves map[string]*leaf
+	mu sync.Mutex
+	// leaves holds the cached leaves by host; lru orders them, the most
+	// recently used first (each element's Value is its *leaf).
+	leaves map[string]*list.Element
+	lru    list.List
 	minted int
 }
 
 // leaf is one host's certificate; ready is closed once cert or err is set,
 // so that concurrent askers for one host wait for a single minting.
 type leaf struct {
+	host  string
 	ready chan struct{}
 	cert  tls.Certificate
 	err   error
 }
 
-// Open loads the CA kept in dir (the state directory's "ca" folder),
-// creating it on first use. A key file other users may access
-// (ErrKeyMode), a certificate that is not the key's (ErrMismatch) or a
-// directory holding one file without the other (ErrIncomplete) is an
-// error: Open never replaces a CA it finds.
-func Open(dir string) (*Authority, error) {
-	return open(dir, time.Now)
+// Open loads the CA kept in dir (Dir names it), creating it on first use,
+// constrained to opts.Hosts when they are given; nil opts means no hosts
+// and DefaultMaxLeaves. A key file other users may access (ErrKeyMode), a
+// certificate that is not the key's (ErrMismatch) or a directory holding
+// one file without the other (ErrIncomplete) is an error: Open never
+// replaces a CA it finds.
+func Open(dir string, opts *Options) (*Authority, error) {
+	return open(dir, opts, time.Now)
 }
 
-func open(dir string, now func() time.Time) (*Authority, error) {
-	cert, key, err := loadOrCreate(dir, now())
+func open(dir string, opts *Options, now func() time.Time) (*Authority, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	hosts, err := canonicalHosts(opts.Hosts)
 	if err != nil {
 		return nil, err
 	}
-	return &Authority{dir: dir, cert: cert, key: key, now: now, leaves: map[string]*leaf{}}, nil
+	cert, key, err := loadOrCreate(dir, hosts, now())
+	if err != nil {
+		return nil, err
+	}
+	a := &Authority{dir: dir, cert: cert, key: key, now: now, max: opts.MaxLeaves, leaves: map[string]*list.Element{}}
+	if a.max <= 0 {
+		a.max = DefaultMaxLeaves
+	}
+	return a, nil
 }
 
 // CertPath is the path of the CA certificate (PEM) clients must trust.
@@ -110,6 +153,25 @@ func (a *Authority) Minted() int {
 	return a.minted
 }
 
+// Cached reports how many leaf certificates this Authority keeps in
+// memory (at most Options.MaxLeaves).
+func (a *Authority) Cached() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.lru.Len()
+}
+
+// Constrained reports whether the CA carries name constraints, and the
+// hosts and networks it may vouch for then.
+func (a *Authority) Constrained() (names []string, ok bool) {
+	c := a.cert
+	names = append(names, c.PermittedDNSDomains...)
+	for _, n := range c.PermittedIPRanges {
+		names = append(names, n.String())
+	}
+	return names, c.PermittedDNSDomainsCritical || len(names) > 0 || len(c.ExcludedIPRanges) > 0
+}
+
 // ServerConfig returns a TLS configuration presenting a leaf certificate
 // for host (a DNS name or an IP literal, without port), minted the first
 // time host is asked for and reused afterwards. Each call returns a new
@@ -119,6 +181,9 @@ func (a *Authority) ServerConfig(host string) (*tls.Config, error) {
 	name, err := canonicalHost(host)
 	if err != nil {
 		return nil, err
+	}
+	if !permits(a.cert, name) {
+		return nil, fmt.Errorf("minting a certificate: this CA (%s) may vouch only for the hosts it was made for, not %s", a.dir, name)
 	}
 	cert, err := a.leafFor(name)
 	if err != nil {
@@ -135,22 +200,35 @@ func (a *Authority) ServerConfig(host string) (*tls.Config, error) {
 // or when the cached one failed or is near its end.
 func (a *Authority) leafFor(host string) (tls.Certificate, error) {
 	a.mu.Lock()
-	l, ok := a.leaves[host]
-	if ok && !a.usable(l) {
-		ok = false
-	}
-	if !ok {
-		l = &leaf{ready: make(chan struct{})}
-		a.leaves[host] = l
-		a.minted++
+	if e, ok := a.leaves[host]; ok && a.usable(e.Value.(*leaf)) {
+		a.lru.MoveToFront(e)
+		l := e.Value.(*leaf)
 		a.mu.Unlock()
-		l.cert, l.err = mintLeaf(a.cert, a.key, host, a.now())
-		close(l.ready)
+		<-l.ready
 		return l.cert, l.err
 	}
+	l := &leaf{host: host, ready: make(chan struct{})}
+	a.keep(l)
+	a.minted++
 	a.mu.Unlock()
-	<-l.ready
+	l.cert, l.err = mintLeaf(a.cert, a.key, host, a.now())
+	close(l.ready)
 	return l.cert, l.err
+}
+
+// keep caches l as its host's leaf, the most recently used, dropping the
+// least recently used leaf past the bound; a.mu is held. A dropped leaf
+// still being minted is handed to those already waiting for it.
+func (a *Authority) keep(l *leaf) {
+	if old, ok := a.leaves[l.host]; ok {
+		a.lru.Remove(old)
+	}
+	a.leaves[l.host] = a.lru.PushFront(l)
+	for a.lru.Len() > a.max {
+		last := a.lru.Back()
+		a.lru.Remove(last)
+		delete(a.leaves, last.Value.(*leaf).host)
+	}
 }
 
 // usable reports whether the cached l may be handed out (or waited for);

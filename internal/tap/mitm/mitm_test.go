@@ -22,7 +22,7 @@ import (
 // openTest opens a new authority in a fresh directory.
 func openTest(t testing.TB) *Authority {
 	t.Helper()
-	a, err := Open(filepath.Join(t.TempDir(), "ca"))
+	a, err := Open(filepath.Join(t.TempDir(), "ca"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestOpenCreatesPrivateFiles(t *testing.T) {
 		t.Skip("Unix permission bits")
 	}
 	dir := filepath.Join(t.TempDir(), "state", "ca")
-	a, err := Open(dir)
+	a, err := Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func names(entries []os.DirEntry) []string {
 func TestReopenLoadsSameCA(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "ca")
-	a, err := Open(dir)
+	a, err := Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestReopenLoadsSameCA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Open(dir)
+	b, err := Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestLeafRenewedNearItsEnd(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	a, err := open(filepath.Join(t.TempDir(), "ca"), clock)
+	a, err := open(filepath.Join(t.TempDir(), "ca"), nil, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
