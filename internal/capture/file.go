@@ -285,7 +285,7 @@ func (f *File) Close() error {
 func (f *File) Discard() error {
 	var err error
 	if f.fresh {
-		err = discardFresh(f) // file_unix.go, file_windows.go, file_other.go
+		err = discardFresh(f) // file_unix.go, discard_nounix.go
 	} else {
 		err = f.File.Truncate(f.initial)
 		if cerr := f.Close(); err == nil {

@@ -4,19 +4,6 @@ package capture
 
 import "os"
 
-// discardFresh closes the file this run created, then removes it (there
-// is no lock here to hold until it is gone).
-func discardFresh(f *File) error {
-	fi, err := f.Stat()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return removeSame(f.path, fi)
-}
-
 // openNoFollow opens path. Without O_NOFOLLOW, CreateFile's Lstat check
 // before the open is the only guard against a link at the last component.
 func openNoFollow(path string, flag int, perm os.FileMode) (*os.File, error) {

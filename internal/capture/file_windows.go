@@ -9,21 +9,6 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// discardFresh closes the file this run created, then removes it: Windows
-// refuses to remove a file that is open (a sharing violation), and so
-// fails the removal, leaving the file whole, if another process opened
-// it in between.
-func discardFresh(f *File) error {
-	fi, err := f.Stat()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return removeSame(f.path, fi)
-}
-
 // openNoFollow opens path. Windows has no O_NOFOLLOW for os.OpenFile;
 // CreateFile's Lstat check before the open guards against a link at the
 // last component.

@@ -1,6 +1,7 @@
 package testbin
 
 import (
+	"bytes"
 	"os"
 	"testing"
 
@@ -12,12 +13,17 @@ import (
 // that it ends with the note and the end record; it returns the note.
 func CheckCaptureGap(t testing.TB, path string, frames, n int64) capture.Record {
 	t.Helper()
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	_, recs, dmg, err := capture.ReadAll(f)
+	return CheckCaptureGapBytes(t, data, frames, n)
+}
+
+// CheckCaptureGapBytes is CheckCaptureGap of a capture held in memory.
+func CheckCaptureGapBytes(t testing.TB, capt []byte, frames, n int64) capture.Record {
+	t.Helper()
+	_, recs, dmg, err := capture.ReadAll(bytes.NewReader(capt))
 	if err != nil {
 		t.Fatal(err)
 	}

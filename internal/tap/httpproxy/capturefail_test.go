@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 // fullDisk accepts limit bytes, then fails like a full disk; once freed,
@@ -106,37 +106,5 @@ func TestCaptureFailureLeavesGapNote(t *testing.T) {
 	if len(failed) != 0 {
 		t.Error("OnCaptureError was called more than once")
 	}
-	checkGap(t, disk.buf.Bytes(), 2*calls, sent)
-}
-
-// checkGap reads a capture that lost records and checks that its frames
-// and its capture-gap note add up to frames frames of n bytes, and that
-// it ends with the note and the end record.
-func checkGap(t *testing.T, capt []byte, frames, n int64) {
-	t.Helper()
-	_, recs, dmg, err := capture.ReadAll(bytes.NewReader(capt))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recorded, recordedBytes int64
-	for _, r := range recs {
-		if r.Type == capture.TypeFrame {
-			recorded++
-			recordedBytes += int64(r.Size)
-		}
-	}
-	if len(recs) < 2 {
-		t.Fatalf("%d records, want a capture-gap note and the end at least", len(recs))
-	}
-	gap, end := recs[len(recs)-2], recs[len(recs)-1]
-	if gap.Note != capture.NoteCaptureGap || end.Type != capture.TypeEnd {
-		t.Fatalf("the capture ends with %s %s, %s; want a capture-gap note and the end", gap.Type, gap.Note, end.Type)
-	}
-	if gap.LostFrame == 0 || recorded+gap.LostFrame != frames || recordedBytes+gap.LostBytes != n {
-		t.Errorf("recorded %d frames (%d bytes), lost %d (%d bytes); want %d frames (%d bytes) in all, some lost",
-			recorded, recordedBytes, gap.LostFrame, gap.LostBytes, frames, n)
-	}
-	if dmg.Torn || dmg.Corrupt > 1 {
-		t.Errorf("damage %+v, want at most the one torn record before the note", dmg)
-	}
+	testbin.CheckCaptureGapBytes(t, disk.buf.Bytes(), 2*calls, sent)
 }
