@@ -24,7 +24,9 @@ func TestHTTPEvents(t *testing.T) {
 	ts := statusTarget(t)
 	defer ts.Close()
 	evPath := filepath.Join(t.TempDir(), "events.jsonl")
-	tp := startTap(t, ts.URL+"/mcp", "--events-file", evPath)
+	// The target answers the foreign origin's call 403 itself: the tap lets
+	// that origin through, as TestStatusFrames does.
+	tp := startTap(t, ts.URL+"/mcp", "--events-file", evPath, "--allow-origin", foreignOrigin)
 	post(t, tp.url("/mcp"), toolCallBody, modernHeaders("Authorization", "Bearer wrong-"+secret))
 	post(t, tp.url("/mcp"), strings.Replace(toolCallBody, `"id":7`, `"id":8`, 1),
 		modernHeaders("Authorization", "Bearer "+secret, "Origin", foreignOrigin))
