@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package index
 
@@ -13,7 +13,8 @@ func openNoFollow(path string, flag int, perm os.FileMode) (*os.File, error) {
 // isSymlinkErr reports false: no open here refuses a link.
 func isSymlinkErr(error) bool { return false }
 
-// lockDir does nothing. On Windows a file another process holds open
-// (SQLite shares it for reading and writing, not for deletion) cannot be
-// renamed, so moveAside fails there rather than moving an index in use.
+// isSharingViolation reports false: no rename here fails for an open file.
+func isSharingViolation(error) bool { return false }
+
+// lockDir does nothing here.
 func lockDir(string) (unlock func(), err error) { return func() {}, nil }

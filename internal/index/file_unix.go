@@ -39,3 +39,6 @@ func lockDir(dir string) (unlock func(), err error) {
 	}
 	return func() { _ = f.Close() }, nil
 }
+
+// isSharingViolation reports false: a rename here never fails for an open file.
+func isSharingViolation(error) bool { return false }

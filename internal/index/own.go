@@ -145,7 +145,8 @@ func readHeader(path string, fi os.FileInfo) (mark, error) {
 	switch {
 	case isSymlinkErr(err):
 		return mark{}, errChanged
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist), isSharingViolation(err):
+		// Windows: a rename has the file open this moment; look again.
 		return mark{}, errChanged
 	case err != nil:
 		return mark{}, fmt.Errorf("opening the session index: %w", err)

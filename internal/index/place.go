@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -92,6 +93,11 @@ func (ix *Index) admit() (found, error) {
 // it). Processes doing this at once take turns, and only the first finds
 // the file still at its place; the others leave the new one alone.
 func (ix *Index) moveAside(fi os.FileInfo, why string) error {
+	// A foreign index.db.old stops us before lockDir, which on Windows
+	// creates a lock file: then the state directory stays as it was.
+	if err := checkOld(ix.path + OldSuffix); err != nil {
+		return err
+	}
 	unlock, err := lockDir(filepath.Dir(ix.path))
 	if err != nil {
 		return fmt.Errorf("moving the session index aside: %w", err)
@@ -102,6 +108,36 @@ func (ix *Index) moveAside(fi os.FileInfo, why string) error {
 		return nil // moved already
 	}
 	old := ix.path + OldSuffix
+	if err := checkOld(old); err != nil {
+		return err
+	}
+	if err := renameShared(ix.path, old); err != nil {
+		if isSharingViolation(err) {
+			return nil // still open elsewhere; openFile looks again
+		}
+		return fmt.Errorf("moving the session index aside: %w", err)
+	}
+	ix.warn(fmt.Sprintf("mcptrail: warning: the session index %s %s; moved it to %s and rebuilding it from the captures", ix.path, why, old))
+	return nil
+}
+
+// renameShared renames from to to, trying again for a while when another
+// handle has from open without sharing deletion (Windows: a process
+// inspecting the stale index at this moment, which is brief).
+func renameShared(from, to string) error {
+	var err error
+	for i := range 40 {
+		if err = os.Rename(from, to); err == nil || !isSharingViolation(err) {
+			return err
+		}
+		time.Sleep(time.Duration(i+1) * 5 * time.Millisecond)
+	}
+	return err
+}
+
+// checkOld returns a ForeignError when old holds anything but an index of
+// ours (or nothing), which moveAside must not replace.
+func checkOld(old string) error {
 	prev, err := inspect(old)
 	switch {
 	case err != nil:
@@ -109,9 +145,5 @@ func (ix *Index) moveAside(fi os.FileInfo, why string) error {
 	case prev.kind == kindEmpty:
 		return &ForeignError{Path: old, Reason: "an empty file"}
 	}
-	if err := os.Rename(ix.path, old); err != nil {
-		return fmt.Errorf("moving the session index aside: %w", err)
-	}
-	ix.warn(fmt.Sprintf("mcptrail: warning: the session index %s %s; moved it to %s and rebuilding it from the captures", ix.path, why, old))
 	return nil
 }
