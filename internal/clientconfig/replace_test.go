@@ -68,10 +68,15 @@ func TestReplaceRace(t *testing.T) {
 		t.Skip("on Windows a rename over a file another process has open fails, so the client here would fail, not race")
 	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, "claude.json")
 	var applied, loud, later int
 	var lost []string
 	for trial := range 600 {
+		// A file of its own each trial: Backup takes at most 100 names in
+		// one second, and a fast machine runs more trials than that.
+		path := filepath.Join(dir, fmt.Sprint(trial), "claude.json")
+		if err := os.Mkdir(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(path, clientVersion(0), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -108,13 +113,13 @@ func TestReplaceRace(t *testing.T) {
 		if err != nil && !errors.Is(err, ErrChanged) && !errors.Is(err, ErrOverwritten) {
 			t.Errorf("trial %d: %v, want ErrChanged or ErrOverwritten", trial, err)
 		}
+		if left := leftovers(t, filepath.Dir(path)); len(left) > 0 {
+			t.Errorf("trial %d: files left beside the config: %q", trial, left)
+		}
 	}
 	t.Logf("applied %d, failed loudly %d, client wrote after wrap %d, lost %d", applied, loud, later, len(lost))
 	if len(lost) > 0 {
 		t.Errorf("%d client writes lost silently; first:\n%s", len(lost), lost[0])
-	}
-	if left := leftovers(t, dir); len(left) > 0 {
-		t.Errorf("files left beside the config: %q", left)
 	}
 }
 
