@@ -57,7 +57,7 @@ func (s *Store) freeze(copyState bool) *Snapshot {
 		Counts:     s.counts,
 		frames:     s.frames.share(&s.opts),
 	}
-	snap.Findings = s.allFindings(&snap.Calls, s.finishChecks(snap))
+	snap.Findings = s.allFindings(&snap.Calls, append(s.heldNoBody(&snap.Calls), s.finishChecks(snap)...))
 	return snap
 }
 

@@ -105,9 +105,27 @@ func (s *Store) httpStatus(r *capture.Record, f *wire.Frame) int {
 	}
 	if success(env.Status) {
 		// A success without a body answers nothing (a request answered
-		// 202 breaks rule 60).
-		s.raise(finding.New(finding.HTTPRequestNoBody, r.Seq,
-			"%s %s answered HTTP %d without a JSON-RPC response", s.calls.at(idx).Method, s.calls.at(idx).ID.Raw(), env.Status).OfCall(idx))
+		// 202 breaks rule 60) -- unless the call needs no answer or got
+		// it elsewhere: the client cancelled it (a cancelled request is
+		// owed none), or the answer comes on another stream (the POST's
+		// SSE stream closed after a priming event and the client resumed
+		// it with a GET and Last-Event-ID). Neither may be known yet, so
+		// the finding is held until a snapshot decides (heldNoBody).
+		f := finding.New(finding.HTTPRequestNoBody, r.Seq,
+			"%s %s answered HTTP %d without a JSON-RPC response", s.calls.at(idx).Method, s.calls.at(idx).ID.Raw(), env.Status).OfCall(idx)
+		switch {
+		case s.opts.Forget:
+			// A change feed has no snapshot to decide at: it is told now,
+			// unless the call was cancelled already.
+			if s.calls.at(idx).CancelSeq == 0 {
+				s.raise(f)
+			}
+		default:
+			if g, ok := s.opts.Rules.Grade(f); ok {
+				g.Line = r.Line
+				s.noBody = append(s.noBody, g)
+			}
+		}
 		return idx
 	}
 	c := s.calls.at(idx)
@@ -159,4 +177,20 @@ func (s *Store) standalone(prev int, r *capture.Record) bool {
 		}
 	}
 	return false
+}
+
+// heldNoBody returns the held http-request-without-response findings
+// (httpStatus) whose call is still owed its answer in calls: neither
+// answered, on any stream, nor cancelled. Such a call is also pending.
+func (s *Store) heldNoBody(calls *Calls) []finding.Finding {
+	var out []finding.Finding
+	for _, f := range s.noBody {
+		if f.Call < 0 || f.Call >= calls.Len() {
+			continue
+		}
+		if c := calls.At(f.Call); c.ResponseSeq == 0 && c.CancelSeq == 0 {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -131,6 +131,10 @@ type Store struct {
 	calls    callTable
 	ops      []Operation
 	findings []finding.Finding
+	// noBody holds the http-request-without-response findings, graded,
+	// that a snapshot keeps only when their call is still unanswered and
+	// uncancelled (http.go).
+	noBody []finding.Finding
 	// checked findings are known to be in seq order unless disordered.
 	checked    int
 	disordered bool
