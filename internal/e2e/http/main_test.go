@@ -23,6 +23,7 @@ import (
 type binaries struct {
 	mcptrail  string
 	sdkserver string
+	sdkclient string // the go-sdk client the conformance harness runs
 }
 
 // bins is set once by TestMain before any test runs and never changed.
@@ -32,6 +33,7 @@ func TestMain(m *testing.M) {
 	code := testbin.Main(m,
 		testbin.Target{Out: &bins.mcptrail, Pkg: testbin.Mcptrail, Race: raceBuild},
 		testbin.Target{Out: &bins.sdkserver, Pkg: testbin.Module + "/internal/e2e/sdk/cmd/sdkserver"},
+		testbin.Target{Out: &bins.sdkclient, Pkg: testbin.Module + "/internal/e2e/http/cmd/sdkclient"},
 	)
 	testbin.NodeCleanup()
 	os.Exit(code)
