@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/e2e/sdkpeer"
 )
 
@@ -221,4 +223,50 @@ func checkFailureExport(t *testing.T, export []byte) (map[string]int, map[string
 		t.Errorf("%d http-error-status findings for %d calls that failed at the HTTP level", n, httpFailed)
 	}
 	return failed, statuses
+}
+
+// TestForwardOriginDownVisible: through `mcptrail http --forward`, with
+// nothing listening at the MCP origin, go-sdk clients get mcptrail's 502.
+// Their POSTs are MCP frames (not plain exchange records) whatever the
+// answer, each call is http-error and flagged as the reverse proxy's are,
+// and no note claims the origin, never reached, left the body unread.
+func TestForwardOriginDownVisible(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	origin := "http://" + deadAddr(t)
+	tp := startForward(t)
+	proxy, _ := url.Parse("http://" + tp.addr)
+	hc := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}
+	client := mcp.NewClient(&mcp.Implementation{Name: clientName, Version: clientVersion}, nil)
+	for range 2 {
+		tr := &mcp.StreamableClientTransport{Endpoint: origin + "/mcp", HTTPClient: hc, MaxRetries: -1}
+		if cs, err := client.Connect(ctx, tr, nil); err == nil {
+			cs.Close()
+			t.Fatal("connected to an origin that is down")
+		}
+	}
+	hc.CloseIdleConnections()
+	tp.stop(t)
+	frames := 0
+	for _, r := range tp.records(t) {
+		switch {
+		case r.Type == capture.TypeFrame:
+			frames++
+		case r.Type == capture.TypeExchange:
+			t.Errorf("an MCP POST was recorded as a plain exchange: %+v", r.Exchange)
+		case r.Type == capture.TypeNote && r.Note == "body-unread":
+			t.Errorf("note %s: %s", r.Note, r.Text)
+		}
+	}
+	if frames < 4 {
+		t.Errorf("%d frames, want a request and its 502 per client at least", frames)
+	}
+	failed, _ := checkFailureExport(t, runExport(t, tp.capture))
+	if failed["*"] < 2 {
+		t.Errorf("%d failed calls, want one per client at least", failed["*"])
+	}
+	if code, text := runCheck(t, tp.capture); code == 0 {
+		t.Errorf("check passed a session whose every call failed 502:\n%s", text)
+	}
 }

@@ -39,6 +39,13 @@ type bodyTap struct {
 	scan  jsonScan
 	slot  *slot
 	done  bool
+	// peeked holds what decide read from the client and the transport
+	// has not read yet; peekErr, the error that ended decide's reads, is
+	// the transport's once peeked is used up. handed counts the bytes the
+	// transport read. With readMu held.
+	peeked  []byte
+	peekErr error
+	handed  int64
 	// raw is a request body as recorded, kept for the exchange's life
 	// to name its method should the answer fail (failure.go); "" for a
 	// response, a spooled body, or when nothing is captured.
@@ -51,7 +58,17 @@ func (b *bodyTap) Read(p []byte) (int, error) {
 	if b.drained {
 		return 0, errDrained
 	}
+	if len(b.peeked) > 0 || b.peekErr != nil {
+		n := copy(p, b.peeked)
+		b.peeked = b.peeked[n:]
+		b.handed += int64(n)
+		if len(b.peeked) == 0 && b.peekErr != nil {
+			return n, b.peekErr
+		}
+		return n, nil
+	}
 	n, err := b.rc.Read(p)
+	b.handed += int64(n)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if n > 0 && !b.done {
@@ -93,16 +110,26 @@ func (b *bodyTap) finishRequest() {
 	b.drained = true
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.done {
-		return
+	// An origin that failed before it read a byte (unreachable: mcptrail
+	// answered 502) left nothing unread: it never had the body.
+	neverReached := b.handed == 0 && b.ex.upstreamErr != ""
+	// What decide read and the transport did not is unread too.
+	unread := int64(len(b.peeked))
+	b.peeked = nil
+	if !b.done {
+		err := b.peekErr
+		if err == nil {
+			var n int64
+			n, err = io.Copy(keeper{b}, io.LimitReader(b.rc, maxDrain))
+			if err == nil && n < maxDrain {
+				err = io.EOF
+			}
+			unread += n
+		}
+		b.finishLocked(err)
 	}
-	n, err := io.Copy(keeper{b}, io.LimitReader(b.rc, maxDrain))
-	if err == nil && n < maxDrain {
-		err = io.EOF
-	}
-	b.finishLocked(err)
-	if n > 0 {
-		b.ex.note(NoteBodyUnread, fmt.Sprintf("the target left %d bytes of the request body unread; they are in the capture, not forwarded", n))
+	if unread > 0 && !neverReached {
+		b.ex.note(NoteBodyUnread, fmt.Sprintf("the target left %d bytes of the request body unread; they are in the capture, not forwarded", unread))
 	}
 }
 
@@ -146,13 +173,62 @@ func (k keeper) Write(p []byte) (int, error) {
 
 // reserve makes sure the frame has its seq; the response to a request
 // must get a higher one even when the server answered before reading the
-// whole body.
+// whole body. An undecided exchange is decided first, from its body.
 func (b *bodyTap) reserve() {
+	b.decide()
 	b.mu.Lock()
 	if b.slot == nil && b.isMCP() {
 		b.slot = b.p.q.reserve(true)
 	}
 	b.mu.Unlock()
+}
+
+// decide reads an undecided request's body from the client until its
+// first JSON value completes (or the body ends, or is not JSON, or
+// maxDrain bytes were read), so that whether the exchange is MCP does not
+// depend on how much of the body the target read before it answered.
+// What it reads is kept for the frame and handed to the transport on its
+// next reads.
+func (b *bodyTap) decide() {
+	if !b.undecided() {
+		// Decided: never wait for readMu, which a transport's read of a
+		// full-duplex body may hold until the client has our answer.
+		return
+	}
+	b.readMu.Lock()
+	defer b.readMu.Unlock()
+	if b.drained || b.peekErr != nil || !b.undecided() {
+		return
+	}
+	buf := make([]byte, 32<<10)
+	for read := 0; read < maxDrain; {
+		n, err := b.rc.Read(buf)
+		read += n
+		b.mu.Lock()
+		var complete bool
+		if n > 0 {
+			b.peeked = append(b.peeked, buf[:n]...)
+			b.keep(buf[:n])
+			complete = b.scan.feed(buf[:n])
+		}
+		if err != nil {
+			b.peekErr = err
+			b.finishLocked(err)
+		}
+		stop := err != nil || complete || b.scan.off
+		b.mu.Unlock()
+		if stop {
+			return
+		}
+	}
+}
+
+// undecided reports whether the body's exchange still waits for it to
+// say whether it is MCP.
+func (b *bodyTap) undecided() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.ex.xs != nil && b.ex.xs.mode == modeUndecided && !b.done
 }
 
 // isMCP reports whether the body belongs to an MCP exchange, deciding an

@@ -12,10 +12,13 @@ import (
 
 // mode is how an exchange that is not known to be MCP (any exchange of
 // the forward proxy, an exchange off the MCP endpoint of the reverse
-// proxy) is captured. The decision never waits for bytes: it is made from
-// the request's headers, else when the request body's JSON value
-// completes (before those bytes are handed on), else when the body ends
-// or the answer begins, whichever comes first.
+// proxy) is captured. It is made from the request alone: from its
+// headers, else when the request body's JSON value completes (before
+// those bytes are handed on), else when the body ends. An answer that
+// begins first (a 401 before the target read the body, a 502 for an
+// origin never reached) waits for the body's first value to be read from
+// the client (bodyTap.decide); the bytes so read still go to the target,
+// should it read on.
 type mode uint8
 
 const (
@@ -32,7 +35,8 @@ const (
 
 // startMode is the mode a request's headers decide. A request naming an
 // MCP session (Mcp-Session-Id: a POST, the standalone GET stream, the
-// DELETE that ends the session) is MCP; a GET that accepts only an event
+// DELETE that ends the session) or its JSON-RPC method (Mcp-Method, a
+// 2026-07-28 POST) is MCP; a GET that accepts only an event
 // stream's kind of answer is the standalone stream; a request with a body
 // waits for it; anything else (metadata documents, the authorization
 // endpoint) is an exchange. MCP-Protocol-Version alone proves nothing:
@@ -40,6 +44,8 @@ const (
 func startMode(r *http.Request, hasBody bool) mode {
 	switch {
 	case r.Header.Get(mcp.HeaderSessionID) != "":
+		return modeMCP
+	case hasBody && r.Header.Get(mcp.HeaderMethod) != "":
 		return modeMCP
 	case hasBody:
 		return modeUndecided
