@@ -12,4 +12,7 @@ const (
 	OAuthTokenInQuery      = "oauth-token-in-query"
 	OAuthTokenRejected     = "oauth-token-rejected"
 	OAuthMetadataWrongPath = "oauth-metadata-wrong-path"
+	// OAuthMetadataAroundProxy: behind the reverse proxy, a 401 names
+	// absolute resource_metadata on the target's own origin.
+	OAuthMetadataAroundProxy = "oauth-metadata-around-proxy"
 )

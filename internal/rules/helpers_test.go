@@ -53,6 +53,11 @@ var jsonCT = map[string]string{"Content-Type": "application/json"}
 func records(steps []step) []capture.Record {
 	out := []capture.Record{{Type: capture.TypeSession, Time: t0, Format: capture.FormatVersion,
 		SessionID: "test", Transport: "stdio", Label: "test", Command: []string{"server"}}}
+	if len(steps) > 0 && steps[0].rec != nil && steps[0].rec.Type == capture.TypeSession {
+		// The session's own header (an HTTP tap's, with its target).
+		out[0] = *steps[0].rec
+		steps = steps[1:]
+	}
 	for i, st := range steps {
 		r := capture.Record{Type: capture.TypeFrame, Dir: st.dir, HTTP: st.http}
 		if st.rec != nil {

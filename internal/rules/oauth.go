@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 
@@ -36,6 +37,7 @@ func (o *OAuth) Finish(s *store.Snapshot, raise func(finding.Finding)) {
 	sawFetches := len(s.Exchanges) > 0
 	for i := range a.Flows {
 		checkFlow(&a.Flows[i], sawFetches, raise)
+		aroundProxy(&a.Flows[i], s.Session.Target, raise)
 	}
 }
 
@@ -181,6 +183,34 @@ func wrongPath(f *oauth.Flow, listed []string, raise func(finding.Finding)) {
 				break
 			}
 		}
+	}
+}
+
+// aroundProxy raises, once per flow of a reverse-proxy session (target
+// set), for a 401 whose resource_metadata is an absolute URL on the
+// target's origin when the flow fetched no protected-resource metadata
+// through the proxy: the client went to the target for it, around the
+// proxy, and refuses the resource it found there.
+func aroundProxy(f *oauth.Flow, target string, raise func(finding.Finding)) {
+	t, err := url.Parse(target)
+	if target == "" || err != nil || t.Host == "" {
+		return
+	}
+	if slices.ContainsFunc(f.Steps, func(s oauth.Step) bool { return s.Kind == oauth.StepResourceMeta }) {
+		return
+	}
+	for _, st := range f.Steps {
+		if st.Status != 401 || st.Challenge == nil || st.Challenge.ResourceMetadata == "" {
+			continue
+		}
+		m, err := url.Parse(st.Challenge.ResourceMetadata)
+		if err != nil || !m.IsAbs() || !strings.EqualFold(m.Scheme, t.Scheme) || !strings.EqualFold(m.Host, t.Host) {
+			continue
+		}
+		raiseAt(raise, st.Line, finding.New(finding.OAuthMetadataAroundProxy, st.Seq,
+			"HTTP 401 names resource_metadata %s on the target's own origin: the client fetches it there, around the proxy, "+
+				"and finds a resource that is not the proxy's URL; run mcptrail http --forward instead", st.Challenge.ResourceMetadata))
+		return
 	}
 }
 

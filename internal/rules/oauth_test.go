@@ -58,3 +58,46 @@ func TestOAuthCleanFlowIsQuiet(t *testing.T) {
 		}
 	}
 }
+
+// aroundProxySession is a reverse-proxy session (its header names the
+// target) whose only OAuth step is a 401 naming absolute resource_metadata
+// on the target's own origin: the client fetched it around the proxy.
+func aroundProxySession(metadata string) []step {
+	hdr := capture.Record{Type: capture.TypeSession, Time: t0, Format: capture.FormatVersion,
+		SessionID: "test", Transport: "http", Label: "127.0.0.1", Target: "http://127.0.0.1:9/mcp"}
+	init := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+	return []step{
+		{rec: &hdr},
+		post("x1", init, map[string]string{"Content-Type": "application/json"}),
+		answer("x1", 401, `{"error":"invalid_token"}`, map[string]string{"Content-Type": "application/json",
+			"WWW-Authenticate": `Bearer error="invalid_token", resource_metadata="` + metadata + `"`}),
+		{rec: &capture.Record{Type: capture.TypeEnd}},
+	}
+}
+
+// TestOAuthMetadataAroundProxy: the finding is raised for absolute
+// resource_metadata on the target's origin, and not for a relative one or
+// one on another origin (which the client fetches through the proxy, or
+// which is not the proxy's doing).
+func TestOAuthMetadataAroundProxy(t *testing.T) {
+	t.Parallel()
+	reg := allOn(t)
+	for _, tc := range []struct {
+		metadata string
+		want     bool
+	}{
+		{"http://127.0.0.1:9/.well-known/oauth-protected-resource/mcp", true},
+		{"/.well-known/oauth-protected-resource/mcp", false},
+		{"https://auth.example/.well-known/oauth-protected-resource/mcp", false},
+	} {
+		got := false
+		for _, id := range raisedBy(t, reg, aroundProxySession(tc.metadata)) {
+			if strings.HasPrefix(id, finding.OAuthMetadataAroundProxy+"@") {
+				got = true
+			}
+		}
+		if got != tc.want {
+			t.Errorf("resource_metadata %s: raised %v, want %v", tc.metadata, got, tc.want)
+		}
+	}
+}

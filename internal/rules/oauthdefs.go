@@ -65,5 +65,12 @@ func oauthRules() []finding.Rule {
 				"OpenID discovery also allows appending it after the path. Metadata fetched at the root, or appended to an " +
 				"RFC 8414 suffix, works only with clients that guess; spec-following clients miss it.",
 			Spec: "RFC 8414 §3.1 and §5; " + mcpAuth("Authorization Server Metadata Discovery")},
+		{ID: finding.OAuthMetadataAroundProxy, Category: c, Severity: finding.Warning,
+			Summary: "behind mcptrail http --target, a 401 names resource_metadata on the target's own origin",
+			Help: "The client fetches the protected-resource metadata where the 401's WWW-Authenticate says, on the target, " +
+				"around the proxy (the capture cannot see that fetch), and finds a resource that is not the proxy's URL it " +
+				"used: clients that follow RFC 9728 stop there, and the session ends with the 401. Nothing is wrong with the " +
+				"server; point the client at the server's own URL and run mcptrail http --forward instead.",
+			Spec: "RFC 9728 §5.1 and §7.3; " + mcpAuth("Protected Resource Metadata Discovery Requirements")},
 	}
 }

@@ -61,3 +61,50 @@ func sameOrigin(s string, own *url.URL) bool {
 	}
 	return strings.EqualFold(u.Scheme, own.Scheme) && strings.EqualFold(u.Host, own.Host)
 }
+
+// challengeCheck hints, on the reverse proxy with an OnHint, at a 401
+// whose WWW-Authenticate names resource_metadata as an absolute URL on
+// the target's own origin: the client fetches the metadata there, around
+// this proxy, and spec-following clients refuse the resource it names.
+func (p *Proxy) challengeCheck(resp *http.Response) {
+	if p.hint == nil || p.fwd != nil || resp.StatusCode != http.StatusUnauthorized {
+		return
+	}
+	for _, v := range resp.Header.Values("WWW-Authenticate") {
+		m, err := url.Parse(resourceMetadata(v))
+		if err != nil || !m.IsAbs() || !strings.EqualFold(m.Scheme, p.target.Scheme) || !strings.EqualFold(m.Host, p.target.Host) {
+			continue
+		}
+		p.challengeOnce.Do(func() {
+			p.hint(fmt.Sprintf("the server's 401 names resource_metadata %s on the target's own origin: OAuth clients fetch it there, "+
+				"around this proxy, and will refuse its resource, which is not this proxy's URL; "+
+				"run mcptrail http --forward and keep the server's URL in the client instead", m.Redacted()))
+		})
+		return
+	}
+}
+
+// resourceMetadata returns the resource_metadata parameter of a
+// WWW-Authenticate value (quoted or not), "" when it has none.
+func resourceMetadata(v string) string {
+	i := strings.Index(strings.ToLower(v), "resource_metadata")
+	if i < 0 {
+		return ""
+	}
+	rest := strings.TrimLeft(v[i+len("resource_metadata"):], " \t")
+	if !strings.HasPrefix(rest, "=") {
+		return ""
+	}
+	rest = strings.TrimLeft(rest[1:], " \t")
+	if strings.HasPrefix(rest, `"`) {
+		end := strings.IndexByte(rest[1:], '"')
+		if end < 0 {
+			return ""
+		}
+		return rest[1 : end+1]
+	}
+	if end := strings.IndexAny(rest, ", \t"); end >= 0 {
+		return rest[:end]
+	}
+	return rest
+}

@@ -106,3 +106,18 @@ func TestForwardEarlyAnswer(t *testing.T) {
 		})
 	}
 }
+
+func TestResourceMetadataParam(t *testing.T) {
+	for v, want := range map[string]string{
+		`Bearer resource_metadata="http://a/.well-known/x"`:                   "http://a/.well-known/x",
+		`Bearer error="invalid_token", Resource_Metadata = "http://a/m", x=1`: "http://a/m",
+		`Bearer resource_metadata=http://a/m, scope="s"`:                      "http://a/m",
+		`Bearer realm="x"`:                   "",
+		`Bearer resource_metadata="unclosed`: "",
+		`Bearer resource_metadata`:           "",
+	} {
+		if got := resourceMetadata(v); got != want {
+			t.Errorf("resourceMetadata(%q) = %q, want %q", v, got, want)
+		}
+	}
+}

@@ -107,11 +107,12 @@ type Options struct {
 	// Forward, when not nil, makes the Proxy a forward proxy (forward.go)
 	// and Target is ignored; nil means a reverse proxy for Target.
 	Forward *ForwardOptions
-	// OnHint, when not nil, is called at most once, from an exchange's
-	// goroutine, with a one-line hint for the user: the reverse proxy
-	// saw protected-resource metadata naming a resource that is not its
-	// own URL, which spec-following OAuth clients refuse. Nil says
-	// nothing.
+	// OnHint, when not nil, is called from an exchange's goroutine with a
+	// one-line hint for the user, at most once for each thing the reverse
+	// proxy can see spec-following OAuth clients will refuse: protected-
+	// resource metadata naming a resource that is not its own URL, and a
+	// 401 naming absolute resource_metadata on the target's own origin
+	// (the client fetches it around the proxy). Nil says nothing.
 	OnHint func(string)
 	// OnCaptureError, when non-nil, is called once, from the capture
 	// goroutine, when a write to Capture first fails (a full disk):
@@ -147,10 +148,12 @@ type Proxy struct {
 	beforeEnd func() []capture.Record
 	onFailure func(Failure)
 	// fwd is set on a forward proxy (Options.Forward); hint is
-	// Options.OnHint, said at most once.
-	fwd      *forward
-	hint     func(string)
-	hintOnce sync.Once
+	// Options.OnHint, each hint said at most once (hintOnce: the
+	// metadata's resource; challengeOnce: a 401's resource_metadata).
+	fwd           *forward
+	hint          func(string)
+	hintOnce      sync.Once
+	challengeOnce sync.Once
 
 	closeOnce sync.Once
 	closeErr  error

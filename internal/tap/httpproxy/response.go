@@ -20,6 +20,7 @@ func (p *Proxy) modifyResponse(resp *http.Response) error {
 		ex.req.reserve()
 	}
 	ex.status = resp.StatusCode
+	p.challengeCheck(resp)
 	if xs := ex.xs; xs != nil && !ex.answerIsMCP(resp) {
 		xs.respHeaders = exchangeResponseHeaders(resp.Header, credentialKeys())
 		if resp.ContentLength >= 0 && resp.ContentLength <= capture.MaxExchangeBody {
