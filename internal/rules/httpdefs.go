@@ -26,7 +26,9 @@ func httpRules() []finding.Rule {
 		{ID: finding.HTTPRequestNoBody, Category: c, Severity: finding.Error,
 			Summary: "a request was answered with a success status but no JSON-RPC response (rule 60)",
 			Help: "A request POST must be answered with a JSON-RPC response (application/json or an SSE stream); a 2xx " +
-				"without one (a 202 say) leaves the call unanswered.",
+				"without one (a 202 say, or an event stream that ends before it) leaves the call unanswered. It is not raised " +
+				"for a call the client cancelled (a cancelled request is owed no answer), nor for one answered on another " +
+				"stream (a POST's SSE stream closed after a priming event and resumed with a GET and Last-Event-ID).",
 			Spec: spec + "§6 rule 60; §5.2"},
 		{ID: finding.HTTPErrorStatus, Category: c, Severity: finding.Warning,
 			Summary: "an HTTP answer has an error status: 401, 403, 404, 5xx, or a 502 when the target is down",
