@@ -81,8 +81,9 @@ whoever reaches a forward proxy can use it.
 Through the reverse proxy, documents off the MCP endpoint (/.well-known
 metadata) are captured as exchange records too; when the server's
 protected-resource metadata names a resource other than mcptrail's URL,
-one line on stderr says that OAuth clients will refuse it and points to
---forward.
+or a 401 names resource_metadata on the target's own origin (clients then
+fetch it around mcptrail), one line on stderr says that OAuth clients will
+refuse it and points to --forward.
 
 The --events-* and --otlp-* flags send analytics events as the stdio shim
 does (docs/events.md); a call answered only by an HTTP error status (401,
