@@ -49,7 +49,7 @@ func callAssertions(snap *store.Snapshot, a *Assertions) []finding.Finding {
 			out = append(out, finding.New(rules.AssertNoPending, c.RequestSeq, "%s %s id %s got no answer (--expect-no-pending)",
 				c.Dir, c.Method, c.ID.Raw()).OfCall(i))
 		}
-		if c.Status == store.StatusError || c.Status == store.StatusToolError {
+		if (c.Status == store.StatusError || c.Status == store.StatusToolError) && !c.Negotiation {
 			errs++
 		}
 		if c.Method != "tools/call" {
