@@ -180,10 +180,10 @@ type Record struct {
 	LostFrame int64  `json:"lost_frames,omitzero"`
 	LostBytes int64  `json:"lost_bytes,omitzero"`
 	// StoppedBy, on a server-exit note, says who asked the server to stop
-	// when the server ended on that request (it exited 0, or by the signal
-	// it was sent, or with 128+n for that signal n): StopClient, StopTap or
-	// StopKillAfter. Empty means nobody asked it to stop: it exited on its
-	// own, or crashed.
+	// when the server ended on that request (it exited, with any status,
+	// after it was asked, or died of the signal it was sent): StopClient,
+	// StopTap or StopKillAfter. Empty means nobody asked it to stop (it
+	// exited on its own), or it died of another signal (it crashed).
 	StoppedBy string `json:"stopped_by,omitempty"`
 	// EOFAgeUS, on a server-exit note with StoppedBy, is how long the
 	// server's stdin had been closed (the client closed mcptrail's) when it

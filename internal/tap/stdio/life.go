@@ -6,7 +6,6 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
@@ -149,9 +148,10 @@ func (l *life) stdinClosed() {
 // stoppedBy says whether the server, which exited with code (sig when a
 // signal killed it), ended on a stop request: who asked
 // (capture.StopClient, StopTap, StopKillAfter) and how long its stdin had
-// been closed when it was first asked. A server that exited 0, or by the
-// signal it was sent, or with 128+n for it, ended on the request; any
-// other ending was its own (a crash), and by is empty.
+// been closed when it was first asked. A server that died of a signal it
+// was sent, or exited with any status after it was asked (servers that
+// catch SIGINT or SIGTERM often exit 1 or 128+n), ended on the request;
+// one that died of another signal crashed, and by is empty.
 func (l *life) stoppedBy(code int, sig string) (by string, eofAge time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -159,15 +159,13 @@ func (l *life) stoppedBy(code int, sig string) (by string, eofAge time.Duration)
 		return "", 0
 	}
 	first := l.asked[0]
+	if sig == "" {
+		return first.by, first.eofAge
+	}
 	for i := len(l.asked) - 1; i >= 0; i-- {
-		r := l.asked[i]
-		n, _ := r.sig.(syscall.Signal)
-		if sig == signalName(r.sig) || (sig == "" && n != 0 && code == 128+int(n)) {
+		if r := l.asked[i]; sig == signalName(r.sig) {
 			return r.by, first.eofAge
 		}
-	}
-	if sig == "" && code == 0 {
-		return first.by, first.eofAge
 	}
 	return "", 0
 }
