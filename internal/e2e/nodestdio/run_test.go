@@ -26,6 +26,8 @@ type plan struct {
 	SDK         string `json:"sdk"`                   // "v1" or "v2"
 	Negotiation string `json:"negotiation,omitempty"` // v2: "auto" or "legacy"
 	Calls       []call `json:"calls,omitempty"`
+	// ThinkMS is how long the client's user takes to answer a form.
+	ThinkMS int `json:"thinkMs,omitempty"`
 }
 
 type call struct {
@@ -110,6 +112,17 @@ type report struct {
 // and returns "rule (severity)" of each finding.
 func findings(t *testing.T, capture string, extra ...string) []string {
 	t.Helper()
+	var out []string
+	for _, it := range checkItems(t, capture, extra...) {
+		out = append(out, it[0])
+	}
+	return out
+}
+
+// checkItems runs `mcptrail check -T json --fail-on info [extra] capture`
+// and returns "rule (severity)" and the message of each finding.
+func checkItems(t *testing.T, capture string, extra ...string) [][2]string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	args := append(append([]string{"check", "-T", "json", "--fail-on", "info"}, extra...), capture)
@@ -122,10 +135,10 @@ func findings(t *testing.T, capture string, extra ...string) []string {
 	if jerr := json.Unmarshal(stdout.Bytes(), &rep); jerr != nil {
 		t.Fatalf("mcptrail %v: %v, %v\nstdout:\n%s\nstderr:\n%s", args, err, jerr, stdout.Bytes(), stderr.Bytes())
 	}
-	var out []string
+	var out [][2]string
 	for _, r := range rep.Results {
 		for _, it := range r.Items {
-			out = append(out, it.Rule+" ("+it.Severity+")")
+			out = append(out, [2]string{it.Rule + " (" + it.Severity + ")", it.Message})
 			t.Logf("%s: %s (%s): %s", filepath.Base(capture), it.Rule, it.Severity, it.Message)
 		}
 	}

@@ -5,10 +5,11 @@
 //   node client.mjs PLAN -- COMMAND [ARGS...]
 //
 // PLAN is JSON: {"sdk": "v1"|"v2", "negotiation": "auto"|"legacy"|"",
-// "calls": [{"name": TOOL, "args": {...}}]}. It connects to COMMAND over
+// "calls": [{"name": TOOL, "args": {...}}], "thinkMs": N}. It connects to COMMAND over
 // stdio (StdioClientTransport), declares the elicitation capability and
 // accepts every form, filling each field with a value of its type (so the
-// answer holds strings, booleans, numbers and arrays), calls the tools in
+// answer holds strings, booleans, numbers and arrays) after thinkMs (the
+// user's think time), calls the tools in
 // order, then close()s the transport as an application does at shutdown,
 // and prints "closed" on stderr.
 const sep = process.argv.indexOf("--");
@@ -38,7 +39,8 @@ function value(p) {
   return "Ada";
 }
 
-function answer(params) {
+async function answer(params) {
+  if (plan.thinkMs) await new Promise((resolve) => setTimeout(resolve, plan.thinkMs));
   const props = params?.requestedSchema?.properties ?? {};
   const content = {};
   for (const [k, p] of Object.entries(props)) content[k] = value(p);
