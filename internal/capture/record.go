@@ -49,6 +49,19 @@ const (
 	NoteDiscarded    = "discarded"     // server output read after the client went away; LostBytes says how much
 )
 
+// Who asked the server to stop (Record.StoppedBy on a server-exit note).
+const (
+	// StopClient: a stop signal (SIGINT, SIGTERM, SIGHUP) reached mcptrail
+	// from whoever runs it, normally the client shutting down, and was
+	// passed on; or a second one made mcptrail kill the server.
+	StopClient = "client"
+	// StopTap: mcptrail sent SIGTERM itself because the client went away.
+	StopTap = "tap"
+	// StopKillAfter: mcptrail killed the server because it was still
+	// running --kill-after after it was asked to stop.
+	StopKillAfter = "kill-after"
+)
+
 // RedactedValue is the string that replaces every value redaction removes
 // (see Record.Redacted).
 const RedactedValue = "[REDACTED]"
@@ -166,6 +179,17 @@ type Record struct {
 	Signal    string `json:"signal,omitempty"`
 	LostFrame int64  `json:"lost_frames,omitzero"`
 	LostBytes int64  `json:"lost_bytes,omitzero"`
+	// StoppedBy, on a server-exit note, says who asked the server to stop
+	// when the server ended on that request (it exited, with any status,
+	// after it was asked, or died of the signal it was sent): StopClient,
+	// StopTap or StopKillAfter. Empty means nobody asked it to stop (it
+	// exited on its own), or it died of another signal (it crashed).
+	StoppedBy string `json:"stopped_by,omitempty"`
+	// EOFAgeUS, on a server-exit note with StoppedBy, is how long the
+	// server's stdin had been closed (the client closed mcptrail's) when it
+	// was first asked to stop, in microseconds. Zero means its stdin was
+	// still open.
+	EOFAgeUS int64 `json:"eof_age_us,omitzero"`
 
 	// Redacted is set on a record whose values redaction replaced with the
 	// placeholder "[REDACTED]" (internal/redact), and on the session

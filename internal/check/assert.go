@@ -3,7 +3,9 @@ package check
 import (
 	"time"
 
+	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
@@ -12,7 +14,7 @@ import (
 // A call finding sits at the call's request; a session finding at seq 0.
 func assertions(snap *store.Snapshot, a *Assertions) []finding.Finding {
 	var out []finding.Finding
-	if a.MaxDuration > 0 || a.MaxErrors != nil || len(a.ExpectTools) > 0 || len(a.ForbidTools) > 0 || a.ExpectNoPending {
+	if a.MaxDuration > 0 || a.MaxElicitationWait > 0 || a.MaxErrors != nil || len(a.ExpectTools) > 0 || len(a.ForbidTools) > 0 || a.ExpectNoPending {
 		out = append(out, callAssertions(snap, a)...)
 	}
 	if a.MaxToolDuration > 0 || a.MaxRoundTrips > 0 {
@@ -33,7 +35,13 @@ func callAssertions(snap *store.Snapshot, a *Assertions) []finding.Finding {
 	called := map[string]int{}
 	for i := range snap.Calls.Len() {
 		c := snap.Calls.At(i)
-		if a.MaxDuration > 0 && c.Status != store.StatusPending && ms(c.DurationMS) > a.MaxDuration {
+		human := c.Dir == capture.S2C && c.Method == mcp.MethodElicit
+		switch {
+		case c.Status == store.StatusPending:
+		case human && a.MaxElicitationWait > 0 && ms(c.DurationMS) > a.MaxElicitationWait:
+			out = append(out, finding.New(rules.AssertMaxElicitWait, c.RequestSeq, "%s waited %s for its answer, over --max-elicitation-wait %s",
+				describe(snap, i), ms(c.DurationMS), a.MaxElicitationWait).OfCall(i))
+		case !human && a.MaxDuration > 0 && ms(c.DurationMS) > a.MaxDuration:
 			out = append(out, finding.New(rules.AssertMaxDuration, c.RequestSeq, "%s took %s, over --max-duration %s",
 				describe(snap, i), ms(c.DurationMS), a.MaxDuration).OfCall(i))
 		}
@@ -41,7 +49,7 @@ func callAssertions(snap *store.Snapshot, a *Assertions) []finding.Finding {
 			out = append(out, finding.New(rules.AssertNoPending, c.RequestSeq, "%s %s id %s got no answer (--expect-no-pending)",
 				c.Dir, c.Method, c.ID.Raw()).OfCall(i))
 		}
-		if c.Status == store.StatusError || c.Status == store.StatusToolError {
+		if (c.Status == store.StatusError || c.Status == store.StatusToolError) && !c.Negotiation {
 			errs++
 		}
 		if c.Method != "tools/call" {

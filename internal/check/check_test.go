@@ -267,3 +267,42 @@ func TestOperationAssertions(t *testing.T) {
 		})
 	}
 }
+
+// TestHumanWait: a legacy elicitation/create the server sends during a
+// tool call waits for a person; --max-duration does not judge it (the
+// tool call around it still is), --max-elicitation-wait does. A
+// sampling/createMessage is answered by a model: --max-duration judges it.
+func TestHumanWait(t *testing.T) {
+	t.Parallel()
+	c2sCall := func(ms int, id, tool string) frame {
+		return frame{capture.C2S, ms, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":%q,"arguments":{}}}`, id, tool)}
+	}
+	ask := frame{capture.S2C, 100, `{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}`}
+	answer := frame{capture.C2S, 40_100, `{"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{}}}`}
+	sample := frame{capture.S2C, 40_200, `{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}`}
+	sampled := frame{capture.C2S, 45_200, `{"jsonrpc":"2.0","id":"s1","result":{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"}}`}
+	done := frame{capture.S2C, 45_300, `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`}
+	data := captureOf(t, "s1", t0, true, c2sCall(0, "1", "book"), ask, answer, sample, sampled, done)
+	tests := []struct {
+		name   string
+		assert Assertions
+		want   []string
+	}{
+		{name: "max-duration: the tool call and the sampling, not the elicitation", assert: Assertions{MaxDuration: 2 * time.Second},
+			want: []string{"check-max-duration@2", "check-max-duration@5"}},
+		{name: "max-duration over everything but the tool call", assert: Assertions{MaxDuration: 10 * time.Second},
+			want: []string{"check-max-duration@2"}},
+		{name: "max-elicitation-wait over", assert: Assertions{MaxElicitationWait: 30 * time.Second},
+			want: []string{"check-max-elicitation-wait@3"}},
+		{name: "max-elicitation-wait under", assert: Assertions{MaxElicitationWait: time.Minute}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, rep := run(t, &Options{Assert: tt.assert}, data)
+			if diff := cmp.Diff(tt.want, rulesOf(rep)); diff != "" {
+				t.Errorf("items (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -43,8 +43,12 @@ type Options struct {
 // command line. The zero value asserts nothing.
 type Assertions struct {
 	// MaxDuration flags every answered call that took longer (any
-	// direction); 0 means no limit.
+	// direction), but a server's elicitation/create, which a person
+	// answers; 0 means no limit.
 	MaxDuration time.Duration
+	// MaxElicitationWait flags every server's elicitation/create answered
+	// after longer; 0 means no limit.
+	MaxElicitationWait time.Duration
 	// MaxToolDuration flags every tools/call operation whose tool time
 	// (Operation.ToolMS: the human's wait between MRTR rounds excluded)
 	// is longer; 0 means no limit.
@@ -80,6 +84,7 @@ func (a *Assertions) EnableIn(reg *finding.Registry) {
 func (a *Assertions) ids() map[string]bool {
 	return map[string]bool{
 		rules.AssertMaxDuration:     a.MaxDuration > 0,
+		rules.AssertMaxElicitWait:   a.MaxElicitationWait > 0,
 		rules.AssertMaxToolDuration: a.MaxToolDuration > 0,
 		rules.AssertMaxRoundTrips:   a.MaxRoundTrips > 0,
 		rules.AssertMaxErrors:       a.MaxErrors != nil,

@@ -75,7 +75,8 @@ func (o *checkOptions) addFlags(fl *pflag.FlagSet) {
 	fl.StringVar(&o.writeBaseline, "write-baseline", "", "write a baseline of every finding to `FILE`")
 	fl.StringVar(&o.toolsBaseline, "tools-baseline", "", "compare each session's tools with the tools baseline `FILE` (mcptrail tools --save-baseline)")
 	fl.StringVar(&o.explain, "explain", "", "print the help of the rule `ID` and exit")
-	fl.DurationVar(&o.assert.MaxDuration, "max-duration", 0, "flag every call that took longer than `D`")
+	fl.DurationVar(&o.assert.MaxDuration, "max-duration", 0, "flag every call that took longer than `D` (a server's elicitation/create, answered by a person, is not judged; its sampling/createMessage, answered by a model, is)")
+	fl.DurationVar(&o.assert.MaxElicitationWait, "max-elicitation-wait", 0, "flag every elicitation/create of the server whose answer took longer than `D` (the person's think time)")
 	fl.DurationVar(&o.assert.MaxToolDuration, "max-tool-duration", 0, "flag every tool call whose tool time (human wait excluded) is over `D`")
 	fl.IntVar(&o.assert.MaxRoundTrips, "max-round-trips", 0, "flag every MRTR operation of more than `N` requests")
 	fl.IntVar(&o.maxErrors, "max-errors", 0, "flag a session with more than `N` failed calls")
@@ -116,7 +117,7 @@ func (o *checkOptions) checkerOptions(fl *pflag.FlagSet, getenv func(string) str
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"--max-duration", o.assert.MaxDuration}, {"--max-tool-duration", o.assert.MaxToolDuration}} {
+	}{{"--max-duration", o.assert.MaxDuration}, {"--max-elicitation-wait", o.assert.MaxElicitationWait}, {"--max-tool-duration", o.assert.MaxToolDuration}} {
 		if d.v < 0 {
 			return nil, usagef("%s %s: want a positive duration", d.name, d.v)
 		}

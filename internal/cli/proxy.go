@@ -54,7 +54,11 @@ When the client closes our stdin, the server's stdin is closed and mcptrail
 waits for the server. When the client is gone altogether (writing to it fails,
 or it closed stdin and its end of stdout and the server is still running
 --kill-after later), mcptrail notes it, stops recording the server's output,
-sends the server SIGTERM (SIGKILL after --kill-after) and exits. If mcptrail
+sends the server SIGTERM (SIGKILL after --kill-after) and exits. The
+server-exit note records who asked the server to stop (stopped_by): a server
+that exits on the signal its client sent at shutdown exited normally; one
+still running a second after its stdin closed is flagged
+server-ignored-stdin-eof (info). If mcptrail
 itself is killed, the server gets SIGKILL on Linux; elsewhere it sees EOF on its stdin (on Windows its process tree is
 ended).`
 

@@ -122,6 +122,7 @@ const (
 	CaptureCorrupt     = "capture-corrupt"
 	UnansweredRequest  = "unanswered-request"
 	ServerExitAbnormal = "server-exit-abnormal"
+	ServerIgnoredEOF   = "server-ignored-stdin-eof"
 	ServerStartFailed  = "server-start-failed"
 	RelayError         = "relay-error"
 	// HTTPRequestNoBody is raised where the store pairs an HTTP status

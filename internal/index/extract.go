@@ -89,7 +89,7 @@ func callGroups(snap *store.Snapshot) []CallGroup {
 	type key struct{ method, target string }
 	at := map[key]int{}
 	var out []CallGroup
-	add := func(method, target, status string, answered bool, ms float64) {
+	add := func(method, target string, failed, answered bool, ms float64) {
 		k := key{method, target}
 		i, ok := at[k]
 		if !ok {
@@ -99,7 +99,7 @@ func callGroups(snap *store.Snapshot) []CallGroup {
 		}
 		g := &out[i]
 		g.Calls++
-		if store.Failed(status) {
+		if failed {
 			g.Errors++
 		}
 		if answered {
@@ -108,12 +108,12 @@ func callGroups(snap *store.Snapshot) []CallGroup {
 	}
 	for _, c := range snap.Calls.Slice() {
 		if c.Operation < 0 {
-			add(c.Method, c.Target, c.Status, c.ResponseSeq != 0, c.DurationMS)
+			add(c.Method, c.Target, c.Failed(), c.ResponseSeq != 0, c.DurationMS)
 		}
 	}
 	for _, op := range snap.Operations.Slice() {
 		last := snap.Calls.At(op.Rounds[len(op.Rounds)-1].Call)
-		add(op.Method, op.Target, op.Status, last.ResponseSeq != 0, op.DurationMS)
+		add(op.Method, op.Target, store.Failed(op.Status), last.ResponseSeq != 0, op.DurationMS)
 	}
 	slices.SortFunc(out, func(a, b CallGroup) int {
 		return cmp.Or(cmp.Compare(a.Method, b.Method), cmp.Compare(a.Target, b.Target))

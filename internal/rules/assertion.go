@@ -7,6 +7,7 @@ import "github.com/mcptrail/mcptrail/internal/finding"
 // are off by default: check turns on those whose flag is given.
 const (
 	AssertMaxDuration     = "check-max-duration"
+	AssertMaxElicitWait   = "check-max-elicitation-wait"
 	AssertMaxToolDuration = "check-max-tool-duration"
 	AssertMaxRoundTrips   = "check-max-round-trips"
 	AssertMaxErrors       = "check-max-errors"
@@ -22,7 +23,14 @@ func assertionRules() []finding.Rule {
 		{ID: AssertMaxDuration, Category: c, Severity: finding.Error,
 			Summary: "a call took longer than check --max-duration",
 			Help: "Raised by mcptrail check --max-duration D for every call (either direction) whose answer came more than D " +
-				"after its request. An MRTR round is a call of its own; the human's wait between rounds is not in any call.",
+				"after its request, but a server's elicitation/create (a person answers it: --max-elicitation-wait judges those). " +
+				"An MRTR round is a call of its own; the human's wait between rounds is not in any call. A server's " +
+				"sampling/createMessage is judged: a model answers it.",
+			Spec: doc, Off: true},
+		{ID: AssertMaxElicitWait, Category: c, Severity: finding.Error,
+			Summary: "a server's elicitation/create waited longer than check --max-elicitation-wait for its answer",
+			Help: "Raised by mcptrail check --max-elicitation-wait D for every elicitation/create the server sent the client " +
+				"(form or URL mode, 2025-era sessions) whose answer came more than D after it: the person took that long.",
 			Spec: doc, Off: true},
 		{ID: AssertMaxToolDuration, Category: c, Severity: finding.Error,
 			Summary: "a tool took longer than check --max-tool-duration, human wait excluded",

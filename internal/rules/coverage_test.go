@@ -88,6 +88,7 @@ func raising() map[string]struct {
 		"capture-torn":                  {damage: capture.Damage{Torn: true, TornBytes: 5}},
 		"capture-corrupt":               {damage: capture.Damage{Corrupt: 1, CorruptLines: []int{3}}},
 		"server-exit-abnormal":          one(note(capture.Record{Note: capture.NoteServerExit, Signal: "SIGKILL"})),
+		"server-ignored-stdin-eof":      one(note(capture.Record{Note: capture.NoteServerExit, Signal: "SIGTERM", StoppedBy: capture.StopClient, EOFAgeUS: 2e6})),
 		"server-start-failed":           one(note(capture.Record{Note: capture.NoteStartFailed, Text: "no such file"})),
 		"relay-error":                   one(note(capture.Record{Note: capture.NoteRelayError, Text: "broken pipe"})),
 		"http-batch":                    one(post("x", "["+tool("1", "a", "{}", "")+"]", nil)),

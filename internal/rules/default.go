@@ -146,10 +146,17 @@ func captureRules() []finding.Rule {
 			Help:    "Lines other than the last could not be decoded as capture records: the file was edited or damaged. They are skipped.",
 			Spec:    doc + "Torn tails and damaged lines)"},
 		{ID: finding.ServerExitAbnormal, Category: c, Severity: finding.Warning,
-			Summary: "the server exited with a non-zero status or a signal",
-			Help: "The stdio server process ended with a non-zero exit status or was killed by a signal. A server should exit " +
-				"cleanly when its stdin closes.",
+			Summary: "the server crashed: it exited with a non-zero status or a signal nobody sent to stop it",
+			Help: "The stdio server process ended with a non-zero exit status, or was killed by a signal that neither its client " +
+				"(through mcptrail) nor mcptrail sent to stop it, or ignored a stop signal until mcptrail killed it after --kill-after. " +
+				"A server that exits on the signal its client sends at shutdown exits normally (the server-exit note's stopped_by).",
 			Spec: spec + "§5.1 (Shutdown and restart)"},
+		{ID: finding.ServerIgnoredEOF, Category: c, Severity: finding.Info,
+			Summary: "the server did not exit when its stdin closed, and had to be signalled",
+			Help: "The client closed the server's stdin and the server was still running a second or more later, until the client's " +
+				"SIGTERM (passed on by mcptrail) or mcptrail's own stop ended it. The server SHOULD exit on EOF; a timer or open " +
+				"handle that keeps it alive makes every client wait for its shutdown timeout.",
+			Spec: spec + "§5.1 (Shutdown and restart: the server SHOULD exit on EOF)"},
 		{ID: finding.ServerStartFailed, Category: c, Severity: finding.Error,
 			Summary: "the server command could not be started",
 			Help:    "The proxy could not launch the stdio server command (not found, not executable, ...): no traffic was relayed.",

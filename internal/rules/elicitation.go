@@ -66,7 +66,7 @@ func (el *Elicitation) Check(f *store.Frame, raise func(finding.Finding)) {
 					"inputResponses[%q] answers with action %q; want accept, decline or cancel", a.Key, a.Action))
 			}
 		}
-		el.retryAnswered(r.Seq, m.Params, add)
+		el.retryAnswered(r.Seq, m.Params, r.Redacted, add)
 	case m.Kind == wire.KindResponse && r.Dir == capture.C2S && f.CallMethod == mcp.MethodElicit:
 		if a := mcp.ElicitAction(m.Result); !knownAction(a) {
 			add(finding.New(finding.ElicitActionUnknown, r.Seq, "elicitation/create answered with action %q; want accept, decline or cancel", a))
@@ -74,7 +74,7 @@ func (el *Elicitation) Check(f *store.Frame, raise func(finding.Finding)) {
 		var a elicitAnswer
 		k := legacyKey(m.ID.Raw())
 		if decode(m.Result, &a) && a.Action != "" {
-			el.answered(r.Seq, "elicitation/create", el.schemas[k], &a, add)
+			el.answered(r.Seq, "elicitation/create", el.schemas[k], &a, r.Redacted, add)
 		}
 		delete(el.schemas, k)
 	case m.Kind == wire.KindResponse && r.Dir == capture.S2C && bytes.Contains(m.Result, []byte(inputRequests)):

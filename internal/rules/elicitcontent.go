@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -11,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 )
@@ -80,7 +82,7 @@ func (el *Elicitation) asked(seq uint64, where, k string, p *elicitParams, add f
 
 // retryAnswered reads a retry's answers: content with decline or cancel,
 // and accepted content that fails its question's schema.
-func (el *Elicitation) retryAnswered(seq uint64, params []byte, add func(finding.Finding)) {
+func (el *Elicitation) retryAnswered(seq uint64, params []byte, redacted bool, add func(finding.Finding)) {
 	var r retry
 	decode(params, &r)
 	for _, key := range sortedKeys(r.InputResponses) {
@@ -89,20 +91,21 @@ func (el *Elicitation) retryAnswered(seq uint64, params []byte, add func(finding
 			continue
 		}
 		k := askedKey(r.RequestState, key)
-		el.answered(seq, fmt.Sprintf("inputResponses[%q]", key), el.schemas[k], &a, add)
+		el.answered(seq, fmt.Sprintf("inputResponses[%q]", key), el.schemas[k], &a, redacted, add)
 		delete(el.schemas, k)
 	}
 }
 
 // answered judges one answer against the schema it answers (nil: the
-// question was not seen or not a form).
-func (el *Elicitation) answered(seq uint64, where string, schema jsontext.Value, a *elicitAnswer, add func(finding.Finding)) {
+// question was not seen or not a form). With redacted (the record is
+// marked redacted), a value redaction replaced is not judged.
+func (el *Elicitation) answered(seq uint64, where string, schema jsontext.Value, a *elicitAnswer, redacted bool, add func(finding.Finding)) {
 	hasContent := len(a.Content) > 0 && string(a.Content) != "null"
 	switch {
 	case hasContent && (a.Action == mcp.ActionDecline || a.Action == mcp.ActionCancel):
 		add(finding.New(finding.ElicitContentOnDecline, seq, "%s answers %s with content; content belongs to accept only", where, a.Action))
 	case hasContent && a.Action == mcp.ActionAccept && schema != nil:
-		for _, v := range contentViolations(schema, a.Content) {
+		for _, v := range contentViolations(schema, a.Content, redacted) {
 			add(finding.New(finding.ElicitContentInvalid, seq, "%s content: %s", where, v))
 		}
 	}
@@ -111,7 +114,9 @@ func (el *Elicitation) answered(seq uint64, where string, schema jsontext.Value,
 // contentViolations validates content against schema and describes each
 // failure by field and constraint, never by value. A schema that does not
 // compile or content that is not JSON gives none (other rules say so).
-func contentViolations(schema, content jsontext.Value) []string {
+// With redacted, a failure at a value that is, or lies inside, the
+// redaction placeholder is dropped: redaction made it unverifiable.
+func contentViolations(schema, content jsontext.Value, redacted bool) []string {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
 	if err != nil {
 		return nil
@@ -128,22 +133,30 @@ func contentViolations(schema, content jsontext.Value) []string {
 	if err != nil {
 		return nil
 	}
+	hidden := func([]string) bool { return false }
+	if redacted {
+		hidden = func(loc []string) bool { return placeholderAt(inst, loc) }
+	}
 	var out []string
 	if ve, ok := sch.Validate(inst).(*jsonschema.ValidationError); ok {
-		collectViolations(ve, &out)
+		collectViolations(ve, hidden, &out)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
 // collectViolations appends a "field: constraint" line for each leaf of
-// ve. Only locations and keyword names are read: error messages of some
-// keywords quote the value.
-func collectViolations(ve *jsonschema.ValidationError, out *[]string) {
+// ve but those at a location hidden reports (a redacted value). Only
+// locations and keyword names are read: error messages of some keywords
+// quote the value.
+func collectViolations(ve *jsonschema.ValidationError, hidden func(loc []string) bool, out *[]string) {
 	if len(ve.Causes) > 0 {
 		for _, c := range ve.Causes {
-			collectViolations(c, out)
+			collectViolations(c, hidden, out)
 		}
+		return
+	}
+	if hidden(ve.InstanceLocation) {
 		return
 	}
 	keyword := strings.Join(ve.ErrorKind.KeywordPath(), "/")
@@ -158,6 +171,33 @@ func collectViolations(ve *jsonschema.ValidationError, out *[]string) {
 		return
 	}
 	*out = append(*out, fmt.Sprintf("%s fails %s", field, keyword))
+}
+
+// placeholderAt reports whether the value at loc in inst (a decoded
+// instance), or one of the values on the way to it, is the redaction
+// placeholder.
+func placeholderAt(inst any, loc []string) bool {
+	v := inst
+	for i := 0; ; i++ {
+		if s, ok := v.(string); ok && s == capture.RedactedValue {
+			return true
+		}
+		if i == len(loc) {
+			return false
+		}
+		switch c := v.(type) {
+		case map[string]any:
+			v = c[loc[i]]
+		case []any:
+			n, err := strconv.Atoi(loc[i])
+			if err != nil || n < 0 || n >= len(c) {
+				return false
+			}
+			v = c[n]
+		default:
+			return false
+		}
+	}
 }
 
 // sortedKeys returns m's keys in order, so findings come out alike on

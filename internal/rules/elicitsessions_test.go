@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -213,5 +214,64 @@ func TestApprovalMissingAnnotations(t *testing.T) {
 				t.Errorf("annotations %s: approval-missing raised %v, want %v", tc.ann, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestContentRedactedNotJudged: with --redact-answers every answer value is
+// the string "[REDACTED]"; a field whose value redaction replaced is not
+// judged against its type, format, enum or pattern, in an MRTR retry and a
+// legacy elicitation/create answer alike, while what redaction kept (a
+// required field left out) still is. Unredacted, the same answers are
+// judged: a code that fails its pattern, an array over maxItems.
+func TestContentRedactedNotJudged(t *testing.T) {
+	t.Parallel()
+	props := `{"n":{"type":"integer","minimum":1},"ok":{"type":"boolean"},"mail":{"type":"string","format":"email"},` +
+		`"code":{"type":"string","pattern":"^[0-9]+$"},"picks":{"type":"array","maxItems":1,"items":{"type":"string","enum":["a","b"]}},"gone":{"type":"string"}}`
+	content := `{"n":3,"ok":true,"mail":"ada@example.com","code":"abc","picks":["a","b"]}`
+	legacyAsk := `{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":` +
+		props + `,"required":["gone"]}}}`
+	sessions := map[string][]step{
+		"mrtr":   answeredWith(form(props, `["gone"]`), `{"action":"accept","content":`+content+`}`),
+		"legacy": {s2c(legacyAsk), c2s(`{"jsonrpc":"2.0","id":7,"result":{"action":"accept","content":` + content + `}}`)},
+	}
+	for name, steps := range sessions {
+		for _, redacted := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s redacted=%v", name, redacted), func(t *testing.T) {
+				t.Parallel()
+				recs := records(steps)
+				if redacted {
+					red, err := redact.New(&redact.Options{Answers: true})
+					if err != nil {
+						t.Fatal(err)
+					}
+					n := 0
+					for i := range recs {
+						if red.Record(&recs[i]) {
+							n++
+						}
+					}
+					if n == 0 {
+						t.Fatal("redaction changed no record")
+					}
+				}
+				st := store.New(&store.Options{Rules: allOn(t), Checks: Checks()})
+				for _, r := range recs {
+					st.Ingest(&r)
+				}
+				var got []string
+				for _, f := range st.Final().Findings.Slice() {
+					if f.Rule == finding.ElicitContentInvalid {
+						got = append(got, f.Message[strings.Index(f.Message, "field"):])
+					}
+				}
+				want := []string{`field "gone" fails required (missing)`}
+				if !redacted {
+					want = []string{`field "code" fails pattern`, `field "gone" fails required (missing)`, `field "picks" fails maxItems`}
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("content-invalid (-want +got):\n%s", diff)
+				}
+			})
+		}
 	}
 }

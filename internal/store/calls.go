@@ -32,6 +32,7 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 		return idx
 	}
 	s.emitOpened(c, &req)
+	s.negotiation(c)
 	if s.clientDeclared(&req) {
 		s.emitCapability(capture.C2S, c)
 	}
@@ -47,6 +48,26 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 	s.pairRetry(c, r, &req)
 	s.ledgerRequest(c, r, f.Params, &req)
 	return idx
+}
+
+// negotiation follows a dual-era client's era probe (spec: the client
+// sends server/discover first; any error means a legacy server, and it
+// falls back to initialize): c, a client request, is remembered when it
+// is the probe; when it is the initialize after a refused probe, the probe
+// becomes negotiation, not a failed call.
+func (s *Store) negotiation(c *Call) {
+	switch c.Method {
+	case mcp.MethodDiscover:
+		s.probe = c.Index + 1
+	case mcp.MethodInitialize:
+		if s.probe == 0 {
+			return
+		}
+		if p := s.calls.at(s.probe - 1); p != nil && p.ResponseSeq != 0 && Failed(p.Status) {
+			p.Negotiation = true
+		}
+		s.probe = 0
+	}
 }
 
 // openKey makes c the call its id refers to, flagging an id that is still

@@ -35,7 +35,7 @@ type packed struct {
 	dir, conn, method, target, era     name
 	protocolVersion, status, result    name
 	attribution                        name
-	late                               bool
+	late, negotiation                  bool
 }
 
 // name indexes a table of names; 0 is "".
@@ -110,7 +110,7 @@ func (ns names) unpack(i int, p *packed) Call {
 		Era: ns.str(p.era), ProtocolVersion: ns.str(p.protocolVersion), RequestSeq: p.requestSeq, ResponseSeq: p.responseSeq,
 		Start: p.start, End: p.end, DurationMS: p.durationMS, Status: ns.str(p.status), ResultType: ns.str(p.result),
 		Error: p.err, CancelSeq: p.cancelSeq, Late: p.late, Operation: int(p.operation), Round: int(p.round),
-		Parent: int(p.parent), Attribution: ns.str(p.attribution),
+		Parent: int(p.parent), Attribution: ns.str(p.attribution), Negotiation: p.negotiation,
 	}
 }
 
@@ -154,7 +154,7 @@ func (t *nameTable) pack(c *Call, was *packed) packed {
 		conn: t.reuse(c.Conn, was.conn), method: t.reuse(c.Method, was.method), target: t.reuse(c.Target, was.target),
 		era: t.reuse(c.Era, was.era), protocolVersion: t.reuse(c.ProtocolVersion, was.protocolVersion),
 		status: t.reuse(c.Status, was.status), result: t.reuse(c.ResultType, was.result),
-		attribution: t.reuse(c.Attribution, was.attribution), late: c.Late,
+		attribution: t.reuse(c.Attribution, was.attribution), late: c.Late, negotiation: c.Negotiation,
 	}
 }
 

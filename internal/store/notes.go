@@ -1,6 +1,8 @@
 package store
 
 import (
+	"time"
+
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
 )
@@ -19,12 +21,7 @@ func (s *Store) note(r *capture.Record) {
 			s.sess.Exit = &code
 		}
 		s.sess.Signal = r.Signal
-		switch {
-		case r.Signal != "":
-			s.raise(finding.New(finding.ServerExitAbnormal, r.Seq, "the server was killed by %s", r.Signal))
-		case r.Exit != nil && *r.Exit != 0:
-			s.raise(finding.New(finding.ServerExitAbnormal, r.Seq, "the server exited with status %d", *r.Exit))
-		}
+		s.serverExit(r)
 	case capture.NoteStartFailed:
 		s.raise(finding.New(finding.ServerStartFailed, r.Seq, "the server could not be started: %s", r.Text))
 	case capture.NoteRelayError:
@@ -36,4 +33,36 @@ func (s *Store) note(r *capture.Record) {
 func (s *Store) end(r *capture.Record) {
 	s.sess.Ended = true
 	s.sess.End = r.Time
+}
+
+// eofPatience is how long a server may go on running after its stdin
+// closed before the stop request that ends it shows it ignored the EOF
+// (the spec: the server SHOULD exit on EOF). The TS SDK's close() waits 2 s
+// before its SIGTERM; its version probe sends SIGTERM with the EOF.
+const eofPatience = time.Second
+
+// serverExit judges how the server exited (r is a server-exit note). A
+// server that ended on the stop its client asked for at shutdown (or the
+// tap, when the client went away) exited normally, but if its stdin had
+// been closed eofPatience before that, it ignored the EOF: an info
+// finding of its own. A crash, or a server mcptrail had to kill because it
+// ignored the stop, is abnormal.
+func (s *Store) serverExit(r *capture.Record) {
+	age := time.Duration(r.EOFAgeUS) * time.Microsecond
+	switch {
+	case r.StoppedBy == capture.StopKillAfter:
+		s.raise(finding.New(finding.ServerExitAbnormal, r.Seq, "the server was still running --kill-after after it was asked to stop; mcptrail killed it"))
+	case r.StoppedBy != "" && age >= eofPatience:
+		by := "a stop signal passed on from the client"
+		if r.StoppedBy == capture.StopTap {
+			by = "mcptrail's SIGTERM when the client went away"
+		}
+		s.raise(finding.New(finding.ServerIgnoredEOF, r.Seq, "the server was still running %v after its stdin closed; %s ended it", age.Round(time.Millisecond), by))
+	case r.StoppedBy != "":
+		// Stopped by its client's own shutdown: a normal exit.
+	case r.Signal != "":
+		s.raise(finding.New(finding.ServerExitAbnormal, r.Seq, "the server was killed by %s", r.Signal))
+	case r.Exit != nil && *r.Exit != 0:
+		s.raise(finding.New(finding.ServerExitAbnormal, r.Seq, "the server exited with status %d", *r.Exit))
+	}
 }

@@ -48,7 +48,8 @@ func (r *rollup) update(i int, was, now *packed, fresh bool, ns names) {
 		r.versions.add(ns.str(now.protocolVersion), i)
 	}
 	if fresh || was.method != now.method || was.target != now.target || was.status != now.status ||
-		was.responseSeq != now.responseSeq || was.durationMS != now.durationMS || was.operation != now.operation {
+		was.responseSeq != now.responseSeq || was.durationMS != now.durationMS || was.operation != now.operation ||
+		was.negotiation != now.negotiation {
 		if !fresh {
 			r.tally(was, ns, -1)
 		}
@@ -67,7 +68,7 @@ func (r *rollup) tally(p *packed, ns names, sign int) {
 	if p.operation >= 0 {
 		return
 	}
-	e := entry{status: ns.str(p.status), answered: p.responseSeq != 0, durationMS: p.durationMS, rounds: 1}
+	e := entry{status: ns.str(p.status), answered: p.responseSeq != 0, durationMS: p.durationMS, rounds: 1, negotiation: p.negotiation}
 	r.tallyEntry(ns.str(p.method), ns.str(p.target), &e, sign)
 }
 
@@ -213,7 +214,7 @@ func (g *groups) tally(name string, e *entry, sign int) {
 	}
 	gr.count += sign
 	gr.rounds += sign * e.rounds
-	if Failed(e.status) {
+	if Failed(e.status) && !e.negotiation {
 		gr.errors += sign
 	}
 	if e.answered {

@@ -58,6 +58,22 @@ func TestNotesAndEnd(t *testing.T) {
 				t.Errorf("lost %d/%d signal %q", s.LostFrames, s.LostBytes, s.Signal)
 			}
 		},
+	}, {
+		// A server that ends on its client's shutdown signal exited
+		// normally; one that had ignored its stdin's EOF for a second first
+		// gets the info finding; one mcptrail killed after --kill-after,
+		// or one that crashed, is abnormal.
+		name: "stopped by the client, by the tap, killed after the grace",
+		steps: []step{
+			noteRec(capture.Record{Note: capture.NoteServerExit, Signal: "SIGTERM", StoppedBy: capture.StopClient, EOFAgeUS: 3000}),
+			noteRec(capture.Record{Note: capture.NoteServerExit, Exit: &exit0, StoppedBy: capture.StopClient}),
+			noteRec(capture.Record{Note: capture.NoteServerExit, Signal: "SIGTERM", StoppedBy: capture.StopClient, EOFAgeUS: 2_000_000}),
+			noteRec(capture.Record{Note: capture.NoteServerExit, Signal: "SIGTERM", StoppedBy: capture.StopTap, EOFAgeUS: 5_000_000}),
+			noteRec(capture.Record{Note: capture.NoteServerExit, Signal: "SIGKILL", StoppedBy: capture.StopKillAfter}),
+			noteRec(capture.Record{Note: capture.NoteServerExit, Signal: "SIGSEGV"}),
+		},
+		findings: []string{"server-ignored-stdin-eof@3", "server-ignored-stdin-eof@4", "server-exit-abnormal@5", "server-exit-abnormal@6"},
+		check:    func(t *testing.T, s Session) {},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -146,7 +146,17 @@ type Call struct {
 	// "exact" (HTTP stream), "single-in-flight", or "unattributed".
 	Parent      int
 	Attribution string
+	// Negotiation is set on a client's server/discover that the server
+	// refused (a JSON-RPC error, or an HTTP error status) and that the
+	// client followed with initialize: the spec's era negotiation of a
+	// dual-era client with a 2025 server, not a failure. Failed and the
+	// summary's Errors leave it out; its Status stays what it was.
+	Negotiation bool
 }
+
+// Failed reports whether the call failed (Failed of its status), not
+// counting a refused era probe (Negotiation).
+func (c *Call) Failed() bool { return Failed(c.Status) && !c.Negotiation }
 
 // CallError is a JSON-RPC error answer.
 type CallError struct {

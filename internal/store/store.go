@@ -153,10 +153,14 @@ type Store struct {
 	// (invalid frames, null-id requests), each of which excuses one error
 	// reply with a null or absent id travelling the other way.
 	unreadable [2]int
-	legacy     legacyState
-	peers      peerState
-	mrtr       mrtrState
-	ledger     ledgerState
+	// probe is 1 + the index of the client's latest server/discover, 0
+	// before one; the initialize that follows a refused one makes it
+	// negotiation (Call.Negotiation).
+	probe  int
+	legacy legacyState
+	peers  peerState
+	mrtr   mrtrState
+	ledger ledgerState
 	// opsMirror and rowsMirror are the operations and ledger rows as the
 	// last snapshot shares them (list.go).
 	opsMirror  mirror[Operation]

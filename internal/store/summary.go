@@ -28,6 +28,8 @@ type entry struct {
 	answered   bool
 	durationMS float64
 	rounds     int
+	// negotiation marks a refused era probe (Call.Negotiation): no error.
+	negotiation bool
 }
 
 // orderStat is a multiset of durations that answers "the k-th smallest"

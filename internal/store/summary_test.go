@@ -110,6 +110,7 @@ func summarizeAfresh(calls []Call, ops []Operation) Summary {
 		answered   bool
 		durationMS float64
 		rounds     int
+		failed     bool
 	}
 	methods, tools := map[string][]item{}, map[string][]item{}
 	add := func(method, target string, it item) {
@@ -120,12 +121,14 @@ func summarizeAfresh(calls []Call, ops []Operation) Summary {
 	}
 	for _, c := range calls {
 		if c.Operation < 0 {
-			add(c.Method, c.Target, item{c.Status, c.ResponseSeq != 0, c.DurationMS, 1})
+			failed := (c.Status == StatusError || c.Status == StatusToolError || c.Status == StatusHTTPError) && !c.Negotiation
+			add(c.Method, c.Target, item{c.Status, c.ResponseSeq != 0, c.DurationMS, 1, failed})
 		}
 	}
 	for _, op := range ops {
 		last := calls[op.Rounds[len(op.Rounds)-1].Call]
-		add(op.Method, op.Target, item{op.Status, last.ResponseSeq != 0, op.DurationMS, len(op.Rounds)})
+		failed := op.Status == StatusError || op.Status == StatusToolError || op.Status == StatusHTTPError
+		add(op.Method, op.Target, item{op.Status, last.ResponseSeq != 0, op.DurationMS, len(op.Rounds), failed})
 	}
 	stats := func(m map[string][]item) []Stat {
 		var out []Stat
@@ -134,7 +137,7 @@ func summarizeAfresh(calls []Call, ops []Operation) Summary {
 			var ds []float64
 			for _, it := range its {
 				st.Rounds += it.rounds
-				if it.status == StatusError || it.status == StatusToolError || it.status == StatusHTTPError {
+				if it.failed {
 					st.Errors++
 				}
 				if it.answered {

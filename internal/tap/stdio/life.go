@@ -34,8 +34,18 @@ type life struct {
 	timer   *time.Timer // armed by the first stop request
 	killed  bool
 	exited  bool
+	eofAt   time.Time     // when the client closed our stdin; zero while open
+	asked   []stopReq     // the stop requests sent to the server, in order
 	gone    atomic.Bool   // the client went away; set with mu held
 	done    chan struct{} // closed when the server exited
+}
+
+// stopReq is one signal sent to the server to stop it, and on whose
+// behalf (capture.StopClient, StopTap or StopKillAfter).
+type stopReq struct {
+	sig    os.Signal
+	by     string
+	eofAge time.Duration // how long the server's stdin had been closed; 0 when open
 }
 
 func newLife(t *tap, p *process) *life {
@@ -57,10 +67,10 @@ func (l *life) signal(sig os.Signal) {
 	}
 	l.signals++
 	if l.signals > 1 {
-		l.killLocked(fmt.Sprintf("sent by mcptrail: a second stop signal (%s)", signalName(sig)))
+		l.killLocked(capture.StopClient, fmt.Sprintf("sent by mcptrail: a second stop signal (%s)", signalName(sig)))
 		return
 	}
-	l.askLocked(sig, "")
+	l.askLocked(sig, capture.StopClient, "")
 }
 
 // clientGone ends the session because the client went away (why says how
@@ -76,15 +86,18 @@ func (l *life) clientGone(why string) {
 	l.gone.Store(true)
 	l.t.note(&capture.Record{Type: capture.TypeNote, Note: capture.NoteClientGone, Text: why})
 	if !l.exited && !l.killed && l.timer == nil {
-		l.askLocked(politeStop(), "sent by mcptrail: the client went away")
+		l.askLocked(politeStop(), capture.StopTap, "sent by mcptrail: the client went away")
 	}
 }
 
-// askLocked passes sig on, notes it, and arms the kill timer.
-func (l *life) askLocked(sig os.Signal, why string) {
+// askLocked passes sig on (on behalf of by), notes it, and arms the kill
+// timer.
+func (l *life) askLocked(sig os.Signal, by, why string) {
 	n := &capture.Record{Type: capture.TypeNote, Note: capture.NoteSignal, Signal: signalName(sig), Text: why}
 	if err := l.p.sys.interrupt(sig); err != nil {
 		n.Text = fmt.Sprintf("passing %s to the server: %v", n.Signal, err)
+	} else {
+		l.askedLocked(sig, by)
 	}
 	l.t.note(n)
 	if l.timer == nil {
@@ -98,18 +111,63 @@ func (l *life) expire(asked string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !l.exited && !l.killed {
-		l.killLocked(fmt.Sprintf("sent by mcptrail: the server was still running %v after %s", l.grace, asked))
+		l.killLocked(capture.StopKillAfter, fmt.Sprintf("sent by mcptrail: the server was still running %v after %s", l.grace, asked))
 	}
 }
 
-// killLocked kills the server and notes why.
-func (l *life) killLocked(why string) {
+// killLocked kills the server (on behalf of by) and notes why.
+func (l *life) killLocked(by, why string) {
 	l.killed = true
 	n := &capture.Record{Type: capture.TypeNote, Note: capture.NoteSignal, Signal: "SIGKILL", Text: why}
 	if err := l.p.sys.kill(); err != nil {
 		n.Text = fmt.Sprintf("%s; killing the server: %v", why, err)
+	} else {
+		l.askedLocked(os.Kill, by)
 	}
 	l.t.note(n)
+}
+
+// askedLocked remembers that sig was sent to the server on behalf of by.
+func (l *life) askedLocked(sig os.Signal, by string) {
+	r := stopReq{sig: sig, by: by}
+	if !l.eofAt.IsZero() {
+		r.eofAge = max(l.t.now().Sub(l.eofAt), time.Microsecond)
+	}
+	l.asked = append(l.asked, r)
+}
+
+// stdinClosed records that the client closed our stdin, so the server's.
+func (l *life) stdinClosed() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.eofAt.IsZero() {
+		l.eofAt = l.t.now()
+	}
+}
+
+// stoppedBy says whether the server, which exited with code (sig when a
+// signal killed it), ended on a stop request: who asked
+// (capture.StopClient, StopTap, StopKillAfter) and how long its stdin had
+// been closed when it was first asked. A server that died of a signal it
+// was sent, or exited with any status after it was asked (servers that
+// catch SIGINT or SIGTERM often exit 1 or 128+n), ended on the request;
+// one that died of another signal crashed, and by is empty.
+func (l *life) stoppedBy(code int, sig string) (by string, eofAge time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.asked) == 0 {
+		return "", 0
+	}
+	first := l.asked[0]
+	if sig == "" {
+		return first.by, first.eofAge
+	}
+	for i := len(l.asked) - 1; i >= 0; i-- {
+		if r := l.asked[i]; sig == signalName(r.sig) {
+			return r.by, first.eofAge
+		}
+	}
+	return "", 0
 }
 
 // exit records that the server exited: nothing is sent to it after this.

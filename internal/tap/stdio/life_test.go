@@ -7,6 +7,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -125,9 +126,10 @@ func TestRunStopEscalation(t *testing.T) {
 		killAfter time.Duration
 		signals   []os.Signal
 		wantText  string
+		wantBy    string
 	}{
-		{"after the grace period", 100 * time.Millisecond, []os.Signal{syscall.SIGTERM}, "still running 100ms after SIGTERM"},
-		{"second signal", time.Hour, []os.Signal{syscall.SIGTERM, syscall.SIGHUP}, "a second stop signal (SIGHUP)"},
+		{"after the grace period", 100 * time.Millisecond, []os.Signal{syscall.SIGTERM}, "still running 100ms after SIGTERM", capture.StopKillAfter},
+		{"second signal", time.Hour, []os.Signal{syscall.SIGTERM, syscall.SIGHUP}, "a second stop signal (SIGHUP)", capture.StopClient},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -157,6 +159,81 @@ func TestRunStopEscalation(t *testing.T) {
 				if r.Signal == "SIGKILL" && r.Note == capture.NoteSignal && !strings.Contains(r.Text, tc.wantText) {
 					t.Errorf("kill note %q, want it to say %q", r.Text, tc.wantText)
 				}
+				if r.Note == capture.NoteServerExit && r.StoppedBy != tc.wantBy {
+					t.Errorf("server-exit stopped_by %q, want %q", r.StoppedBy, tc.wantBy)
+				}
+			}
+		})
+	}
+}
+
+// TestRunStoppedBy checks the server-exit note's stopped_by and
+// eof_age_us: a server that ends on the stop signal passed on to it (by
+// dying of it, or exiting with any status) ended on the client's request;
+// one that dies of another signal crashed. With closeFirst the
+// client closes stdin 300ms before its SIGTERM, and the note says how long
+// the server had had EOF.
+func TestRunStoppedBy(t *testing.T) {
+	t.Parallel()
+	const wait = 300 * time.Millisecond
+	loop := `echo ready; while :; do sleep 0.05; done`
+	tests := []struct {
+		name       string
+		script     string
+		closeFirst bool
+		wantBy     string
+		wantExit   string // "SIGTERM" or a status
+	}{
+		{"dies of it", `echo ready; exec sleep 30`, false, capture.StopClient, "SIGTERM"},
+		{"dies of it after EOF", `echo ready; exec sleep 30`, true, capture.StopClient, "SIGTERM"},
+		{"exits 0", `trap 'exit 0' TERM; ` + loop, true, capture.StopClient, "0"},
+		{"exits 143", `trap 'exit 143' TERM; ` + loop, false, capture.StopClient, "143"},
+		{"exits 1", `trap 'exit 1' TERM; ` + loop, false, capture.StopClient, "1"},
+		{"dies of another signal", `trap 'trap - SEGV; kill -SEGV $$' TERM; ` + loop, false, "", "SIGSEGV"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sigs := make(chan os.Signal, 1)
+			out := &readyWriter{ready: make(chan struct{})}
+			pr, pw := io.Pipe()
+			defer pw.Close()
+			go func() {
+				<-out.ready
+				if tc.closeFirst {
+					pw.Close()
+					time.Sleep(wait)
+				}
+				sigs <- syscall.SIGTERM
+			}()
+			_, recs := runWithin(t, 20*time.Second, &stdio.Options{
+				Command: []string{"sh", "-c", tc.script},
+				Stdin:   pr, Stdout: out, Signals: sigs, KillAfter: 10 * time.Second,
+			})
+			var exit *capture.Record
+			for i := range recs {
+				if recs[i].Note == capture.NoteServerExit {
+					exit = &recs[i]
+				}
+			}
+			if exit == nil {
+				t.Fatalf("no server-exit note in %v", noteSummary(recs))
+			}
+			got := exit.Signal
+			if exit.Exit != nil {
+				got = strconv.Itoa(*exit.Exit)
+			}
+			if got != tc.wantExit || exit.StoppedBy != tc.wantBy {
+				t.Errorf("server-exit %s stopped_by %q, want %s stopped_by %q", got, exit.StoppedBy, tc.wantExit, tc.wantBy)
+			}
+			age := time.Duration(exit.EOFAgeUS) * time.Microsecond
+			switch {
+			case tc.wantBy == "" && age != 0:
+				t.Errorf("eof_age_us %d on a crash", exit.EOFAgeUS)
+			case tc.wantBy != "" && tc.closeFirst && age < wait:
+				t.Errorf("eof_age %v, want at least %v", age, wait)
+			case !tc.closeFirst && age != 0:
+				t.Errorf("eof_age %v with stdin open", age)
 			}
 		})
 	}

@@ -42,6 +42,7 @@ func (t *tap) relayIn(src io.Reader, dst *os.File, l *life) {
 				t.relayError("reading from the client", err)
 			}
 			t.eof(streamC2S)
+			l.stdinClosed()
 			if errors.Is(err, io.EOF) {
 				t.note(&capture.Record{Type: capture.TypeNote, Note: capture.NoteClientClosed})
 			}

@@ -16,12 +16,15 @@ func exitStatus(ps *os.ProcessState) (int, string) {
 	return ps.ExitCode(), ""
 }
 
-// exitNote is the server-exit note for res.
-func exitNote(res *Result) *capture.Record {
+// exitNote is the server-exit note for res; l says whether the server
+// ended on a stop request.
+func exitNote(res *Result, l *life) *capture.Record {
 	n := &capture.Record{Type: capture.TypeNote, Note: capture.NoteServerExit, Signal: res.Signal}
 	if res.Signal == "" {
 		code := res.ExitCode
 		n.Exit = &code
 	}
+	by, age := l.stoppedBy(res.ExitCode, res.Signal)
+	n.StoppedBy, n.EOFAgeUS = by, age.Microseconds()
 	return n
 }

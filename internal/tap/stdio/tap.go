@@ -124,7 +124,7 @@ func Run(ctx context.Context, opts *Options) (*Result, error) {
 	l.exit()
 	t.drain(&outs, p)
 	p.sys.release()
-	res := t.result(p, waitErr)
+	res := t.result(p, l, waitErr)
 	if opts.BeforeEnd != nil {
 		for _, n := range opts.BeforeEnd() {
 			t.note(&n)
@@ -153,14 +153,14 @@ func (t *tap) forwardSignals(l *life, done <-chan struct{}) {
 }
 
 // result notes how the server exited and returns it.
-func (t *tap) result(p *process, waitErr error) *Result {
+func (t *tap) result(p *process, l *life, waitErr error) *Result {
 	res := &Result{}
 	if p.cmd.ProcessState == nil {
 		t.note(&capture.Record{Type: capture.TypeNote, Note: capture.NoteRelayError, Text: fmt.Sprintf("waiting for server: %v", waitErr)})
 		res.ExitCode = 1
 	} else {
 		res.ExitCode, res.Signal = exitStatus(p.cmd.ProcessState)
-		t.note(exitNote(res))
+		t.note(exitNote(res, l))
 	}
 	return res
 }

@@ -64,8 +64,7 @@ func summarize(path string, snap *store.Snapshot, act *activity, last time.Time,
 		Activity: act.buckets(last),
 	}
 	for i := range snap.Calls.Len() {
-		switch snap.Calls.At(i).Status {
-		case store.StatusError, store.StatusToolError, store.StatusHTTPError:
+		if c := snap.Calls.At(i); c.Failed() {
 			info.Errors++
 		}
 	}
