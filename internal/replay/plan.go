@@ -155,19 +155,18 @@ func NewPlan(snap *store.Snapshot, opts *PlanOptions) (*Plan, error) {
 	return p, nil
 }
 
-// skipReason says why recorded call c is not to be sent, or "". Whether
+// skipReason says why recorded call c is not to be sent, or "". A call
+// --only leaves out is not selected, whatever else became of it. Whether
 // the tool of a tools/call may be destructive is judged when the call is
 // due, from the server's own listing (driver.allowed).
 func skipReason(c *store.Call, opts *PlanOptions) string {
 	switch {
+	case c.Method == "tools/call" && len(opts.Only) > 0 && !slices.Contains(opts.Only, c.Target):
+		return SkipOnly
 	case c.Status == store.StatusCancelled || c.CancelSeq != 0:
 		return SkipCancelled
 	case c.Status == store.StatusPending:
 		return SkipUnanswered
-	case c.Method != "tools/call":
-		return ""
-	case len(opts.Only) > 0 && !slices.Contains(opts.Only, c.Target):
-		return SkipOnly
 	}
 	return ""
 }
