@@ -17,6 +17,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/replay"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/tap/stdio"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -56,7 +57,20 @@ Calls the recorded client cancelled or never saw answered are skipped
 too; a redacted capture is refused unless --allow-redacted. --dry-run
 lists what would be sent and starts nothing. --timeout bounds each wait
 for the server's answer; a server that hangs or exits mid-replay ends the
-replay with an error (exit 1), and the server is stopped.
+replay with an error (exit 1), and the server is stopped. Once every call
+was answered, the server's stdin is closed; a server that is still
+running --kill-after (5s) later gets SIGTERM, and SIGKILL --kill-after
+after that, as the proxy stops a server whose client went away.
+
+A request of the server's own (roots/list, sampling/createMessage,
+elicitation/create) gets the recorded answer: the one the recorded client
+gave during the same call, else any recorded answer to a request of the
+same method and params (without _meta); one the recording has no answer
+for is refused at once (-32601; an elicitation is cancelled) and
+reported. When the recorded server asked more of them than the replay's
+has once the last call is answered (a server that asks on a timer),
+replay waits for them until the time the recorded one asked its last
+(counted from the start), plus a second.
 
 With --target URL instead of -- SERVER, replay drives a Streamable HTTP
 server: the traffic goes through the HTTP tap, run in this process on a
@@ -87,6 +101,7 @@ type replayFlags struct {
 	allowRedacted    bool
 	slowerThan       string
 	timeout          time.Duration
+	killAfter        time.Duration
 	capture          string
 	session          string
 	target           string
@@ -117,6 +132,7 @@ func newReplayCmd(ios *IOStreams) *cobra.Command {
 	fl.BoolVar(&f.allowRedacted, "allow-redacted", false, "replay a redacted capture (the server gets the [REDACTED] placeholders)")
 	fl.StringVar(&f.slowerThan, "slower-than", "2x", "report calls that took `FACTOR` times as long as recorded or more (2x or 2; 0: compare no duration)")
 	fl.DurationVar(&f.timeout, "timeout", replay.DefaultTimeout, "give up when the server has not answered a request in `DURATION`")
+	fl.DurationVar(&f.killAfter, "kill-after", stdio.DefaultKillAfter, "once the replay is done, give the server `DURATION` to exit on the end of its input, then as long after a SIGTERM before killing it")
 	fl.StringVar(&f.capture, "capture", "", "write the new capture to `PATH` instead of the sessions directory")
 	fl.StringVar(&f.session, "session", "", "replay session `ID` of a capture file that holds several (default: the last)")
 	fl.StringVar(&f.target, "target", "", "replay against the Streamable HTTP server at `URL` instead of a command after --")
@@ -141,6 +157,8 @@ func replayArgs(cmd *cobra.Command, f *replayFlags, args []string) (string, []st
 		return "", nil, usagef("replay needs the server to run after -- or --target URL: mcptrail replay %s -- SERVER [ARGS...]", termtext.Escape(before[0]))
 	case f.timeout <= 0:
 		return "", nil, usagef("--timeout must be positive, not %v", f.timeout)
+	case f.killAfter <= 0:
+		return "", nil, usagef("--kill-after must be positive, not %v", f.killAfter)
 	}
 	if len(f.header) > 0 && f.target == "" {
 		return "", nil, usagef("--header applies to an HTTP server (--target URL); a server after -- is reached over stdio")
@@ -252,7 +270,7 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 	res, runErr := run(cmd.Context(), plan, &replay.Options{
 		Command: server, Target: f.targetURL, Capture: file, SpoolDir: filepath.Dir(file.Path()),
 		Header: capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
-		Now:    ios.Now, Timeout: f.timeout, Stderr: ios.ErrOut, RequestHeader: f.requestHeader,
+		Now:    ios.Now, Timeout: f.timeout, KillAfter: f.killAfter, Stderr: ios.ErrOut, RequestHeader: f.requestHeader,
 	})
 	if res == nil {
 		// The server never started: no session is left behind, as with the proxy.
