@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -108,6 +109,9 @@ type replayFlags struct {
 	targetURL        *url.URL // --target, parsed
 	header           []string
 	requestHeader    http.Header // --header, parsed
+	ignore           []string
+	noLearn          bool
+	asJSON           bool
 }
 
 func newReplayCmd(ios *IOStreams) *cobra.Command {
@@ -136,6 +140,9 @@ func newReplayCmd(ios *IOStreams) *cobra.Command {
 	fl.StringVar(&f.capture, "capture", "", "write the new capture to `PATH` instead of the sessions directory")
 	fl.StringVar(&f.session, "session", "", "replay session `ID` of a capture file that holds several (default: the last)")
 	fl.StringVar(&f.target, "target", "", "replay against the Streamable HTTP server at `URL` instead of a command after --")
+	fl.StringArrayVar(&f.ignore, "ignore", nil, "do not compare result changes at or under the JSON Pointer `PATH` (repeatable; adds to .mcptrail.toml's [replay] ignore)")
+	fl.BoolVar(&f.noLearn, "no-learn", false, "run the server once: learn nothing of what it varies by itself (each difference from the recording is reported)")
+	fl.BoolVar(&f.asJSON, "json", false, "write the comparison as one JSON document (docs/replay.md); the skipped and unanswered lines go to stderr")
 	fl.StringArrayVar(&f.header, "header", nil, "send the header `'Name: value'` with every request to --target (repeatable; for auth such as Authorization: Bearer ...)")
 	return cmd
 }
@@ -204,6 +211,14 @@ func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string
 	if err != nil {
 		return err
 	}
+	cfg, err := loadConfig(ios.Getenv)
+	if err != nil {
+		return err
+	}
+	ignore, err := replayIgnore(cfg, f.ignore)
+	if err != nil {
+		return err
+	}
 	reg, err := readRules(ios.Getenv)
 	if err != nil {
 		return err
@@ -226,7 +241,7 @@ func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string
 	if f.dryRun {
 		return plan.WriteText(ios.Out)
 	}
-	return replayStdio(cmd, ios, f, orig, plan, server, diff.Options{SlowerThan: factor, MinSlowerMS: minSlowerMS}, reg)
+	return replayStdio(cmd, ios, f, orig, plan, server, diff.Options{SlowerThan: factor, MinSlowerMS: minSlowerMS, IgnorePaths: ignore}, reg)
 }
 
 // openReplayCapture creates the new capture: --capture PATH (never an
@@ -251,7 +266,9 @@ func openReplayCapture(ios *IOStreams, path string, start time.Time, label, id s
 }
 
 // replayStdio runs the plan against the server through the stdio tap (the
-// HTTP tap with --target), then compares the new capture with the original.
+// HTTP tap with --target), then, unless --no-learn, once more to learn
+// what the server varies by itself, and compares the new capture with the
+// original.
 func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store.Snapshot, plan *replay.Plan, server []string, dopts diff.Options, reg *finding.Registry) error {
 	label := orig.Session.Label
 	if label == "" {
@@ -262,16 +279,12 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "mcptrail: replaying %d calls; capture: %s\n", plan.Sent(), termtext.Escape(file.Path()))
-	run := replay.Stdio
-	if f.targetURL != nil {
-		run = replay.HTTP
+	twice := ""
+	if !f.noLearn {
+		twice = " twice (the second run learns what the server varies by itself; --no-learn runs it once)"
 	}
-	res, runErr := run(cmd.Context(), plan, &replay.Options{
-		Command: server, Target: f.targetURL, Capture: file, SpoolDir: filepath.Dir(file.Path()),
-		Header: capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
-		Now:    ios.Now, Timeout: f.timeout, KillAfter: f.killAfter, Stderr: ios.ErrOut, RequestHeader: f.requestHeader,
-	})
+	fmt.Fprintf(ios.ErrOut, "mcptrail: replaying %d calls%s; capture: %s\n", plan.Sent(), twice, termtext.Escape(file.Path()))
+	res, runErr := runReplayOnce(cmd, ios, f, plan, server, file, id, label, ios.ErrOut)
 	if res == nil {
 		// The server never started: no session is left behind, as with the proxy.
 		if err := file.Discard(); err != nil {
@@ -282,12 +295,20 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 	if err := file.Close(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("closing capture %s: %w", file.Path(), reason(err))
 	}
-	_ = plan.WriteSkipped(ios.Out)
-	_ = res.WriteText(ios.Out)
+	lines := ios.Out
+	if f.asJSON {
+		lines = ios.ErrOut
+	}
+	_ = plan.WriteSkipped(lines)
+	_ = res.WriteText(lines)
 	if runErr != nil {
 		return fmt.Errorf("replay: %w (capture: %s)", runErr, termtext.Escape(file.Path()))
 	}
-	differs, err := compareReplay(ios, orig, plan, res, file.Path(), dopts, reg)
+	var noise *replay.Noise
+	if !f.noLearn {
+		noise = learnNoise(cmd, ios, f, plan, server, file.Path(), label, dopts, reg)
+	}
+	differs, err := compareReplay(ios, orig, plan, res, file.Path(), dopts, reg, noise, f.asJSON)
 	if err != nil {
 		return err
 	}
@@ -295,4 +316,53 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 		return &exitError{int(ExitDiffers)}
 	}
 	return nil
+}
+
+// runReplayOnce runs the plan once against the server, into file.
+func runReplayOnce(cmd *cobra.Command, ios *IOStreams, f *replayFlags, plan *replay.Plan, server []string, file *capture.File, id, label string, stderr io.Writer) (*replay.Result, error) {
+	run := replay.Stdio
+	if f.targetURL != nil {
+		run = replay.HTTP
+	}
+	return run(cmd.Context(), plan, &replay.Options{
+		Command: server, Target: f.targetURL, Capture: file, SpoolDir: filepath.Dir(file.Path()),
+		Header: capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
+		Now:    ios.Now, Timeout: f.timeout, KillAfter: f.killAfter, Stderr: stderr, RequestHeader: f.requestHeader,
+	})
+}
+
+// learnNoise runs the plan a second time, into a capture of its own
+// beside the first (removed once read), and returns what differed between
+// the two runs (replay.Learn); nil, with a warning, when the second run
+// failed: then nothing is treated as noise.
+func learnNoise(cmd *cobra.Command, ios *IOStreams, f *replayFlags, plan *replay.Plan, server []string, first, label string, dopts diff.Options, reg *finding.Registry) *replay.Noise {
+	id := capture.NewSessionID()
+	path := filepath.Join(filepath.Dir(first), "."+id+".learn.jsonl")
+	file, err := capture.CreateFile(path, capture.Exclusive)
+	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: the learning run cannot write its capture (%s): nothing is treated as volatile\n", termtext.Escape(reason(err).Error()))
+		return nil
+	}
+	defer func() { _ = file.Discard() }()
+	res, err := runReplayOnce(cmd, ios, f, plan, server, file, id, label, io.Discard)
+	if res == nil || err != nil {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: the learning run failed (%s): nothing is treated as volatile\n", termtext.Escape(fmt.Sprint(err)))
+		return nil
+	}
+	a, closeA, err := readRulesSnapshot(ios, first, "", reg)
+	if err != nil {
+		return nil
+	}
+	defer closeA()
+	b, closeB, err := readRulesSnapshot(ios, path, "", reg)
+	if err != nil {
+		return nil
+	}
+	defer closeB()
+	n, err := replay.Learn(a, b, dopts)
+	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: comparing the learning run: %s: nothing is treated as volatile\n", termtext.Escape(err.Error()))
+		return nil
+	}
+	return n
 }

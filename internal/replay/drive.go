@@ -41,14 +41,14 @@ type Question struct {
 	// Call is the index of the recorded call it interrupted (-1 when it
 	// came after the last call was answered); Method and Target name that
 	// call.
-	Call   int
-	Method string
-	Target string
+	Call   int    `json:"call"`
+	Method string `json:"method"`
+	Target string `json:"target,omitempty"`
 	// Key is the inputRequests key of an MRTR question; "" for a legacy
 	// server-initiated request.
-	Key string
+	Key string `json:"key,omitempty"`
 	// Asked is the question's method (elicitation/create ...).
-	Asked string
+	Asked string `json:"asked"`
 }
 
 // transport is how a driver reaches the server: the stdio stream (conn)
