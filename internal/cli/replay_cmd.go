@@ -43,6 +43,23 @@ elicitations asked differently, and calls of 50ms or more that took
 send, and the recorded client's own findings, are not counted. It exits 1
 when anything differs or a question went unanswered, 0 when nothing did.
 
+A server may vary some values by itself: a fresh id, a UUID, a timestamp,
+a nonce. To tell those from a change, replay runs the server twice (as
+Twitter's Diffy does): the second run, into a capture of its own that is
+removed once read, sends the same calls, and whatever differs between the
+two runs (a result member by JSON Pointer, a call's outcome, a finding, a
+question, a definition) is noise, not compared with the recording, and
+listed under "volatile" on stdout. So a replay costs two runs of the
+server, and a server that changes state may show a real change as
+volatile; --no-learn runs it once and reports every difference.
+--ignore PATH (repeatable; a JSON Pointer, as diff --ignore takes it)
+leaves result changes at or under PATH uncompared in every call; the
+[replay] table of the configuration files can list more (ignore =
+["/structuredContent/createdAt"]), the working directory's .mcptrail.toml
+adding to the user's. --json writes the comparison as one JSON document
+(the diff report, what was volatile, the unanswered questions); the
+lines of skipped and unanswered calls then go to stderr.
+
 A tools/call is sent only when its tool is annotated readOnlyHint: true
 or destructiveHint: false. Any other tool may be destructive (MCP assumes
 so of a tool without annotations): its calls are skipped, each with the
