@@ -368,11 +368,13 @@ func learnNoise(cmd *cobra.Command, ios *IOStreams, f *replayFlags, plan *replay
 	}
 	a, closeA, err := readRulesSnapshot(ios, first, "", reg)
 	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: reading the first run: %s: nothing is treated as volatile\n", termtext.Escape(err.Error()))
 		return nil
 	}
 	defer closeA()
 	b, closeB, err := readRulesSnapshot(ios, path, "", reg)
 	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: reading the learning run: %s: nothing is treated as volatile\n", termtext.Escape(err.Error()))
 		return nil
 	}
 	defer closeB()
