@@ -35,6 +35,15 @@ type fileConfig struct {
 	// Rules disables and re-grades rules, for every command that shows
 	// findings.
 	Rules rules.Config `toml:"rules"`
+	// Replay holds the replay command's settings.
+	Replay replayConfig `toml:"replay"`
+}
+
+// replayConfig is the [replay] table.
+type replayConfig struct {
+	// Ignore lists JSON Pointers of result members replay does not
+	// compare (as its --ignore).
+	Ignore []string `toml:"ignore"`
 }
 
 // redactConfig is the [redact] table.
@@ -61,6 +70,10 @@ type config struct {
 	// Redact is both files' [redact] tables together: every key, path and
 	// value either names, and a setting either turns on.
 	Redact redactConfig
+	// ReplayIgnore is both files' [replay] ignore lists, the user's
+	// first: the working directory's file adds to the user's, never
+	// takes one away.
+	ReplayIgnore []string
 	// rules are the [rules] tables, the user's first, each with its file.
 	rules []fileRules
 	// user is the user's configuration file; "" when the environment
@@ -102,6 +115,7 @@ func loadConfig(getenv func(string) string) (*config, error) {
 	cfg.localCapture = local.Capture
 	cfg.Redact = user.Redact.with(&local.Redact)
 	cfg.rules = []fileRules{{cfg.user, user.Rules}, {configFile, local.Rules}}
+	cfg.ReplayIgnore = append(append([]string(nil), user.Replay.Ignore...), local.Replay.Ignore...)
 	return cfg, nil
 }
 
@@ -132,6 +146,11 @@ func readConfigFile(name string) (*fileConfig, error) {
 	}
 	if _, err := cfg.Redact.options(fileSources(name)); err != nil {
 		return nil, err
+	}
+	for _, p := range cfg.Replay.Ignore {
+		if !isPointer(p) {
+			return nil, usagef("%s: [replay] ignore %q: want a JSON Pointer such as /content/0/text", name, p)
+		}
 	}
 	return cfg, nil
 }

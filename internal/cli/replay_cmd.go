@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/replay"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/tap/stdio"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -41,6 +43,23 @@ elicitations asked differently, and calls of 50ms or more that took
 send, and the recorded client's own findings, are not counted. It exits 1
 when anything differs or a question went unanswered, 0 when nothing did.
 
+A server may vary some values by itself: a fresh id, a UUID, a timestamp,
+a nonce. To tell those from a change, replay runs the server twice (as
+Twitter's Diffy does): the second run, into a capture of its own that is
+removed once read, sends the same calls, and whatever differs between the
+two runs (a result member by JSON Pointer, a call's outcome, a finding, a
+question, a definition) is noise, not compared with the recording, and
+listed under "volatile" on stdout. So a replay costs two runs of the
+server, and a server that changes state may show a real change as
+volatile; --no-learn runs it once and reports every difference.
+--ignore PATH (repeatable; a JSON Pointer, as diff --ignore takes it)
+leaves result changes at or under PATH uncompared in every call; the
+[replay] table of the configuration files can list more (ignore =
+["/structuredContent/createdAt"]), the working directory's .mcptrail.toml
+adding to the user's. --json writes the comparison as one JSON document
+(the diff report, what was volatile, the unanswered questions); the
+lines of skipped and unanswered calls then go to stderr.
+
 A tools/call is sent only when its tool is annotated readOnlyHint: true
 or destructiveHint: false. Any other tool may be destructive (MCP assumes
 so of a tool without annotations): its calls are skipped, each with the
@@ -56,7 +75,20 @@ Calls the recorded client cancelled or never saw answered are skipped
 too; a redacted capture is refused unless --allow-redacted. --dry-run
 lists what would be sent and starts nothing. --timeout bounds each wait
 for the server's answer; a server that hangs or exits mid-replay ends the
-replay with an error (exit 1), and the server is stopped.
+replay with an error (exit 1), and the server is stopped. Once every call
+was answered, the server's stdin is closed; a server that is still
+running --kill-after (5s) later gets SIGTERM, and SIGKILL --kill-after
+after that, as the proxy stops a server whose client went away.
+
+A request of the server's own (roots/list, sampling/createMessage,
+elicitation/create) gets the recorded answer: the one the recorded client
+gave during the same call, else any recorded answer to a request of the
+same method and params (without _meta); one the recording has no answer
+for is refused at once (-32601; an elicitation is cancelled) and
+reported. When the recorded server asked more of them than the replay's
+has once the last call is answered (a server that asks on a timer),
+replay waits for them until the time the recorded one asked its last
+(counted from the start), plus a second.
 
 With --target URL instead of -- SERVER, replay drives a Streamable HTTP
 server: the traffic goes through the HTTP tap, run in this process on a
@@ -87,12 +119,16 @@ type replayFlags struct {
 	allowRedacted    bool
 	slowerThan       string
 	timeout          time.Duration
+	killAfter        time.Duration
 	capture          string
 	session          string
 	target           string
 	targetURL        *url.URL // --target, parsed
 	header           []string
 	requestHeader    http.Header // --header, parsed
+	ignore           []string
+	noLearn          bool
+	asJSON           bool
 }
 
 func newReplayCmd(ios *IOStreams) *cobra.Command {
@@ -117,9 +153,13 @@ func newReplayCmd(ios *IOStreams) *cobra.Command {
 	fl.BoolVar(&f.allowRedacted, "allow-redacted", false, "replay a redacted capture (the server gets the [REDACTED] placeholders)")
 	fl.StringVar(&f.slowerThan, "slower-than", "2x", "report calls that took `FACTOR` times as long as recorded or more (2x or 2; 0: compare no duration)")
 	fl.DurationVar(&f.timeout, "timeout", replay.DefaultTimeout, "give up when the server has not answered a request in `DURATION`")
+	fl.DurationVar(&f.killAfter, "kill-after", stdio.DefaultKillAfter, "once the replay is done, give the server `DURATION` to exit on the end of its input, then as long after a SIGTERM before killing it")
 	fl.StringVar(&f.capture, "capture", "", "write the new capture to `PATH` instead of the sessions directory")
 	fl.StringVar(&f.session, "session", "", "replay session `ID` of a capture file that holds several (default: the last)")
 	fl.StringVar(&f.target, "target", "", "replay against the Streamable HTTP server at `URL` instead of a command after --")
+	fl.StringArrayVar(&f.ignore, "ignore", nil, "do not compare result changes at or under the JSON Pointer `PATH` (repeatable; adds to .mcptrail.toml's [replay] ignore)")
+	fl.BoolVar(&f.noLearn, "no-learn", false, "run the server once: learn nothing of what it varies by itself (each difference from the recording is reported)")
+	fl.BoolVar(&f.asJSON, "json", false, "write the comparison as one JSON document (docs/replay.md); the skipped and unanswered lines go to stderr")
 	fl.StringArrayVar(&f.header, "header", nil, "send the header `'Name: value'` with every request to --target (repeatable; for auth such as Authorization: Bearer ...)")
 	return cmd
 }
@@ -141,6 +181,8 @@ func replayArgs(cmd *cobra.Command, f *replayFlags, args []string) (string, []st
 		return "", nil, usagef("replay needs the server to run after -- or --target URL: mcptrail replay %s -- SERVER [ARGS...]", termtext.Escape(before[0]))
 	case f.timeout <= 0:
 		return "", nil, usagef("--timeout must be positive, not %v", f.timeout)
+	case f.killAfter <= 0:
+		return "", nil, usagef("--kill-after must be positive, not %v", f.killAfter)
 	}
 	if len(f.header) > 0 && f.target == "" {
 		return "", nil, usagef("--header applies to an HTTP server (--target URL); a server after -- is reached over stdio")
@@ -186,6 +228,14 @@ func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string
 	if err != nil {
 		return err
 	}
+	cfg, err := loadConfig(ios.Getenv)
+	if err != nil {
+		return err
+	}
+	ignore, err := replayIgnore(cfg, f.ignore)
+	if err != nil {
+		return err
+	}
 	reg, err := readRules(ios.Getenv)
 	if err != nil {
 		return err
@@ -208,7 +258,7 @@ func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string
 	if f.dryRun {
 		return plan.WriteText(ios.Out)
 	}
-	return replayStdio(cmd, ios, f, orig, plan, server, diff.Options{SlowerThan: factor, MinSlowerMS: minSlowerMS}, reg)
+	return replayStdio(cmd, ios, f, orig, plan, server, diff.Options{SlowerThan: factor, MinSlowerMS: minSlowerMS, IgnorePaths: ignore}, reg)
 }
 
 // openReplayCapture creates the new capture: --capture PATH (never an
@@ -233,7 +283,9 @@ func openReplayCapture(ios *IOStreams, path string, start time.Time, label, id s
 }
 
 // replayStdio runs the plan against the server through the stdio tap (the
-// HTTP tap with --target), then compares the new capture with the original.
+// HTTP tap with --target), then, unless --no-learn, once more to learn
+// what the server varies by itself, and compares the new capture with the
+// original.
 func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store.Snapshot, plan *replay.Plan, server []string, dopts diff.Options, reg *finding.Registry) error {
 	label := orig.Session.Label
 	if label == "" {
@@ -244,16 +296,12 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "mcptrail: replaying %d calls; capture: %s\n", plan.Sent(), termtext.Escape(file.Path()))
-	run := replay.Stdio
-	if f.targetURL != nil {
-		run = replay.HTTP
+	twice := ""
+	if !f.noLearn {
+		twice = " twice (the second run learns what the server varies by itself; --no-learn runs it once)"
 	}
-	res, runErr := run(cmd.Context(), plan, &replay.Options{
-		Command: server, Target: f.targetURL, Capture: file, SpoolDir: filepath.Dir(file.Path()),
-		Header: capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
-		Now:    ios.Now, Timeout: f.timeout, Stderr: ios.ErrOut, RequestHeader: f.requestHeader,
-	})
+	fmt.Fprintf(ios.ErrOut, "mcptrail: replaying %d calls%s; capture: %s\n", plan.Sent(), twice, termtext.Escape(file.Path()))
+	res, runErr := runReplayOnce(cmd, ios, f, plan, server, file, id, label, ios.ErrOut)
 	if res == nil {
 		// The server never started: no session is left behind, as with the proxy.
 		if err := file.Discard(); err != nil {
@@ -264,12 +312,20 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 	if err := file.Close(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("closing capture %s: %w", file.Path(), reason(err))
 	}
-	_ = plan.WriteSkipped(ios.Out)
-	_ = res.WriteText(ios.Out)
+	lines := ios.Out
+	if f.asJSON {
+		lines = ios.ErrOut
+	}
+	_ = plan.WriteSkipped(lines)
+	_ = res.WriteText(lines)
 	if runErr != nil {
 		return fmt.Errorf("replay: %w (capture: %s)", runErr, termtext.Escape(file.Path()))
 	}
-	differs, err := compareReplay(ios, orig, plan, res, file.Path(), dopts, reg)
+	var noise *replay.Noise
+	if !f.noLearn {
+		noise = learnNoise(cmd, ios, f, plan, server, file.Path(), label, dopts, reg)
+	}
+	differs, err := compareReplay(ios, orig, plan, res, file.Path(), dopts, reg, noise, f.asJSON)
 	if err != nil {
 		return err
 	}
@@ -277,4 +333,55 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 		return &exitError{int(ExitDiffers)}
 	}
 	return nil
+}
+
+// runReplayOnce runs the plan once against the server, into file.
+func runReplayOnce(cmd *cobra.Command, ios *IOStreams, f *replayFlags, plan *replay.Plan, server []string, file *capture.File, id, label string, stderr io.Writer) (*replay.Result, error) {
+	run := replay.Stdio
+	if f.targetURL != nil {
+		run = replay.HTTP
+	}
+	return run(cmd.Context(), plan, &replay.Options{
+		Command: server, Target: f.targetURL, Capture: file, SpoolDir: filepath.Dir(file.Path()),
+		Header: capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
+		Now:    ios.Now, Timeout: f.timeout, KillAfter: f.killAfter, Stderr: stderr, RequestHeader: f.requestHeader,
+	})
+}
+
+// learnNoise runs the plan a second time, into a capture of its own
+// beside the first (removed once read), and returns what differed between
+// the two runs (replay.Learn); nil, with a warning, when the second run
+// failed: then nothing is treated as noise.
+func learnNoise(cmd *cobra.Command, ios *IOStreams, f *replayFlags, plan *replay.Plan, server []string, first, label string, dopts diff.Options, reg *finding.Registry) *replay.Noise {
+	id := capture.NewSessionID()
+	path := filepath.Join(filepath.Dir(first), "."+id+".learn.jsonl")
+	file, err := capture.CreateFile(path, capture.Exclusive)
+	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: the learning run cannot write its capture (%s): nothing is treated as volatile\n", termtext.Escape(reason(err).Error()))
+		return nil
+	}
+	defer func() { _ = file.Discard() }()
+	res, err := runReplayOnce(cmd, ios, f, plan, server, file, id, label, io.Discard)
+	if res == nil || err != nil {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: the learning run failed (%s): nothing is treated as volatile\n", termtext.Escape(fmt.Sprint(err)))
+		return nil
+	}
+	a, closeA, err := readRulesSnapshot(ios, first, "", reg)
+	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: reading the first run: %s: nothing is treated as volatile\n", termtext.Escape(err.Error()))
+		return nil
+	}
+	defer closeA()
+	b, closeB, err := readRulesSnapshot(ios, path, "", reg)
+	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: reading the learning run: %s: nothing is treated as volatile\n", termtext.Escape(err.Error()))
+		return nil
+	}
+	defer closeB()
+	n, err := replay.Learn(a, b, dopts)
+	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "mcptrail: comparing the learning run: %s: nothing is treated as volatile\n", termtext.Escape(err.Error()))
+		return nil
+	}
+	return n
 }

@@ -29,11 +29,19 @@ func (q *answerQueue) take(method string) (jsontext.Value, bool) {
 }
 
 // answer replies to a server-initiated request (legacy era) with the
-// recorded answer; an elicitation the recording has no answer for is
+// recorded answer: the step's own (by method, in order), else one of the
+// session's whose method and params match (answerPool); an elicitation the recording has no answer for is
 // cancelled, a ping is answered, anything else is refused, and both of
 // those are reported.
 func (d *driver) answer(f *wire.Frame, st *Step, q *answerQueue) error {
+	if d.asked == nil {
+		d.asked = make(map[string]int)
+	}
+	d.asked[f.Method]++
 	if rec, ok := q.take(f.Method); ok {
+		return d.send(response(rec, f.ID))
+	}
+	if rec, ok := d.pool.take(f.Method, f.Params); ok {
 		return d.send(response(rec, f.ID))
 	}
 	switch f.Method {

@@ -20,6 +20,9 @@ type Comparison struct {
 	// client frame, a reused id, a torn line): the replay does not repeat
 	// them, so their absence is not a difference.
 	ClientFindings int
+	// Noise is what Quiet left out as the server's own variation; nil
+	// when nothing was learned (one run).
+	Noise *Noise
 }
 
 // Compare compares the original session with the replay's (both with

@@ -8,7 +8,14 @@
 // or Streamable HTTP tap (HTTP, on a loopback port), run in this process,
 // so the replay writes a new capture that can be compared with the
 // original (internal/diff). The driver talks to a transport: the stdio
-// stream (conn.go) or one POST a message (httpconn.go).
+// stream (conn.go) or one POST a message (httpconn.go). A server request
+// that the call's own recorded answers do not cover gets any recorded
+// answer of the same method and params (pool.go), else it is refused at
+// once; after the last call a stdio replay waits for the questions the
+// recorded server still asked on a timer (driver.settle). Learn compares
+// two replays against the same server: what differs between them is the
+// server's own noise (a fresh id, a timestamp), which Comparison.Quiet
+// leaves out (noise.go).
 //
 // It sits beside the views: it reads a store snapshot of the original
 // (NewPlan), never re-correlates it, and hands the new capture to the

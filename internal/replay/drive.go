@@ -38,16 +38,17 @@ type Result struct {
 // Question is a server question a replay could not answer from the
 // recording.
 type Question struct {
-	// Call is the index of the recorded call it interrupted; Method and
-	// Target name that call.
-	Call   int
-	Method string
-	Target string
+	// Call is the index of the recorded call it interrupted (-1 when it
+	// came after the last call was answered); Method and Target name that
+	// call.
+	Call   int    `json:"call"`
+	Method string `json:"method"`
+	Target string `json:"target,omitempty"`
 	// Key is the inputRequests key of an MRTR question; "" for a legacy
 	// server-initiated request.
-	Key string
+	Key string `json:"key,omitempty"`
 	// Asked is the question's method (elicitation/create ...).
-	Asked string
+	Asked string `json:"asked"`
 }
 
 // transport is how a driver reaches the server: the stdio stream (conn)
@@ -70,6 +71,11 @@ type driver struct {
 	// tools judges each tools/call when it is due; nil (AllowDestructive)
 	// sends them all. run sets it from the plan.
 	tools *toolJudge
+	// pool answers the server's questions a step's own answers do not
+	// cover; run sets it from the plan (nil answers none).
+	pool *answerPool
+	// asked counts the server's requests by method; nil before the first.
+	asked map[string]int
 }
 
 // run sends every step that is not skipped, a tools/call only when its tool
@@ -78,6 +84,9 @@ type driver struct {
 func (d *driver) run(p *Plan) error {
 	if p.judge && d.tools == nil {
 		d.tools = newToolJudge(p.recorded)
+	}
+	if d.pool == nil {
+		d.pool = &answerPool{answers: p.pool}
 	}
 	for i := range p.Steps {
 		st := &p.Steps[i]

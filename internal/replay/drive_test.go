@@ -63,6 +63,9 @@ func drivePlan(t *testing.T, p *Plan, timeout time.Duration, answer func(f *wire
 	c := newConn(toSrvW, fromSrvR)
 	d := &driver{c: c, timeout: timeout}
 	err := d.run(p)
+	if err == nil {
+		d.settle(p, time.Now())
+	}
 	c.stop()
 	toSrvW.Close()
 	if serr := <-served; !errors.Is(serr, io.EOF) {
@@ -180,5 +183,70 @@ func TestDriveTimeout(t *testing.T) {
 	}
 	if want := "replaying call 0 (server/discover): no answer from the server in 50ms: timed out"; err.Error() != want {
 		t.Errorf("err = %q, want %q", err, want)
+	}
+}
+
+// rootsCapture is a legacy session whose server asked roots/list on a
+// timer after initialized (no call in flight, so no call's answer) and
+// sampling/createMessage during the echo call; the client answered both.
+const rootsCapture = `{"type":"session","time":"2025-11-25T09:30:00Z","format":1,"session_id":"r3","transport":"stdio"}
+{"type":"frame","seq":1,"time":"2025-11-25T09:30:00.001Z","dir":"c2s","msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"c","version":"1"}}}}
+{"type":"frame","seq":2,"time":"2025-11-25T09:30:00.002Z","dir":"s2c","msg":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}}
+{"type":"frame","seq":3,"time":"2025-11-25T09:30:00.003Z","dir":"c2s","msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}
+{"type":"frame","seq":4,"time":"2025-11-25T09:30:00.350Z","dir":"s2c","msg":{"jsonrpc":"2.0","id":0,"method":"roots/list","params":{"_meta":{"k":1}}}}
+{"type":"frame","seq":5,"time":"2025-11-25T09:30:00.351Z","dir":"c2s","msg":{"jsonrpc":"2.0","id":0,"result":{"roots":[{"uri":"file:///p"}]}}}
+{"type":"frame","seq":6,"time":"2025-11-25T09:30:00.400Z","dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}}
+{"type":"frame","seq":7,"time":"2025-11-25T09:30:00.401Z","dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":5}}}
+{"type":"frame","seq":8,"time":"2025-11-25T09:30:00.402Z","dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"result":{"role":"assistant","content":{"type":"text","text":"hello"},"model":"m"}}}
+{"type":"frame","seq":9,"time":"2025-11-25T09:30:00.403Z","dir":"s2c","msg":{"jsonrpc":"2.0","id":1,"result":{"content":[]}}}
+`
+
+// TestDriveServerRequests: a server request gets the recorded answer to a
+// request of the same method and params (without _meta), whichever call
+// it came in; one whose params differ is refused at once; and the replay
+// waits after the last call for the roots/list the recorded server asked
+// on a timer, answering it from the recording, instead of leaving it
+// unanswered.
+func TestDriveServerRequests(t *testing.T) {
+	t.Parallel()
+	p, err := NewPlan(load(t, rootsCapture), &PlanOptions{AllowDestructive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := func(f *wire.Frame) []string {
+		switch {
+		case f.Method == "initialize":
+			return []string{`{"jsonrpc":"2.0","id":` + f.ID.Raw() + `,"result":{"protocolVersion":"2025-11-25"}}`}
+		case f.Method == "tools/call":
+			return []string{
+				`{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":5}}`,
+				`{"jsonrpc":"2.0","id":"s2","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"other"}}],"maxTokens":5}}`,
+			}
+		case f.ID.Raw() == `"s2"`:
+			// The call ends; the timer's roots/list comes after it.
+			return []string{`{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`, `{"jsonrpc":"2.0","id":"t1","method":"roots/list"}`}
+		}
+		return nil
+	}
+	res, seen, err := drivePlan(t, p, 5*time.Second, answer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range seen {
+		if f.Kind == wire.KindResponse || f.Kind == wire.KindError {
+			got = append(got, f.ID.Raw()+" "+string(f.Result)+f.ErrorMessage)
+		}
+	}
+	want := []string{
+		`"s1" {"role":"assistant","content":{"type":"text","text":"hello"},"model":"m"}`,
+		`"s2" mcptrail replay: the recording holds no answer to sampling/createMessage`,
+		`"t1" {"roots":[{"uri":"file:///p"}]}`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the server's requests answered (-want +got):\n%s", diff)
+	}
+	if len(res.Unanswered) != 1 || res.Unanswered[0].Asked != "sampling/createMessage" {
+		t.Errorf("unanswered: %+v, want the second sampling request", res.Unanswered)
 	}
 }

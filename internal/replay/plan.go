@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -68,6 +69,11 @@ type Plan struct {
 	// judge is !PlanOptions.AllowDestructive: tools/call steps are sent
 	// only when toolJudge finds the tool not destructive.
 	judge bool
+	// pool holds the recorded answers to every server-initiated request
+	// of the session, in the order asked (answerPool); lastAsk is when
+	// the last of them was asked, after the session's start.
+	pool    []Answer
+	lastAsk time.Duration
 }
 
 // Step is one recorded client call and what answering the server during
@@ -102,6 +108,9 @@ type Step struct {
 // Answer is a recorded client answer to a server-initiated request.
 type Answer struct {
 	Method string
+	// Params is the recorded request's params (nil when absent), which a
+	// question must match to get this answer from the session's pool.
+	Params jsontext.Value
 	// Response is the recorded response message (result or error), whose
 	// id the replay replaces.
 	Response jsontext.Value
@@ -155,19 +164,18 @@ func NewPlan(snap *store.Snapshot, opts *PlanOptions) (*Plan, error) {
 	return p, nil
 }
 
-// skipReason says why recorded call c is not to be sent, or "". Whether
+// skipReason says why recorded call c is not to be sent, or "". A call
+// --only leaves out is not selected, whatever else became of it. Whether
 // the tool of a tools/call may be destructive is judged when the call is
 // due, from the server's own listing (driver.allowed).
 func skipReason(c *store.Call, opts *PlanOptions) string {
 	switch {
+	case c.Method == "tools/call" && len(opts.Only) > 0 && !slices.Contains(opts.Only, c.Target):
+		return SkipOnly
 	case c.Status == store.StatusCancelled || c.CancelSeq != 0:
 		return SkipCancelled
 	case c.Status == store.StatusPending:
 		return SkipUnanswered
-	case c.Method != "tools/call":
-		return ""
-	case len(opts.Only) > 0 && !slices.Contains(opts.Only, c.Target):
-		return SkipOnly
 	}
 	return ""
 }
@@ -199,22 +207,29 @@ func (p *Plan) addRetries(snap *store.Snapshot) error {
 }
 
 // addAnswers gives each step the recorded answers to the server-initiated
-// requests that interrupted it.
+// requests that interrupted it, and the plan's pool every recorded answer
+// to a server-initiated request.
 func (p *Plan) addAnswers(snap *store.Snapshot, calls []store.Call, byCall map[int]int) error {
 	for i := range calls {
 		c := &calls[i]
-		if c.Dir != capture.S2C || c.Parent < 0 || c.ResponseSeq == 0 {
-			continue
-		}
-		si, ok := byCall[c.Parent]
-		if !ok {
+		if c.Dir != capture.S2C || c.ResponseSeq == 0 {
 			continue
 		}
 		rec, err := snap.Frame(c.ResponseSeq)
 		if err != nil {
 			return fmt.Errorf("reading the recorded answer to %s: %w", c.Method, err)
 		}
-		p.Steps[si].Answers = append(p.Steps[si].Answers, Answer{Method: c.Method, Response: clone(rec.Msg)})
+		a := Answer{Method: c.Method, Response: clone(rec.Msg)}
+		if _, params, err := requestFrame(snap, c.RequestSeq); err == nil {
+			a.Params = params
+		}
+		p.pool = append(p.pool, a)
+		if at := c.Start.Sub(snap.Session.Start); at > p.lastAsk {
+			p.lastAsk = at
+		}
+		if si, ok := byCall[c.Parent]; ok && c.Parent >= 0 {
+			p.Steps[si].Answers = append(p.Steps[si].Answers, a)
+		}
 	}
 	return nil
 }

@@ -122,7 +122,8 @@ func TestNewPlan(t *testing.T) {
 			{Call: 2, Name: "tools/call search", Skip: SkipOnly},
 			{Call: 3, Name: "tools/call wipe", Params: `{"name":"wipe"}`},
 			{Call: 4, Name: "tools/call confirm", Skip: SkipOnly},
-			{Call: 6, Name: "tools/call slow", Skip: SkipCancelled},
+			// Left out by --only, not "cancelled": the user asked not to send it.
+			{Call: 6, Name: "tools/call slow", Skip: SkipOnly},
 		},
 	}, {
 		name: "legacy",
@@ -227,6 +228,34 @@ func TestPlanParamHeaders(t *testing.T) {
 	for _, st := range s.Steps {
 		if st.ParamHeaders != nil {
 			t.Errorf("call %d of a stdio capture has ParamHeaders %v, want nil", st.Call, st.ParamHeaders)
+		}
+	}
+}
+
+// TestWriteSkippedOnly: the calls --only leaves out are not listed as
+// skipped for another reason (the cancelled slow call among them); without
+// --only the cancelled call is listed.
+func TestWriteSkippedOnly(t *testing.T) {
+	t.Parallel()
+	snap := load(t, modernCapture)
+	for _, tc := range []struct {
+		name string
+		only []string
+		want string
+	}{
+		{"only", []string{"search"}, ""},
+		{"all", nil, "skipped call 6 tools/call slow: cancelled in the recording\n"},
+	} {
+		p, err := NewPlan(snap, &PlanOptions{Only: tc.only})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := p.WriteSkipped(&b); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != tc.want {
+			t.Errorf("%s: WriteSkipped wrote %q, want %q", tc.name, b.String(), tc.want)
 		}
 	}
 }

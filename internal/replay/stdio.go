@@ -31,11 +31,17 @@ type Options struct {
 	Header capture.Record
 	// Now is the clock; nil uses time.Now.
 	Now func() time.Time
-	// Timeout bounds the wait for each answer of the server, and the wait
-	// for it to exit once the replay is done; zero means DefaultTimeout.
+	// Timeout bounds the wait for each answer of the server; zero means
+	// DefaultTimeout.
 	Timeout time.Duration
 	// Stderr receives the server's stderr (Stdio); nil discards it.
 	Stderr io.Writer
+	// KillAfter is how long the server may take to exit once the replay
+	// is done (its stdin closed), and then after the SIGTERM that follows,
+	// before it is killed, as the proxy gives a server whose client went
+	// away (the tap's escalation); zero means stdio.DefaultKillAfter.
+	// Stdio only.
+	KillAfter time.Duration
 	// RequestHeader holds headers every HTTP request to the target carries
 	// (auth, such as Authorization: Bearer ...); nil adds none. They pass
 	// the tap as a client's would, so the new capture keeps them as it
@@ -44,10 +50,6 @@ type Options struct {
 	// (Content-Type, Mcp-Method ...) wins over one here. Stdio ignores it.
 	RequestHeader http.Header
 }
-
-// killAfter is how long a server that ignored the end of its input and a
-// SIGTERM may run before the tap kills it.
-const killAfter = 2 * time.Second
 
 // Stdio starts the server through the stdio tap and sends it p. It returns
 // when the server has exited (asked to when the replay is done, killed
@@ -63,6 +65,11 @@ func Stdio(ctx context.Context, p *Plan, opts *Options) (*Result, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
+	killAfter := opts.KillAfter
+	if killAfter <= 0 {
+		killAfter = stdio.DefaultKillAfter
+	}
+	start := time.Now()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	sigs := make(chan os.Signal, 2)
@@ -91,11 +98,15 @@ func Stdio(ctx context.Context, p *Plan, opts *Options) (*Result, error) {
 	c := newConn(inW, outR)
 	d := &driver{c: c, timeout: timeout}
 	driveErr := d.run(p)
+	if driveErr == nil {
+		d.settle(p, start)
+	}
 	c.stop()
 	inW.Close() // EOF on the server's stdin: an MCP server exits
-	// A server that hung gets SIGTERM at once, one that is done the
-	// timeout to exit; the tap kills it killAfter after the signal.
-	grace := timeout
+	// A server that hung gets SIGTERM at once, one that is done killAfter
+	// to exit, as the proxy gives a server whose client went away; the
+	// tap kills it killAfter after the signal.
+	grace := killAfter
 	if errors.Is(driveErr, ErrTimeout) {
 		grace = 0
 	}

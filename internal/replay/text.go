@@ -125,6 +125,10 @@ func (r *Result) WriteText(w io.Writer) error {
 		if q.Key != "" {
 			what += fmt.Sprintf(" (inputRequests key %q)", termtext.Escape(q.Key))
 		}
+		if q.Call < 0 {
+			fmt.Fprintf(&b, "unanswered: after the last call the server asked %s, which the recording has no answer for; %s\n", what, refusal(q.Asked))
+			continue
+		}
 		fmt.Fprintf(&b, "unanswered: call %d %s: the server asked %s, which the recording has no answer for; %s\n",
 			q.Call, termtext.Escape(describe(q.Method, q.Target)), what, refusal(q.Asked))
 	}

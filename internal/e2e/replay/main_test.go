@@ -38,5 +38,6 @@ func TestMain(m *testing.M) {
 	if recorded.dir != "" {
 		os.RemoveAll(recorded.dir)
 	}
+	testbin.NodeCleanup()
 	os.Exit(code)
 }

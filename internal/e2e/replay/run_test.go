@@ -29,11 +29,17 @@ const replayBound = 60 * time.Second
 // directory and returns what it did.
 func runReplay(t *testing.T, args ...string) outcome {
 	t.Helper()
+	return runReplayIn(t, t.TempDir(), nil, args...)
+}
+
+// runReplayIn is runReplay in the directory home (MCPTRAIL_HOME and the
+// working directory) with env added to the environment.
+func runReplayIn(t *testing.T, home string, env []string, args ...string) outcome {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), replayBound)
 	defer cancel()
-	home := t.TempDir()
 	cmd := exec.CommandContext(ctx, bins.mcptrail, append([]string{"replay"}, args...)...)
-	cmd.Env = append(cmd.Environ(), "MCPTRAIL_HOME="+home)
+	cmd.Env = append(append(cmd.Environ(), "MCPTRAIL_HOME="+home), env...)
 	cmd.Dir = home
 	var stdout, stderr testbin.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
