@@ -36,8 +36,9 @@ has no answer for is cancelled and reported.
 
 Then it compares the two sessions and prints what differs: results
 changed (a JSON diff with paths), errors that appeared or went away,
-elicitations asked differently, and calls of 50ms or more that took
---slower-than times as long (0 compares no duration). Calls it did not
+elicitations asked differently, and calls that took --slower-than times
+as long and 50ms longer or more (0 compares no duration; the handshake is
+not timed: it waits for the server to start). Calls it did not
 send, and the recorded client's own findings, are not counted. It exits 1
 when anything differs or a question went unanswered, 0 when nothing did.
 

@@ -11,7 +11,8 @@ import (
 
 // minSlowerMS is the least duration a replayed call must take to count as
 // slower: a call of a few milliseconds that took twice as long is noise.
-const minSlowerMS = 50
+// diff applies the same floor.
+const minSlowerMS = diff.DefaultMinSlowerMS
 
 // compareReplay reads the replay's new capture, prints how it differs from
 // the original (nothing when it does not) and reports whether it does.
