@@ -67,7 +67,13 @@ text/event-stream) whose JSON or SSE answer is read; a legacy server's
 elicitation/create on a call's stream is answered with a POST; the
 Mcp-Session-Id of the initialize answer and the negotiated
 MCP-Protocol-Version are sent on later requests, and the session is
-DELETEd at the end (a 2026-07-28 server is stateless: no session). A
+DELETEd at the end (a 2026-07-28 server is stateless: no session); a
+capture of several client sessions, one after another, replays each on
+its own (each initialize opens a new session, the one before it is
+DELETEd). A POST the server refuses with an HTTP error and a JSON-RPC
+error of null id gets that error as its answer, and a server/discover
+probe refused with a bare status is the legacy server's answer to it: the
+replay goes on with the recorded fallback initialize, as the client did. A
 2026-07-28 request carries the Mcp-Method and Mcp-Name mirrors, and a
 tools/call the Mcp-Param-* headers of its arguments annotated
 x-mcp-header, as a client of this server would send them: those the
