@@ -2,12 +2,9 @@ package replay_test
 
 import (
 	"context"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,32 +67,6 @@ var (
 	echo = &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hello"}}
 )
 
-// serveEverything runs the real server-everything (TypeScript SDK 1.x,
-// 2025 eras only) over Streamable HTTP on a free loopback port and returns
-// its endpoint; it is stopped at cleanup.
-func serveEverything(t *testing.T) string {
-	t.Helper()
-	nm := testbin.NodeModules(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	ln.Close()
-	cmd := exec.Command("node", filepath.Join(nm, "@modelcontextprotocol/server-everything/dist/index.js"), "streamableHttp")
-	home := t.TempDir()
-	cmd.Env = append(os.Environ(), "PORT="+port, "HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_CACHE_HOME="+home)
-	stderr, done := new(testbin.Buffer), make(chan error, 1)
-	testbin.StartListener(t, cmd, stderr, done, regexp.MustCompile(`listening on port (\d+)`))
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	})
-	return "http://127.0.0.1:" + port + "/mcp"
-}
-
 // TestReplayHTTPSessions: a 2025-11-25 capture of three go-sdk client
 // sessions, one after another through `mcptrail http`, each with its own
 // Mcp-Session-Id, replays against the same server (the go-sdk's, and the
@@ -111,7 +82,7 @@ func TestReplayHTTPSessions(t *testing.T) {
 		call   *mcp.CallToolParams
 	}{
 		{"go-sdk", func(t *testing.T) string { return serveHTTP(t, true, "") }, book},
-		{"server-everything", serveEverything, echo},
+		{"server-everything", func(t *testing.T) string { return testbin.EverythingHTTP(t) }, echo},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -137,7 +108,7 @@ func TestReplayHTTPSessions(t *testing.T) {
 // calls: exit 0, nothing differs.
 func TestReplayHTTPNegotiated(t *testing.T) {
 	t.Parallel()
-	target := serveEverything(t)
+	target := testbin.EverythingHTTP(t)
 	rec := recordHTTPClients(t, target, echo, "")
 	text := readFile(t, rec)
 	if !strings.Contains(text, `"method":"server/discover"`) || !strings.Contains(text, `"status":400`) {
