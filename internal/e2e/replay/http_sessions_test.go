@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptrail/mcptrail/internal/testbin"
@@ -153,5 +155,57 @@ func checkSessionIDs(t *testing.T, path string, want int) {
 	}
 	if n != want {
 		t.Errorf("the new capture holds %d initialize answers, want %d", n, want)
+	}
+}
+
+// TestSessionsCountsClientCalls: the same scenario (list the tools, call
+// one tool that asks the user one question) recorded over HTTP with real
+// go-sdk peers in each era makes as many calls in both: `mcptrail
+// sessions` counts what the client asked, and the 2025-11-25 server's
+// elicitation/create apart, as a server request, not a call.
+func TestSessionsCountsClientCalls(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	dir := filepath.Join(home, "sessions")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, era := range httpEras {
+		rec := recordHTTP(t, serveHTTP(t, era.legacy, ""), era.legacy, era.version, era.tools[:1])
+		name := "20260728T090000Z-" + era.name + "-" + map[bool]string{false: "0000000000000001", true: "0000000000000002"}[era.legacy] + ".jsonl"
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(readFile(t, rec)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bins.mcptrail, "sessions", "--json")
+	cmd.Env = append(os.Environ(), "MCPTRAIL_HOME="+home)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("mcptrail sessions --json: %v", err)
+	}
+	var rows []struct {
+		Path           string `json:"path"`
+		Calls          int    `json:"calls"`
+		ServerRequests *int   `json:"server_requests"`
+	}
+	if err := json.Unmarshal(out, &rows); err != nil || len(rows) != 2 {
+		t.Fatalf("sessions --json: %v, %d rows:\n%s", err, len(rows), out)
+	}
+	got := map[string][2]int{}
+	for _, r := range rows {
+		if r.ServerRequests == nil {
+			t.Fatalf("sessions --json has no server_requests:\n%s", out)
+		}
+		era := "modern"
+		if strings.Contains(filepath.Base(r.Path), "-legacy-") {
+			era = "legacy"
+		}
+		got[era] = [2]int{r.Calls, *r.ServerRequests}
+	}
+	// initialize (or server/discover), tools/list, the tool call (an MRTR
+	// operation once); the legacy server asked by elicitation/create.
+	want := map[string][2]int{"modern": {3, 0}, "legacy": {3, 1}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("calls, server requests by era (-want +got):\n%s", d)
 	}
 }
