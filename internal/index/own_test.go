@@ -242,12 +242,11 @@ func TestUnmarkedIndexIsOurs(t *testing.T) {
 	}
 }
 
-// TestUnmarkedObjects: while the schema is version 2's, a new index holds
-// exactly the objects an unmarked index is recognised by.
+// TestUnmarkedObjects: a new index holds exactly the objects an unmarked
+// index (version 2) is recognised by: version 3 added a column
+// (sessions.server_requests), no table or index. A schema that changes
+// the objects must keep unmarkedObjects as version 2's and change this.
 func TestUnmarkedObjects(t *testing.T) {
-	if schemaVersion != unmarkedVersion {
-		t.Skip("the schema is no longer version 2's")
-	}
 	path := ourIndex(t)
 	got, err := objectsOf(path)
 	if err != nil {
