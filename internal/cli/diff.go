@@ -46,7 +46,11 @@ answer's value is ever shown); the findings of the rules new in B and gone
 from A (matched by rule and call, .mcptrail.toml's [rules] apply); and the
 methods and tools whose p50 latency at least doubled. --slower-than 2x
 sets that factor and also reports each call whose duration (an MRTR
-operation's tool time) at least doubled; a faster call or p50 is not a
+operation's tool time) at least doubled; a call or p50 counts as slower
+only when it also took 50ms longer or more (as replay judges it: a few
+milliseconds that doubled are the machine's jitter), and the handshake
+(initialize, server/discover: on stdio it waits for the server to start)
+never does; durations print rounded (47.5ms); a faster call or p50 is not a
 difference and is not listed (--json keeps every changed p50, with a
 slower flag); 0 compares no duration. --json writes the report as one JSON document
 (docs/diff.md). Exit codes: 0 the sessions are alike, 1 they differ, 2 usage,
@@ -65,7 +69,7 @@ slower flag); 0 compares no duration. --json writes the report as one JSON docum
 			if err != nil {
 				return err
 			}
-			dopts := diff.Options{SlowerThan: factor, IgnorePaths: opts.ignore}
+			dopts := diff.Options{SlowerThan: factor, MinSlowerMS: diff.DefaultMinSlowerMS, IgnorePaths: opts.ignore}
 			return runDiff(ios, &opts, dopts, args[0], args[1])
 		},
 	}

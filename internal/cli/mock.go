@@ -58,7 +58,10 @@ call once the client has answered them. The recorded answer is sent
 whatever the client answers. The server notifications recorded while a
 call was in flight are sent before its answer (a progress notification
 with the live request's progressToken, and only when it has one); the
-others are not sent. A notification from the client gets nothing.
+others are not sent. A notification from the client gets nothing. With
+--http, an answer recorded with an HTTP error status is served with that
+status, as recorded when its id is null (a 2025 server's 400 to a
+server/discover probe), else under the live id.
 
 A request the recording has no answer for gets a JSON-RPC error whose
 message starts "mcptrail mock:" and says what was expected (-32601 for a

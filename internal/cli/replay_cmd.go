@@ -38,8 +38,9 @@ has no answer for is cancelled and reported.
 
 Then it compares the two sessions and prints what differs: results
 changed (a JSON diff with paths), errors that appeared or went away,
-elicitations asked differently, and calls of 50ms or more that took
---slower-than times as long (0 compares no duration). Calls it did not
+elicitations asked differently, and calls that took --slower-than times
+as long and 50ms longer or more (0 compares no duration; the handshake is
+not timed: it waits for the server to start). Calls it did not
 send, and the recorded client's own findings, are not counted. It exits 1
 when anything differs or a question went unanswered, 0 when nothing did.
 
@@ -98,7 +99,13 @@ text/event-stream) whose JSON or SSE answer is read; a legacy server's
 elicitation/create on a call's stream is answered with a POST; the
 Mcp-Session-Id of the initialize answer and the negotiated
 MCP-Protocol-Version are sent on later requests, and the session is
-DELETEd at the end (a 2026-07-28 server is stateless: no session). A
+DELETEd at the end (a 2026-07-28 server is stateless: no session); a
+capture of several client sessions, one after another, replays each on
+its own (each initialize opens a new session, the one before it is
+DELETEd). A POST the server refuses with an HTTP error and a JSON-RPC
+error of null id gets that error as its answer, and a server/discover
+probe refused with a bare status is the legacy server's answer to it: the
+replay goes on with the recorded fallback initialize, as the client did. A
 2026-07-28 request carries the Mcp-Method and Mcp-Name mirrors, and a
 tools/call the Mcp-Param-* headers of its arguments annotated
 x-mcp-header, as a client of this server would send them: those the

@@ -15,7 +15,8 @@ import (
 
 // minSlowerMS is the least duration a replayed call must take to count as
 // slower: a call of a few milliseconds that took twice as long is noise.
-const minSlowerMS = 50
+// diff applies the same floor.
+const minSlowerMS = diff.DefaultMinSlowerMS
 
 // isPointer reports whether p is a JSON Pointer as diff --ignore takes it:
 // "" (the whole result) or a path starting with /.

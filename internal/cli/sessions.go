@@ -25,11 +25,16 @@ type sessionRow struct {
 	Label  string    `json:"label"`
 	Start  time.Time `json:"start"`
 	Frames int       `json:"frames"`
-	// Calls counts the calls both ways, an MRTR operation once however
-	// many rounds it took (the summary's CALLS).
+	// Calls counts the calls the client made, an MRTR operation once
+	// however many rounds it took.
 	Calls int `json:"calls"`
-	// Errors counts the calls (an operation once) that ended in a
-	// JSON-RPC error or a tool error.
+	// ServerRequests counts the requests the server sent the client (a
+	// 2025 server's elicitation/create, sampling, roots/list, ping),
+	// apart from the calls.
+	ServerRequests int `json:"server_requests"`
+	// Errors counts the calls either way (an operation once) that ended
+	// in a JSON-RPC error, a tool error or an HTTP error status (the
+	// summary's ERRORS).
 	Errors int `json:"errors"`
 	// Ended is false when the capture has no end record (the proxy was
 	// killed, or is still running).
@@ -46,10 +51,12 @@ func newSessionsCmd(io *IOStreams) *cobra.Command {
 		Short: "List the captured sessions, newest first",
 		Long: `Sessions lists the captures in the state directory's sessions folder
 ($MCPTRAIL_HOME, else $XDG_STATE_HOME/mcptrail, else ~/.local/state/mcptrail),
-newest first: id, label, start time, frames, calls (an MRTR operation once,
-however many rounds it took), calls that failed, and the file. The table fits
+newest first: id, label, start time, frames, the client's calls (an MRTR
+operation once, however many rounds it took), the server's own requests to
+the client apart (SRV-REQS: a 2025 server's elicitation/create, sampling,
+roots/list, ping), calls either way that failed, and the file. The table fits
 the terminal (100 columns off one): long paths and labels are cut with "…"
-and, when that is not enough, the path, frames and start columns go; --wide
+and, when that is not enough, the path, SRV-REQS, frames and start columns go; --wide
 prints every column whole. A file that holds several sessions (--append) has
 a row for each, with the same path. A file that is not a readable capture is
 reported on stderr and skipped.
@@ -139,8 +146,8 @@ func writeSessionTable(io *IOStreams, rows []sessionRow, wide bool) error {
 		{Header: "ID"},
 		{Header: "LABEL", Cut: true, Min: 12, Drop: 1},
 		{Header: "START", Drop: 3},
-		num("FRAMES", 4), num("CALLS", 2), num("ERRORS", 0),
-		{Header: "PATH", Cut: true, Min: 16, Drop: 5},
+		num("FRAMES", 4), num("CALLS", 2), num("SRV-REQS", 5), num("ERRORS", 0),
+		{Header: "PATH", Cut: true, Min: 16, Drop: 6},
 	}}
 	for _, r := range rows {
 		label := r.Label
@@ -152,7 +159,8 @@ func writeSessionTable(io *IOStreams, rows []sessionRow, wide bool) error {
 			errs.Style = termtable.Bad
 		}
 		t.Add(termtable.Cell{Text: r.ID}, termtable.Cell{Text: label}, termtable.Cell{Text: r.Start.Format(time.RFC3339)},
-			termtable.Cell{Text: strconv.Itoa(r.Frames)}, termtable.Cell{Text: strconv.Itoa(r.Calls)}, errs, termtable.Cell{Text: r.Path})
+			termtable.Cell{Text: strconv.Itoa(r.Frames)}, termtable.Cell{Text: strconv.Itoa(r.Calls)},
+			termtable.Cell{Text: strconv.Itoa(r.ServerRequests)}, errs, termtable.Cell{Text: r.Path})
 	}
 	return t.Render(io.Out, io.tableWidth(wide))
 }

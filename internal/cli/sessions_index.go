@@ -107,7 +107,7 @@ func indexedSessionRows(io *IOStreams, f index.Filter, red *redact.Redactor) ([]
 // none) as the session record is when a capture is read redacted.
 func indexedRow(s *index.Session, red *redact.Redactor) sessionRow {
 	row := sessionRow{
-		ID: s.ID, Label: s.Label, Start: s.Start, Frames: s.Frames, Calls: s.Calls, Errors: s.Errors,
+		ID: s.ID, Label: s.Label, Start: s.Start, Frames: s.Frames, Calls: s.Calls, ServerRequests: s.ServerRequests, Errors: s.Errors,
 		Ended: s.Ended, Path: s.Path,
 	}
 	if red != nil {

@@ -1,9 +1,11 @@
 package diff
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -34,8 +36,8 @@ func compareCalls(a, b []call, opts *Options) Calls {
 		if d, ok := compareCall(&a[i], &b[j], opts); ok {
 			out.Changed = append(out.Changed, d)
 		}
-		if slower(a[i].ms, b[j].ms, opts) {
-			out.Slower = append(out.Slower, Slower{CallRef: a[i].ref, BIndex: b[j].ref.Index, OldMS: a[i].ms, NewMS: b[j].ms})
+		if timed(a[i].ref.Method) && slower(a[i].ms, b[j].ms, opts) {
+			out.Slower = append(out.Slower, Slower{CallRef: a[i].ref, BIndex: b[j].ref.Index, OldMS: roundMS(a[i].ms), NewMS: roundMS(b[j].ms)})
 		}
 	}
 	for j := range b {
@@ -87,13 +89,29 @@ func failure(c *call) string {
 }
 
 // slower reports whether newMS grew from oldMS by the factor
-// opts.SlowerThan (and reached opts.MinSlowerMS).
+// opts.SlowerThan and by opts.MinSlowerMS or more. A loaded machine
+// adds its delays to a call whatever the call's length (tens of
+// milliseconds that a 5ms call "doubles" by), so the floor bounds the
+// growth, not only the new duration; a server that got slower grows by
+// more than the machine's hiccups.
 func slower(oldMS, newMS float64, opts *Options) bool {
-	if opts.SlowerThan <= 0 || oldMS <= 0 || newMS < opts.MinSlowerMS {
+	if opts.SlowerThan <= 0 || oldMS <= 0 || newMS-oldMS < opts.MinSlowerMS {
 		return false
 	}
 	return newMS >= oldMS*opts.SlowerThan
 }
+
+// timed reports whether the duration of a call of method is compared: not
+// the handshake's (initialize, server/discover), whose first request waits
+// on stdio for the server process to start, a time the machine (its load,
+// its disk cache) sets rather than the server's answers.
+func timed(method string) bool {
+	return method != mcp.MethodInitialize && method != mcp.MethodDiscover
+}
+
+// roundMS rounds a duration in milliseconds to the microsecond: the
+// clock's precision, not the float sum's digits (47.51431199999999).
+func roundMS(v float64) float64 { return math.Round(v*1000) / 1000 }
 
 // ignore drops the deltas at or under the pointers of paths.
 func ignore(deltas []Delta, paths []string) []Delta {

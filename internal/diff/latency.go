@@ -3,8 +3,8 @@ package diff
 import "github.com/mcptrail/mcptrail/internal/store"
 
 // compareLatency lists the methods and tools answered in both sessions
-// whose p50 changed, methods first, in a's order; nil unless
-// opts.SlowerThan is set.
+// whose p50 changed, methods first, in a's order (the handshake's never
+// slower, see timed); nil unless opts.SlowerThan is set.
 func compareLatency(a, b *store.Summary, opts *Options) []Latency {
 	if opts.SlowerThan <= 0 {
 		return nil
@@ -19,8 +19,8 @@ func compareLatency(a, b *store.Summary, opts *Options) []Latency {
 				if sa.Name != sb.Name || sa.P50MS == sb.P50MS || sa.P50MS == 0 || sb.P50MS == 0 {
 					continue
 				}
-				out = append(out, Latency{Group: g.group, Name: sa.Name, OldMS: sa.P50MS, NewMS: sb.P50MS,
-					Slower: slower(sa.P50MS, sb.P50MS, opts)})
+				out = append(out, Latency{Group: g.group, Name: sa.Name, OldMS: roundMS(sa.P50MS), NewMS: roundMS(sb.P50MS),
+					Slower: (g.group != "method" || timed(sa.Name)) && slower(sa.P50MS, sb.P50MS, opts)})
 			}
 		}
 	}

@@ -11,6 +11,12 @@ import (
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
+// DefaultMinSlowerMS is the floor diff and replay give Options.MinSlowerMS:
+// a call or p50 that took less than 50ms longer is not called slower
+// whatever the factor, since a few milliseconds that doubled are the
+// machine's jitter (a loaded CI runner), not the server's.
+const DefaultMinSlowerMS = 50
+
 // Options are the comparison's knobs. The zero value compares everything
 // but durations.
 type Options struct {
@@ -18,9 +24,12 @@ type Options struct {
 	// slower (2 means twice as slow), for matched calls and each method's
 	// and tool's p50; 0 compares no duration and leaves Latency empty.
 	SlowerThan float64
-	// MinSlowerMS is the least duration, in milliseconds, that the newer
-	// session's call or p50 must reach to count as slower, so that
-	// sub-millisecond jitter is not a difference; zero means no floor.
+	// MinSlowerMS is how many milliseconds longer than the older
+	// session's the newer's call or p50 must take to count as slower,
+	// besides the factor, so that the machine's jitter is not a
+	// difference; zero means no floor. The handshake's durations
+	// (initialize, server/discover) are never compared: on stdio they
+	// hold the server's start-up.
 	MinSlowerMS float64
 	// IgnorePaths lists JSON Pointers (RFC 6901) of result members whose
 	// changes are not reported (a timestamp, say); a pointer also covers
@@ -138,7 +147,9 @@ type CallDelta struct {
 	NewRounds int `json:"new_rounds"`
 }
 
-// Slower is a matched pair of calls whose duration grew.
+// Slower is a matched pair of calls whose duration grew; the durations
+// are rounded to the microsecond (roundMS), as every duration of the
+// report.
 type Slower struct {
 	CallRef `json:",inline"`
 	BIndex  int     `json:"b_index"`

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -142,7 +143,32 @@ func callName(r *CallRef) string {
 	return out
 }
 
-func ms(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + "ms" }
+// ms formats a duration in milliseconds for reading: to the microsecond
+// under a millisecond ("0.042ms"), to a tenth of one under a second
+// ("47.5ms", "420ms"), else in seconds to the millisecond ("2.84s");
+// trailing zeros are dropped. A duration is a float sum of clock
+// readings, so its raw digits (47.51431199999999) say nothing more.
+func ms(v float64) string {
+	switch a := math.Abs(v); {
+	case a < 1:
+		return trimmed(v, 3) + "ms"
+	case math.Round(a*10) < 10_000:
+		return trimmed(v, 1) + "ms"
+	}
+	return trimmed(v/1000, 3) + "s"
+}
+
+// trimmed formats v with at most prec decimals, without trailing zeros.
+func trimmed(v float64, prec int) string {
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
 
 func (p *printer) ledger(qs []QuestionDelta) {
 	if len(qs) == 0 {

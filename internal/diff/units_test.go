@@ -2,6 +2,7 @@ package diff
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -113,6 +114,12 @@ func TestSlower(t *testing.T) {
 		{0, 100, Options{SlowerThan: 2}, false},
 		{0.1, 0.5, Options{SlowerThan: 2, MinSlowerMS: 1}, false},
 		{1, 5, Options{SlowerThan: 2, MinSlowerMS: 1}, true},
+		// The floor bounds the growth: a loaded machine's hiccup of tens
+		// of milliseconds is not a slower server.
+		{19.2, 47.5, Options{SlowerThan: 2, MinSlowerMS: DefaultMinSlowerMS}, false},
+		{17.5, 54.4, Options{SlowerThan: 2, MinSlowerMS: DefaultMinSlowerMS}, false},
+		{40, 420, Options{SlowerThan: 2, MinSlowerMS: DefaultMinSlowerMS}, true},
+		{300, 420, Options{SlowerThan: 2, MinSlowerMS: DefaultMinSlowerMS}, false},
 	} {
 		if got := slower(tt.old, tt.new, &tt.opts); got != tt.want {
 			t.Errorf("slower(%v, %v, %+v) = %v, want %v", tt.old, tt.new, tt.opts, got, tt.want)
@@ -178,5 +185,68 @@ func TestTextLatency(t *testing.T) {
 				t.Errorf("text (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestMS: durations print rounded for reading, never as the raw digits of
+// a float sum (47.51431199999999ms), in every magnitude.
+func TestMS(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in   float64
+		want string
+	}{
+		{47.51431199999999, "47.5ms"},
+		{19.2, "19.2ms"},
+		{40, "40ms"},
+		{420, "420ms"},
+		{0.0421234, "0.042ms"},
+		{0, "0ms"},
+		{999.96, "1s"},
+		{2840.4, "2.84s"},
+		{123456.7891, "123.457s"},
+		{-3.25, "-3.2ms"},
+	} {
+		if got := ms(tt.in); got != tt.want {
+			t.Errorf("ms(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestSlowerRounded: the slower calls and p50s of a report carry their
+// durations rounded to the microsecond, in text and JSON alike.
+func TestSlowerRounded(t *testing.T) {
+	t.Parallel()
+	a := []call{{ref: CallRef{Method: "tools/call", Target: "x"}, ms: 19.212345678}}
+	b := []call{{ref: CallRef{Method: "tools/call", Target: "x"}, ms: 97.51431199999999}}
+	got := compareCalls(a, b, &Options{SlowerThan: 2, MinSlowerMS: DefaultMinSlowerMS})
+	want := []Slower{{CallRef: a[0].ref, OldMS: 19.212, NewMS: 97.514}}
+	if d := cmp.Diff(want, got.Slower); d != "" {
+		t.Errorf("slower (-want +got):\n%s", d)
+	}
+	// Jitter: doubled, but under the floor.
+	b[0].ms = 47.51431199999999
+	if got := compareCalls(a, b, &Options{SlowerThan: 2, MinSlowerMS: DefaultMinSlowerMS}); len(got.Slower) != 0 {
+		t.Errorf("19.2ms -> 47.5ms counted as slower under the %vms floor: %+v", DefaultMinSlowerMS, got.Slower)
+	}
+	// The handshake waits for the server to start: never slower.
+	for _, m := range []string{"initialize", "server/discover"} {
+		a[0].ref.Method, b[0].ref.Method, b[0].ms = m, m, 463.6
+		if got := compareCalls(a, b, &Options{SlowerThan: 2, MinSlowerMS: DefaultMinSlowerMS}); len(got.Slower) != 0 {
+			t.Errorf("%s counted as slower: %+v", m, got.Slower)
+		}
+		sa := &store.Summary{Methods: []store.Stat{{Name: m, P50MS: 19.2}}}
+		sb := &store.Summary{Methods: []store.Stat{{Name: m, P50MS: 463.6}}}
+		if got := compareLatency(sa, sb, &Options{SlowerThan: 2, MinSlowerMS: DefaultMinSlowerMS}); len(got) != 1 || got[0].Slower {
+			t.Errorf("%s p50: %+v, want one row, not slower", m, got)
+		}
+	}
+	var buf bytes.Buffer
+	r := &Report{Calls: Calls{Slower: want}}
+	if err := r.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "slower: tools/call[x] 19.2ms -> 97.5ms\n") {
+		t.Errorf("text:\n%s", buf.String())
 	}
 }

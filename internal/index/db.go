@@ -18,8 +18,9 @@ const FileName = "index.db"
 
 // schemaVersion is stored as the database's user_version; an index of
 // another version is moved aside and made anew. Bump it whenever the
-// schema or what is extracted from a capture changes.
-const schemaVersion = 2
+// schema or what is extracted from a capture changes (3: sessions.calls
+// counts the client's calls only, server_requests the server's).
+const schemaVersion = 3
 
 const schema = `
 CREATE TABLE IF NOT EXISTS files(
@@ -36,7 +37,7 @@ CREATE TABLE IF NOT EXISTS sessions(
 	tool_version TEXT NOT NULL,
 	start INTEGER NOT NULL, "end" INTEGER NOT NULL, ended INTEGER NOT NULL,
 	records INTEGER NOT NULL, frames INTEGER NOT NULL, bytes INTEGER NOT NULL,
-	calls INTEGER NOT NULL, errors INTEGER NOT NULL, asked INTEGER NOT NULL,
+	calls INTEGER NOT NULL, server_requests INTEGER NOT NULL, errors INTEGER NOT NULL, asked INTEGER NOT NULL,
 	client_name TEXT NOT NULL, client_version TEXT NOT NULL,
 	elicit_form INTEGER NOT NULL, elicit_url INTEGER NOT NULL,
 	server_name TEXT NOT NULL, server_version TEXT NOT NULL,

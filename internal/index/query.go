@@ -51,7 +51,7 @@ func (f *Filter) where() (string, []any) {
 }
 
 const sessionCols = `s.sid, s.path, s.ord, s.id, s.label, s.transport, s.target, s.tool_version, s.start, s."end", s.ended,
-	s.records, s.frames, s.bytes, s.calls, s.errors, s.asked, s.client_name, s.client_version,
+	s.records, s.frames, s.bytes, s.calls, s.server_requests, s.errors, s.asked, s.client_name, s.client_version,
 	s.elicit_form, s.elicit_url, s.server_name, s.server_version, s.damage, s.header`
 
 type scanner interface{ Scan(...any) error }
@@ -61,7 +61,7 @@ func scanSession(sc scanner) (int64, Session, error) {
 	var sid, start, end int64
 	var damage, header []byte
 	err := sc.Scan(&sid, &s.Path, &s.Ord, &s.ID, &s.Label, &s.Transport, &s.Target, &s.ToolVersion, &start, &end, &s.Ended,
-		&s.Records, &s.Frames, &s.Bytes, &s.Calls, &s.Errors, &s.Asked, &s.ClientName, &s.ClientVersion,
+		&s.Records, &s.Frames, &s.Bytes, &s.Calls, &s.ServerRequests, &s.Errors, &s.Asked, &s.ClientName, &s.ClientVersion,
 		&s.ElicitForm, &s.ElicitURL, &s.ServerName, &s.ServerVersion, &damage, &header)
 	if err != nil {
 		return 0, s, err

@@ -23,10 +23,14 @@ type Session struct {
 	Records     int
 	Frames      int
 	Bytes       int64
-	// Calls and Errors are the summary's: an MRTR operation once, calls
-	// both ways.
-	Calls  int
-	Errors int
+	// Calls counts the calls the client made, an MRTR operation once
+	// however many rounds it took; ServerRequests counts the requests
+	// the server sent the client (legacy elicitation/create, sampling,
+	// roots/list, ping), which are not calls. Errors is the summary's:
+	// the calls either way that failed.
+	Calls          int
+	ServerRequests int
+	Errors         int
 	// Asked counts the elicitation ledger's rows.
 	Asked         int
 	ClientName    string

@@ -44,11 +44,11 @@ func putEntry(ctx context.Context, tx *sql.Tx, e *Entry) error {
 		return fmt.Errorf("encoding the session record: %w", err)
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO sessions(path, ord, id, label, transport, target, tool_version,
-		start, "end", ended, records, frames, bytes, calls, errors, asked, client_name, client_version,
+		start, "end", ended, records, frames, bytes, calls, server_requests, errors, asked, client_name, client_version,
 		elicit_form, elicit_url, server_name, server_version, damage, header)
-		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		s.Path, s.Ord, s.ID, s.Label, s.Transport, s.Target, s.ToolVersion,
-		s.Start.UnixNano(), s.End.UnixNano(), s.Ended, s.Records, s.Frames, s.Bytes, s.Calls, s.Errors, s.Asked,
+		s.Start.UnixNano(), s.End.UnixNano(), s.Ended, s.Records, s.Frames, s.Bytes, s.Calls, s.ServerRequests, s.Errors, s.Asked,
 		s.ClientName, s.ClientVersion, s.ElicitForm, s.ElicitURL, s.ServerName, s.ServerVersion, damage, header)
 	if err != nil {
 		return err

@@ -19,7 +19,10 @@ const maxBody = 64 << 20
 // an SSE stream when the call carries a legacy server request; a
 // notification or an answer POST gets 202. A successful initialize is
 // given an Mcp-Session-Id (2025 era); DELETE with it ends the session.
-// GET (the legacy standalone stream) gets 405, which clients accept.
+// GET (the legacy standalone stream) gets 405, which clients accept. An
+// answer recorded with an HTTP error status is served with that status,
+// its body as recorded when its id is null (a 2025 server's 400 to a
+// server/discover probe), else with the live id.
 // Every request passes policy first (admit.Policy.Handler, a POST must be
 // JSON): a foreign Host or Origin gets 403, a POST that is not JSON 415. A
 // nil policy accepts any Host and loopback origins only.
@@ -98,8 +101,12 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		if f.Method == mcp.MethodInitialize && wire.Decode(msgs[0]).Kind == wire.KindResponse {
 			w.Header().Set("Mcp-Session-Id", h.newSession())
 		}
+		status := st.recorded()
+		if status == 0 {
+			status = statusOf(r, msgs[0])
+		}
 		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(statusOf(r, msgs[0]))
+		w.WriteHeader(status)
 		_, _ = w.Write(msgs[0])
 		return
 	}
@@ -140,6 +147,9 @@ type stream struct {
 	final  bool
 	closed bool
 	wake   chan struct{}
+	// status is the HTTP status the final answer was recorded with
+	// (SendStatus); 0 leaves it to statusOf.
+	status int
 }
 
 func newStream() *stream { return &stream{wake: make(chan struct{}, 1)} }
@@ -156,6 +166,24 @@ func (s *stream) Send(msg []byte, final bool) {
 	case s.wake <- struct{}{}:
 	default:
 	}
+}
+
+// SendStatus sends the final answer msg, to be served with the HTTP
+// status it was recorded with.
+func (s *stream) SendStatus(msg []byte, status int) {
+	s.mu.Lock()
+	if !s.closed {
+		s.status = status
+	}
+	s.mu.Unlock()
+	s.Send(msg, true)
+}
+
+// recorded is the status SendStatus gave; 0 when none.
+func (s *stream) recorded() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status
 }
 
 func (s *stream) take() ([][]byte, bool) {

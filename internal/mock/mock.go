@@ -81,9 +81,12 @@ type legacyWait struct {
 
 // answer is a recorded answer and what goes with it.
 type answer struct {
-	resp  []byte
-	asks  []string // the inputRequests keys of an input_required result
-	notes [][]byte // the notifications sent before it
+	resp []byte
+	// status is the HTTP error status resp came with (entry.status); 0
+	// for none.
+	status int
+	asks   []string // the inputRequests keys of an input_required result
+	notes  [][]byte // the notifications sent before it
 }
 
 // New returns a Mock that plays s.
@@ -159,7 +162,7 @@ func (m *Mock) request(f *wire.Frame, out Sender) {
 		m.sendChild(&legacyWait{entry: i, liveID: id, token: token, out: out})
 		return
 	}
-	m.reply(i, -1, answer{e.response, e.asks, e.notes}, id, token, out)
+	m.reply(i, -1, answer{resp: e.response, status: e.status, asks: e.asks, notes: e.notes}, id, token, out)
 }
 
 // retry answers an MRTR retry that echoed a requestState the mock minted;
@@ -181,7 +184,7 @@ func (m *Mock) retry(state string, st *mrtrState, req *mcp.Request, id string, t
 	r := &rounds[st.round]
 	delete(m.states, state)
 	m.reached[r.call] = true
-	m.reply(st.entry, st.round+1, answer{r.response, r.asks, r.notes}, id, token, out)
+	m.reply(st.entry, st.round+1, answer{resp: r.response, asks: r.asks, notes: r.notes}, id, token, out)
 }
 
 func inputRequests(keys []string) []mcp.InputRequest {
@@ -202,6 +205,10 @@ func (m *Mock) reply(entry, next int, a answer, id string, token []byte, out Sen
 		out.Send(errorMsg(id, CodeNoMatch, fmt.Sprintf("%s: the recorded call was never answered", describe(e.method, e.target))), true)
 		return
 	}
+	if ss, ok := out.(StatusSender); ok && a.status != 0 {
+		m.replyStatus(e, a, id, ss)
+		return
+	}
 	b, err := setMember(resp, "id", []byte(id))
 	if err == nil && m.inputRequired(resp) {
 		if next < 0 {
@@ -219,6 +226,30 @@ func (m *Mock) reply(entry, next int, a answer, id string, token []byte, out Sen
 	}
 	sendNotes(a.notes, token, out)
 	out.Send(b, true)
+}
+
+// StatusSender is a Sender that can give an answer the HTTP status it was
+// recorded with (the HTTP transport).
+type StatusSender interface {
+	Sender
+	// SendStatus sends msg, the final answer, with the HTTP status.
+	SendStatus(msg []byte, status int)
+}
+
+// replyStatus serves an answer recorded with an HTTP error status as
+// recorded: that status, and the body itself when its id is null (the
+// server refused the POST, such as a 2025 server's 400 to a
+// server/discover probe); an error naming the request gets the live id.
+func (m *Mock) replyStatus(e *entry, a answer, id string, out StatusSender) {
+	b := a.resp
+	if f := wire.Decode(a.resp); !f.ID.IsNull() {
+		var err error
+		if b, err = setMember(a.resp, "id", []byte(id)); err != nil {
+			out.Send(errorMsg(id, CodeNoMatch, fmt.Sprintf("%s: the recorded answer cannot be replayed: %v", describe(e.method, e.target), err)), true)
+			return
+		}
+	}
+	out.SendStatus(b, a.status)
 }
 
 func (m *Mock) inputRequired(resp []byte) bool {
@@ -256,7 +287,7 @@ func (m *Mock) answered(f *wire.Frame) {
 		m.sendChild(w)
 		return
 	}
-	m.reply(w.entry, -1, answer{e.response, e.asks, e.notes}, w.liveID, w.token, w.out)
+	m.reply(w.entry, -1, answer{resp: e.response, status: e.status, asks: e.asks, notes: e.notes}, w.liveID, w.token, w.out)
 }
 
 // errorMsg is a JSON-RPC error response from the mock itself.

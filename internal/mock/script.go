@@ -39,6 +39,9 @@ type entry struct {
 	shown  string
 	// response is the recorded answer's message; nil when none arrived.
 	response []byte
+	// status is the HTTP status the recorded answer came with when it
+	// was an error status (400 and up); 0 otherwise, or over stdio.
+	status int
 	// op is the MRTR operation the request opened, or -1; asks lists the
 	// inputRequests keys of its interim result.
 	op   int
@@ -151,7 +154,7 @@ func newEntry(snap *store.Snapshot, c *store.Call) (entry, error) {
 	f := wire.Decode(msg)
 	e.params, e.shown = matchParams(f.Params)
 	if c.ResponseSeq != 0 {
-		if e.response, err = frameMsg(snap, c.ResponseSeq); err != nil {
+		if e.response, e.status, err = answerMsg(snap, c.ResponseSeq); err != nil {
 			return e, err
 		}
 	}
@@ -203,6 +206,23 @@ func frameMsg(snap *store.Snapshot, seq uint64) ([]byte, error) {
 		return nil, fmt.Errorf("reading frame %d: not a JSON message", seq)
 	}
 	return rec.Msg, nil
+}
+
+// answerMsg reads the message of the answer frame with seq, and the HTTP
+// error status (400 and up) it came with; 0 for another status or none.
+func answerMsg(snap *store.Snapshot, seq uint64) ([]byte, int, error) {
+	rec, err := snap.Frame(seq)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(rec.Msg) == 0 {
+		return nil, 0, fmt.Errorf("reading frame %d: not a JSON message", seq)
+	}
+	status := 0
+	if rec.HTTP != nil && rec.HTTP.Status >= 400 && rec.HTTP.Status <= 599 {
+		status = rec.HTTP.Status
+	}
+	return rec.Msg, status, nil
 }
 
 // matchParams returns params without the members that never take part in

@@ -76,6 +76,12 @@ func (c *httpConn) send(msg []byte, timeout time.Duration) error {
 // uses until the server lists the tool.
 func (c *httpConn) sendParams(msg []byte, params map[string]string, timeout time.Duration) error {
 	f := wire.Decode(msg)
+	if f.Kind == wire.KindRequest && f.Method == mcp.MethodInitialize {
+		// A capture of several client sessions, one after another:
+		// each recorded initialize opens a session of its own, as its
+		// client did, and the one before it ends as its client's did.
+		c.endSession(timeout)
+	}
 	req, err := http.NewRequestWithContext(c.ctx, http.MethodPost, c.url, bytes.NewReader(msg))
 	if err != nil {
 		return fmt.Errorf("posting to the server: %w", err)
@@ -114,6 +120,10 @@ func (c *httpConn) headers(h http.Header, f *wire.Frame) {
 	c.mu.Lock()
 	session, version := c.session, c.version
 	c.mu.Unlock()
+	if f.Kind == wire.KindRequest && f.Method == mcp.MethodInitialize {
+		// A new session: endSession left none to carry on.
+		session, version = "", ""
+	}
 	if session != "" {
 		h.Set(mcp.HeaderSessionID, session)
 	}
@@ -232,6 +242,14 @@ func (c *httpConn) post(req *http.Request, f *wire.Frame, what string, took chan
 	}
 	answered, readErr := c.readAnswer(resp, f)
 	switch {
+	case resp.StatusCode >= 400 && !answered && f.Method == mcp.MethodDiscover && !c.gone(resp):
+		// A legacy server refuses the era probe with a bare status
+		// (spec 5.2: "an empty or unrecognised body means legacy"); the
+		// recorded client fell back to initialize, the next step. The
+		// driver alone sees this error: the tap recorded the status.
+		took <- nil
+		c.push(item{f: wire.Decode(errorResponse(f.ID, codeRefused, "HTTP "+resp.Status))})
+		return
 	case resp.StatusCode >= 400 && !answered:
 		err = c.statusError(resp, what)
 	case isReq && !answered && readErr != nil && c.ctx.Err() == nil:
@@ -243,6 +261,16 @@ func (c *httpConn) post(req *http.Request, f *wire.Frame, what string, took chan
 	if isReq && err != nil {
 		c.push(item{err: err})
 	}
+}
+
+// codeRefused is the code of the error the driver is handed for a
+// server/discover POST refused with a bare HTTP status.
+const codeRefused = -32600
+
+// gone reports whether resp is the tap's 502 for a target it could not
+// reach.
+func (c *httpConn) gone(resp *http.Response) bool {
+	return resp.StatusCode == http.StatusBadGateway && c.down != nil && c.down() != ""
 }
 
 // statusError says what an HTTP error status without an answer means.
@@ -261,6 +289,12 @@ func (c *httpConn) readAnswer(resp *http.Response, f *wire.Frame) (bool, error) 
 	answered := false
 	each := func(data []byte) {
 		g := wire.Decode(data)
+		if g.Kind == wire.KindError && g.ID.IsNull() && resp.StatusCode >= 400 && f.Kind == wire.KindRequest {
+			// The server refused this POST (a 2025 server's 400 to a
+			// server/discover probe): one request per POST, so the
+			// refusal is its answer, as the store pairs it.
+			g = wire.Decode(response(data, f.ID))
+		}
 		if (g.Kind == wire.KindResponse || g.Kind == wire.KindError) && f.Kind == wire.KindRequest && g.ID == f.ID {
 			answered = true
 			if f.Method == "tools/list" && g.Kind == wire.KindResponse {
@@ -320,26 +354,36 @@ func (c *httpConn) next(deadline time.Time, timeout time.Duration) (wire.Frame, 
 // does not matter), cuts the POSTs still reading and waits for their
 // goroutines.
 func (c *httpConn) close(timeout time.Duration) {
-	c.mu.Lock()
-	session, version := c.session, c.version
-	c.mu.Unlock()
-	if session != "" {
-		// The session ends even when the replay was stopped.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx), timeout)
-		if req, err := http.NewRequestWithContext(ctx, http.MethodDelete, c.url, nil); err == nil {
-			c.addExtra(req.Header)
-			req.Header.Set(mcp.HeaderSessionID, session)
-			if version != "" {
-				req.Header.Set(mcp.HeaderProtocolVersion, version)
-			}
-			if resp, err := c.client.Do(req); err == nil {
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-			}
-		}
-		cancel()
-	}
+	c.endSession(timeout)
 	c.cancel()
 	c.wg.Wait()
 	c.client.CloseIdleConnections()
+}
+
+// endSession DELETEs the session the server gave, if any (its answer does
+// not matter), and forgets it and its protocol version.
+func (c *httpConn) endSession(timeout time.Duration) {
+	c.mu.Lock()
+	session, version := c.session, c.version
+	c.session, c.version = "", ""
+	c.mu.Unlock()
+	if session == "" {
+		return
+	}
+	// The session ends even when the replay was stopped.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx), timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, c.url, nil)
+	if err != nil {
+		return
+	}
+	c.addExtra(req.Header)
+	req.Header.Set(mcp.HeaderSessionID, session)
+	if version != "" {
+		req.Header.Set(mcp.HeaderProtocolVersion, version)
+	}
+	if resp, err := c.client.Do(req); err == nil {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
 }

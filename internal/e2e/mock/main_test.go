@@ -27,8 +27,10 @@ type binaries struct {
 var bins binaries
 
 func TestMain(m *testing.M) {
-	os.Exit(testbin.Main(m,
+	code := testbin.Main(m,
 		testbin.Target{Out: &bins.mcptrail, Pkg: testbin.Mcptrail, Race: raceBuild},
 		testbin.Target{Out: &bins.sdkserver, Pkg: testbin.Module + "/internal/e2e/sdk/cmd/sdkserver"},
-	))
+	)
+	testbin.NodeCleanup()
+	os.Exit(code)
 }

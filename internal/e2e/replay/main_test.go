@@ -35,6 +35,7 @@ func TestMain(m *testing.M) {
 		testbin.Target{Out: &bins.sdkserver, Pkg: testbin.Module + "/internal/e2e/sdk/cmd/sdkserver"},
 		testbin.Target{Out: &bins.stubborn, Pkg: testbin.Module + "/internal/e2e/stubborn"},
 	)
+	testbin.NodeCleanup()
 	if recorded.dir != "" {
 		os.RemoveAll(recorded.dir)
 	}
