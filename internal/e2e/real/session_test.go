@@ -43,10 +43,11 @@ const (
 
 // The transports and eras.
 const (
-	stdio  = "stdio"
-	http   = "http"
-	modern = "2026-07-28"
-	legacy = "2025-11-25"
+	stdio   = "stdio"
+	http    = "http"
+	forward = "forward" // mcptrail http --forward, the client's HTTP proxy
+	modern  = "2026-07-28"
+	legacy  = "2025-11-25"
 )
 
 // session is one recorded conversation of a client with a server.
@@ -133,6 +134,11 @@ func (s session) run(t *testing.T) (string, report) {
 	var tp *listener
 	if s.transport == stdio {
 		args = append([]string{"stdio", bins.mcptrail, "--capture", filepath.Join(caps, "{pid}.jsonl"), "--"}, s.stdioServer(dir)...)
+	} else if s.transport == forward {
+		target := s.httpServer(t, dir)
+		tp = startListener(t, dir, listening, nil, bins.mcptrail, "http", "--forward", "--listen", "127.0.0.1:0",
+			"--capture", filepath.Join(caps, "session.jsonl"))
+		args = []string{"forward", target, "http://" + tp.addr}
 	} else {
 		target := s.httpServer(t, dir)
 		tp = startListener(t, dir, listening, nil, bins.mcptrail, "http", "--listen", "127.0.0.1:0", "--target", target,
@@ -227,7 +233,7 @@ func freePort(t *testing.T) int {
 
 // The lines the listeners print once they listen.
 var (
-	listening           = regexp.MustCompile(`listening on http://(\S+)/`)
+	listening           = regexp.MustCompile(`listening on http://([^/\s]+)`)
 	v2Listening         = regexp.MustCompile(`listening on http://(\S+)/mcp`)
 	everythingListening = regexp.MustCompile(`listening on port (\d+)`)
 )

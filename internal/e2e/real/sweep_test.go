@@ -12,6 +12,7 @@ import (
 // matrix is every session of the sweep: each TypeScript client (v1, v2
 // legacy, v2 auto) with each server, over stdio and Streamable HTTP. The
 // go-sdk and mcp-go clients against the go servers are ../peers' matrix.
+// A few sessions go through the forward proxy too.
 func matrix() []session {
 	var out []session
 	for _, c := range []string{tsV1, tsV2Legacy, tsV2Auto} {
@@ -22,6 +23,13 @@ func matrix() []session {
 			for _, tr := range []string{stdio, http} {
 				out = append(out, session{client: c, server: srv, transport: tr})
 			}
+		}
+	}
+	// Through the forward proxy: the Node servers, whose HTTP the Node
+	// clients reach with a proxy dispatcher.
+	for _, c := range []string{tsV1, tsV2Auto} {
+		for _, srv := range []string{everything, tsV2Server} {
+			out = append(out, session{client: c, server: srv, transport: forward})
 		}
 	}
 	return out
@@ -93,7 +101,7 @@ func (s session) want() shape {
 	case tsV2Server:
 		w := shape{asked: []string{"form", "roots", "sampling", "url"}, ok: []string{"ask", "visit", "sample", "roots", "work", "grow"},
 			cancel: "slow", progress: true, grow: true}
-		if s.transport == http && s.era() == legacy {
+		if s.transport != stdio && s.era() == legacy {
 			// The v2 SDK serves 2025 HTTP statelessly, one instance per
 			// request: it cannot send a server-to-client request there and
 			// answers the asking tools with a tool error saying so.

@@ -2,6 +2,7 @@
 // 1.32.2) or v2 (@modelcontextprotocol/client 2.4.0):
 //   node client.mjs v1|v2-legacy|v2-auto stdio COMMAND ARGS...
 //   node client.mjs v1|v2-legacy|v2-auto http URL
+//   node client.mjs v1|v2-legacy|v2-auto forward URL PROXY_URL
 // It answers elicitations (a form is filled from its schema, a URL is
 // accepted), sampling and roots/list, then calls every tool of the plan
 // the server offers: progress, a call it cancels after the first progress
@@ -76,6 +77,12 @@ handle(mod.ListRootsRequestSchema, 'roots/list', async () => {
   return { roots: [{ uri: 'file:///tmp/sweep', name: 'sweep' }] };
 });
 
+if (transportKind === 'forward') {
+  // Every fetch of this process goes through the forward proxy (Node 20's
+  // fetch ignores HTTP_PROXY); http:// requests in absolute form.
+  const { EnvHttpProxyAgent, setGlobalDispatcher } = await import('undici');
+  setGlobalDispatcher(new EnvHttpProxyAgent({ httpProxy: rest[1], httpsProxy: rest[1], noProxy: '', proxyTunnel: false }));
+}
 const transport = transportKind === 'stdio'
   ? new mod.StdioClientTransport({ command: rest[0], args: rest.slice(1), stderr: 'inherit' })
   : new mod.StreamableHTTPClientTransport(new URL(rest[0]));
