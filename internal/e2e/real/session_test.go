@@ -61,7 +61,7 @@ func (s session) name() string { return s.client + "/" + s.server + "/" + s.tran
 // an auto-negotiating client meets a server that offers it, else
 // 2025-11-25.
 func (s session) era() string {
-	if s.client == tsV2Auto && s.server != everything && s.server != goSDKLegacy {
+	if (s.client == tsV2Auto || s.client == goModern) && s.server != everything && s.server != goSDKLegacy {
 		return modern
 	}
 	return legacy
@@ -130,6 +130,9 @@ func (s session) run(t *testing.T) (string, report) {
 	if err := os.Mkdir(caps, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	if s.client == goLegacy || s.client == goModern {
+		return caps, s.runGo(t, dir, caps)
+	}
 	var args []string
 	var tp *listener
 	if s.transport == stdio {
@@ -154,6 +157,20 @@ func (s session) run(t *testing.T) (string, report) {
 		t.Fatalf("client.mjs printed %q: %v", out, err)
 	}
 	return caps, r
+}
+
+// runGo records s with the go-sdk client.
+func (s session) runGo(t *testing.T, dir, caps string) report {
+	t.Helper()
+	if s.transport == stdio {
+		return s.playGo(t, dir, append([]string{"--capture", goCapture(caps), "--"}, s.stdioServer(dir)...), "")
+	}
+	target := s.httpServer(t, dir)
+	tp := startListener(t, dir, listening, nil, bins.mcptrail, "http", "--listen", "127.0.0.1:0", "--target", target,
+		"--capture", filepath.Join(caps, "session.jsonl"))
+	r := s.playGo(t, dir, nil, "http://"+tp.addr+"/mcp")
+	testbin.StopListener(t, tp.cmd, tp.stderr, tp.done)
+	return r
 }
 
 // runNode runs `node args...` in dir and returns its standard output;

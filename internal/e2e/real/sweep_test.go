@@ -25,6 +25,17 @@ func matrix() []session {
 			}
 		}
 	}
+	// The go-sdk client with the TypeScript servers, at either version.
+	for _, c := range []string{goLegacy, goModern} {
+		for _, srv := range []string{everything, tsV2Server} {
+			if srv == everything && c == goModern {
+				continue // a 2025-11-25 server
+			}
+			for _, tr := range []string{stdio, http} {
+				out = append(out, session{client: c, server: srv, transport: tr})
+			}
+		}
+	}
 	// Through the forward proxy: the Node servers, whose HTTP the Node
 	// clients reach with a proxy dispatcher.
 	for _, c := range []string{tsV1, tsV2Auto} {
@@ -48,7 +59,7 @@ var allowed = func() map[session][]deviation {
 	// (basic/lifecycle, Shutdown, stdio).
 	// (Claude Code and Gemini CLI signal it at once, so they never see it.)
 	eof := deviation{"server-ignored-stdin-eof", "server-everything does not exit when its stdin closes"}
-	for _, c := range []string{tsV1, tsV2Legacy, tsV2Auto} {
+	for _, c := range []string{tsV1, tsV2Legacy, tsV2Auto, goLegacy} {
 		m[session{client: c, server: everything, transport: stdio}] = []deviation{eof}
 	}
 	return m
@@ -73,6 +84,13 @@ func TestSweep(t *testing.T) {
 				t.Errorf("protocol versions %v, want %s among them", v, s.era())
 			}
 			s.checkShape(t, caps, r)
+			if os.Getenv("SWEEP_DEBUG") != "" {
+				files, _ := filepath.Glob(filepath.Join(caps, "*.jsonl"))
+				for _, f := range files {
+					b, _ := os.ReadFile(f)
+					_ = os.WriteFile(filepath.Join(os.Getenv("SWEEP_DEBUG"), strings.ReplaceAll(s.name(), "/", "_")+filepath.Base(f)), b, 0o644)
+				}
+			}
 			var rules []string
 			for _, d := range allowed[s] {
 				rules = append(rules, d.rule)
@@ -125,6 +143,19 @@ func (s session) want() shape {
 func (s session) checkShape(t *testing.T, caps string, r report) {
 	t.Helper()
 	w := s.want()
+	if s.client == goLegacy || s.client == goModern {
+		// The go-sdk client answers roots/list itself, from AddRoots;
+		// the roots tools' results show the answer.
+		w.asked = slices.DeleteFunc(slices.Clone(w.asked), func(a string) bool { return a == "roots" })
+	}
+	if s.client == goModern && s.server == tsV2Server {
+		// go-sdk v1.8.0's client fails on a roots/list input request
+		// without params ("unexpected end of JSON input") and never
+		// retries; the spec has {"method":"roots/list"}, params optional
+		// (2026-07-28, roots/list input request). A client-side bug that
+		// leaves nothing wrong on the wire: the operation just ends.
+		w.ok = slices.DeleteFunc(slices.Clone(w.ok), func(n string) bool { return n == "roots" })
+	}
 	for _, a := range w.asked {
 		if !slices.Contains(r.Asked, a) {
 			t.Errorf("the server never asked the client for %s (asked %v)", a, r.Asked)
