@@ -74,10 +74,11 @@ func (s session) healthCheck(t *testing.T) string {
 	} else {
 		// gemini mcp add drops the "--" of the command line, and the CLI
 		// starts no server of a folder it does not trust: its settings
-		// say both.
+		// say both, and give the health check 30 s instead of its 5 s
+		// (a Node server behind the tap takes longer on a loaded machine).
 		settings := map[string]any{
 			"security":   map[string]any{"folderTrust": map[string]any{"enabled": false}},
-			"mcpServers": map[string]any{"sweep": map[string]any{"command": bins.mcptrail, "args": args}},
+			"mcpServers": map[string]any{"sweep": map[string]any{"command": bins.mcptrail, "args": args, "timeout": 30000}},
 		}
 		b, err := json.Marshal(settings)
 		if err != nil {
