@@ -18,6 +18,7 @@
 package real_test
 
 import (
+	"flag"
 	"os"
 	"testing"
 
@@ -34,7 +35,18 @@ type binaries struct {
 // bins is set once by TestMain before any test runs and never changed.
 var bins binaries
 
+// parallel is how many sessions run at once unless -test.parallel says:
+// a session mostly waits on its peers, so more than GOMAXPROCS keep a
+// 2-core machine busy (the suite takes about 3 minutes there).
+const parallel = "4"
+
 func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", parallel)
+	}
 	code := testbin.Main(m,
 		testbin.Target{Out: &bins.mcptrail, Pkg: testbin.Mcptrail, Race: raceBuild},
 		testbin.Target{Out: &bins.sdkserver, Pkg: testbin.Module + "/internal/e2e/sdk/cmd/sdkserver"},
