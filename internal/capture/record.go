@@ -47,6 +47,9 @@ const (
 	NoteSignal       = "signal"        // a signal reached the tap and was passed on, or the tap sent one
 	NoteClientGone   = "client-gone"   // the client went away (our stdout broke); the tap stops the server
 	NoteDiscarded    = "discarded"     // server output read after the client went away; LostBytes says how much
+	// NoteStreamAborted (HTTP): a request or response body ended early;
+	// StoppedBy StopClient when the client closed it.
+	NoteStreamAborted = "stream-aborted"
 )
 
 // Who asked the server to stop (Record.StoppedBy on a server-exit note).
@@ -184,6 +187,10 @@ type Record struct {
 	// after it was asked, or died of the signal it was sent): StopClient,
 	// StopTap or StopKillAfter. Empty means nobody asked it to stop (it
 	// exited on its own), or it died of another signal (it crashed).
+	//
+	// On a stream-aborted note (HTTP), StopClient says the client closed
+	// the response stream while mcptrail was running: in 2026-07-28 that
+	// cancels the request.
 	StoppedBy string `json:"stopped_by,omitempty"`
 	// EOFAgeUS, on a server-exit note with StoppedBy, is how long the
 	// server's stdin had been closed (the client closed mcptrail's) when it

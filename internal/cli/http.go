@@ -233,7 +233,8 @@ func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler, idle
 	var protos http.Protocols
 	protos.SetHTTP1(true)
 	protos.SetUnencryptedHTTP2(true)
-	reqs, cancelRequests := context.WithCancel(context.Background())
+	reqs, cancelCause := context.WithCancelCause(context.Background())
+	cancelRequests := func() { cancelCause(httpproxy.ErrStopping) }
 	defer cancelRequests()
 	var running inflight
 	srv := newServer(running.wrap(h), idle)

@@ -208,8 +208,14 @@ func (s *Store) cancel(r *capture.Record, f *wire.Frame) int {
 			"%s notifications/cancelled names request %s, which is not in flight", dir, id))
 		return -1
 	}
+	s.cancelled(idx, r.Seq)
+	return idx
+}
+
+// cancelled marks the call at idx cancelled by the record at seq.
+func (s *Store) cancelled(idx int, seq uint64) {
 	c := s.calls.at(idx)
-	c.CancelSeq = r.Seq
+	c.CancelSeq = seq
 	c.Status = StatusCancelled
 	s.emitCall(ChangeCallCancelled, c)
 	if c.Dir == capture.C2S {
@@ -218,5 +224,4 @@ func (s *Store) cancel(r *capture.Record, f *wire.Frame) int {
 	if s.opts.Forget {
 		s.toLimbo(idx)
 	}
-	return idx
 }

@@ -81,3 +81,62 @@ func TestHTTPStreamEndWithoutAnswer(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPStreamClosedByClient: in 2026-07-28 a client cancels a request
+// on Streamable HTTP by closing its response stream (no
+// notifications/cancelled), which the tap notes as a stream-aborted note
+// stopped by the client; the call is then cancelled and owed nothing. A
+// 2025 request is not cancelled by a disconnect, nor a modern one by a
+// stream the target cut.
+func TestHTTPStreamClosedByClient(t *testing.T) {
+	sse := map[string]string{"Content-Type": "text/event-stream"}
+	closed := func(ex, by string) step {
+		return noteRec(capture.Record{Note: capture.NoteStreamAborted, StoppedBy: by,
+			Text: "event stream cut short: context canceled (the client closed it)",
+			HTTP: &capture.HTTP{Exchange: ex, Method: "POST", Path: "/mcp"}})
+	}
+	progress := notif("notifications/progress", `{"progressToken":"t","progress":1}`)
+	for _, tc := range []struct {
+		name     string
+		steps    []step
+		calls    []string
+		findings []string
+	}{
+		{"after a progress event", []step{
+			post("x1", tool("1", "slow", "{}", ""), modernHeaders("slow")),
+			answer("x1", 200, progress, sse),
+			closed("x1", capture.StopClient),
+			endRec(),
+		}, []string{"c2s 1 tools/call[slow] cancelled modern cancel@3"}, nil},
+		{"before any event", []step{
+			post("x1", tool("1", "slow", "{}", ""), modernHeaders("slow")),
+			closed("x1", capture.StopClient),
+			answer("x1", 200, "", sse),
+			endRec(),
+		}, []string{"c2s 1 tools/call[slow] cancelled modern cancel@2"}, nil},
+		{"cut by the target", []step{
+			post("x1", tool("1", "slow", "{}", ""), modernHeaders("slow")),
+			answer("x1", 200, progress, sse),
+			closed("x1", ""),
+			endRec(),
+		}, []string{"c2s 1 tools/call[slow] pending modern"}, []string{"unanswered-request@1"}},
+		{"a 2025 request", []step{
+			post("x1", req("1", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`), nil),
+			answer("x1", 200, res("1", `{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}`), nil),
+			post("x2", req("2", "tools/call", `{"name":"slow","arguments":{}}`), nil),
+			answer("x2", 200, progress, sse),
+			closed("x2", capture.StopClient),
+			endRec(),
+		}, []string{"c2s 1 initialize ok legacy", "c2s 2 tools/call[slow] pending legacy"}, []string{"unanswered-request@3"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			snap := load(t, tc.steps)
+			if diff := cmp.Diff(tc.calls, callLines(snap.Calls.Slice())); diff != "" {
+				t.Errorf("calls (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.findings, findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

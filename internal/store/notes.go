@@ -22,6 +22,8 @@ func (s *Store) note(r *capture.Record) {
 		}
 		s.sess.Signal = r.Signal
 		s.serverExit(r)
+	case capture.NoteStreamAborted:
+		s.streamClosedByClient(r)
 	case capture.NoteStartFailed:
 		s.raise(finding.New(finding.ServerStartFailed, r.Seq, "the server could not be started: %s", r.Text))
 	case capture.NoteRelayError:
@@ -65,4 +67,25 @@ func (s *Store) serverExit(r *capture.Record) {
 	case r.Exit != nil && *r.Exit != 0:
 		s.raise(finding.New(finding.ServerExitAbnormal, r.Seq, "the server exited with status %d", *r.Exit))
 	}
+}
+
+// streamClosedByClient handles a response stream the client closed (the
+// tap's stream-aborted note with StoppedBy StopClient): on Streamable
+// HTTP in 2026-07-28, closing a request's response stream is how the
+// client cancels it ("No notifications/cancelled is sent on HTTP"). A
+// 2025 request is not cancelled by it: there a disconnection "SHOULD NOT
+// be interpreted as the client cancelling its request".
+func (s *Store) streamClosedByClient(r *capture.Record) {
+	if r.StoppedBy != capture.StopClient || r.HTTP == nil || r.HTTP.Exchange == "" {
+		return
+	}
+	idx, ok := s.exchanges[r.HTTP.Exchange]
+	if !ok {
+		return
+	}
+	c := s.calls.at(idx)
+	if c.Dir != capture.C2S || c.Era != EraModern || c.ResponseSeq != 0 || c.CancelSeq != 0 {
+		return
+	}
+	s.cancelled(idx, s.lastSeq) // a note has no seq of its own
 }

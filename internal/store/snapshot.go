@@ -132,9 +132,11 @@ type Call struct {
 	Status     string
 	ResultType string
 	Error      *CallError
-	// CancelSeq is the seq of the notifications/cancelled naming this call;
-	// zero when it was not cancelled. Late is set when a result arrived
-	// after the cancellation.
+	// CancelSeq is the seq of the notifications/cancelled naming this call,
+	// or, for a 2026-07-28 call the client cancelled by closing its HTTP
+	// response stream (a note, which has no seq), of the last frame before
+	// that close; zero when it was not cancelled. Late is set when a result
+	// arrived after the cancellation.
 	CancelSeq uint64
 	Late      bool
 	// Operation is the index of the MRTR operation this call is a round of,

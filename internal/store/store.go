@@ -171,6 +171,7 @@ type Store struct {
 	names      interner
 	cat        catalogState
 	feed       changeFeed
+	lastSeq    uint64     // the latest record's seq
 	frames     frameIndex // empty unless Options.Source or KeepFrames is set
 	xchg       Exchanges  // exchanges.go
 	forgetting forgetState
@@ -199,6 +200,9 @@ func New(opts *Options) *Store {
 func (s *Store) Ingest(r *capture.Record) {
 	s.counts.Records++
 	s.feed.rec = r
+	if r.Seq != 0 {
+		s.lastSeq = r.Seq
+	}
 	if !r.Time.IsZero() {
 		s.last = r.Time
 	}

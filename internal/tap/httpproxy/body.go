@@ -285,11 +285,15 @@ func (b *bodyTap) finishLocked(err error) {
 
 // noteEnd notes a body that did not end cleanly.
 func (b *bodyTap) noteEnd(err error) {
+	note := b.ex.note
+	if b.dir == capture.S2C {
+		note = func(_, text string) { b.ex.streamAborted(text) }
+	}
 	switch {
 	case err == nil:
-		b.ex.note(NoteStreamAborted, bodyName(b.dir)+" body closed before its end")
+		note(NoteStreamAborted, bodyName(b.dir)+" body closed before its end")
 	case !errors.Is(err, io.EOF):
-		b.ex.note(NoteStreamAborted, fmt.Sprintf("%s body cut short: %v", bodyName(b.dir), err))
+		note(NoteStreamAborted, fmt.Sprintf("%s body cut short: %v", bodyName(b.dir), err))
 	}
 }
 
@@ -384,11 +388,15 @@ func (s *sseTap) finishLocked(err error) {
 		return
 	}
 	s.done = true
-	if s.frames == 0 {
-		sl := s.p.q.reserve(true)
-		s.p.q.fill(sl, s.ex.frame(capture.S2C, s.env, nil))
+	aborted := (err == nil || !errors.Is(err, io.EOF)) && !s.closedAfterAnswer(err)
+	// A stream the client closed before any event is noted before its
+	// empty frame, so a reader knows the request was cancelled
+	// (2026-07-28) before it sees the stream end without an answer.
+	byClient := aborted && s.ex.clientGone()
+	if s.frames == 0 && !byClient {
+		s.emptyFrame()
 	}
-	if (err == nil || !errors.Is(err, io.EOF)) && !s.closedAfterAnswer(err) {
+	if aborted {
 		text := "event stream closed before its end"
 		if err != nil {
 			text = fmt.Sprintf("event stream cut short: %v", err)
@@ -396,9 +404,18 @@ func (s *sseTap) finishLocked(err error) {
 		if n := s.parser.pending(); n > 0 {
 			text += fmt.Sprintf(" (%d bytes of an unfinished event)", n)
 		}
-		s.ex.note(NoteStreamAborted, text)
+		s.ex.streamAborted(text)
+	}
+	if s.frames == 0 && byClient {
+		s.emptyFrame()
 	}
 	s.parser.discard()
+}
+
+// emptyFrame records the stream's status frame when it carried no event.
+func (s *sseTap) emptyFrame() {
+	sl := s.p.q.reserve(true)
+	s.p.q.fill(sl, s.ex.frame(capture.S2C, s.env, nil))
 }
 
 // closedAfterAnswer reports whether the stream ended on our side (the

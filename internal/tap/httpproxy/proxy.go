@@ -42,7 +42,7 @@ const (
 	NoteUpstreamError = "upstream-error"
 	// NoteStreamAborted: a request or response body ended early (the
 	// client went away mid-stream, the target closed the connection).
-	NoteStreamAborted = "stream-aborted"
+	NoteStreamAborted = capture.NoteStreamAborted
 	// NoteClientGone: the client went away before the response began.
 	NoteClientGone = "client-gone"
 	// NoteBodyUnread: the target answered (or failed) without reading the
@@ -268,6 +268,25 @@ type exchange struct {
 	// Only the exchange's handler goroutine sets and reads them.
 	status      int
 	upstreamErr string
+	// ctx is the client's request context: done when the client went
+	// away, or when mcptrail stops (its cause is then ErrStopping).
+	ctx context.Context
+}
+
+// ErrStopping is the cause the HTTP server cancels its requests' base
+// context with when mcptrail stops, so that a stream cut by the stop is
+// told apart from one the client closed (clientGone).
+var ErrStopping = errors.New("mcptrail is stopping")
+
+// clientGone reports whether the client closed the exchange: its request
+// context is done, and not because mcptrail is stopping. On Streamable
+// HTTP in 2026-07-28, a client that closes a request's response stream
+// cancels that request.
+func (ex *exchange) clientGone() bool {
+	if ex.ctx == nil || ex.ctx.Err() == nil {
+		return false
+	}
+	return !errors.Is(context.Cause(ex.ctx), ErrStopping)
 }
 
 type exchangeKey struct{}
@@ -295,6 +314,7 @@ func (p *Proxy) newExchange(r *http.Request) *exchange {
 	return &exchange{
 		p: p, id: "x" + strconv.FormatUint(p.next.Add(1), 10),
 		conn: r.Header.Get(mcp.HeaderSessionID), method: r.Method, path: r.URL.Path,
+		ctx: r.Context(),
 	}
 }
 
@@ -417,9 +437,25 @@ func (ex *exchange) rawFrame(dir capture.Dir, env *capture.HTTP, raw string) fun
 
 // note queues a note about the exchange; its envelope names the exchange.
 func (ex *exchange) note(kind, text string) {
+	ex.noteBy(kind, text, "")
+}
+
+// noteBy is note with Record.StoppedBy set to by.
+func (ex *exchange) noteBy(kind, text, by string) {
 	s := ex.p.q.reserve(false)
 	ex.p.q.fill(s, func(r *capture.Record) {
-		r.Type, r.Note, r.Text, r.Conn = capture.TypeNote, kind, text, ex.conn
+		r.Type, r.Note, r.Text, r.Conn, r.StoppedBy = capture.TypeNote, kind, text, ex.conn, by
 		r.HTTP = &capture.HTTP{Exchange: ex.id, Method: ex.method, Path: ex.path, URL: ex.url}
 	})
+}
+
+// streamAborted notes a response stream that ended early, saying so when
+// the client closed it (StoppedBy StopClient).
+func (ex *exchange) streamAborted(text string) {
+	by := ""
+	if ex.clientGone() {
+		by = capture.StopClient
+		text += " (the client closed it)"
+	}
+	ex.noteBy(NoteStreamAborted, text, by)
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -16,7 +17,11 @@ import (
 
 // TestStreamEndNotes: a client that closes an SSE stream once it read its
 // answer leaves no stream-aborted note; one that closes it before the
-// answer, or a target that cuts the stream after the answer, does.
+// answer, or a target that cuts the stream after the answer, does. The
+// note says the client closed the stream (stopped_by client: in
+// 2026-07-28 that cancels the request) only when it did: not for the
+// target's cut, nor for a stream mcptrail's own stop ended (the server's
+// base context cancelled with ErrStopping).
 func TestStreamEndNotes(t *testing.T) {
 	t.Parallel()
 	const (
@@ -30,14 +35,17 @@ func TestStreamEndNotes(t *testing.T) {
 		// away, or cuts the connection when cut is set.
 		events []string
 		cut    bool
+		// stop ends the stream by mcptrail's stop, not the client.
+		stop bool
 		// read is how many events the client reads before it closes.
 		read  int
 		notes []string
 	}{
-		{"closed after the result", []string{progress, result}, false, 2, nil},
-		{"closed after an error answer", []string{failure}, false, 1, nil},
-		{"closed before the answer", []string{progress}, false, 1, []string{NoteStreamAborted}},
-		{"target cut after the answer", []string{result}, true, 1, []string{NoteStreamAborted}},
+		{"closed after the result", []string{progress, result}, false, false, 2, nil},
+		{"closed after an error answer", []string{failure}, false, false, 1, nil},
+		{"closed before the answer", []string{progress}, false, false, 1, []string{NoteStreamAborted + " by client"}},
+		{"target cut after the answer", []string{result}, true, false, 1, []string{NoteStreamAborted}},
+		{"mcptrail stops before the answer", []string{progress}, false, true, 1, []string{NoteStreamAborted}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,7 +63,13 @@ func TestStreamEndNotes(t *testing.T) {
 				<-r.Context().Done()
 			}))
 			defer target.Close()
-			p, front, buf := proxyTo(t, target.URL)
+			p, plain, buf := proxyTo(t, target.URL)
+			plain.Close() // this test serves p itself, with a base context
+			base, stop := context.WithCancelCause(context.Background())
+			defer stop(nil)
+			front := httptest.NewUnstartedServer(p)
+			front.Config.BaseContext = func(net.Listener) context.Context { return base }
+			front.Start()
 			ctx, cancel := context.WithCancel(context.Background())
 			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, front.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 			req.Header.Set("Content-Type", "application/json")
@@ -76,6 +90,12 @@ func TestStreamEndNotes(t *testing.T) {
 					t.Error("the cut stream ended cleanly at the client")
 				}
 			}
+			if tt.stop {
+				stop(ErrStopping)
+				// The proxy's handler sees its context done first; then
+				// the client goes too.
+				_, _ = io.Copy(io.Discard, br)
+			}
 			cancel()
 			resp.Body.Close()
 			front.Close()
@@ -85,7 +105,11 @@ func TestStreamEndNotes(t *testing.T) {
 			var notes []string
 			for _, r := range buf.records(t) {
 				if r.Type == capture.TypeNote {
-					notes = append(notes, r.Note)
+					n := r.Note
+					if r.StoppedBy != "" {
+						n += " by " + r.StoppedBy
+					}
+					notes = append(notes, n)
 				}
 			}
 			if diff := cmp.Diff(tt.notes, notes); diff != "" {
