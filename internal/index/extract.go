@@ -74,29 +74,13 @@ func Extract(path string, ord int, header *capture.Record, snap *store.Snapshot)
 	for _, st := range snap.Summary.Methods {
 		e.Session.Errors += st.Errors
 	}
-	e.Session.Calls, e.Session.ServerRequests = countCalls(snap)
+	e.Session.Calls, e.Session.ServerRequests = snap.CountCalls()
 	e.Calls = callGroups(snap)
 	e.Ledger = questions(snap)
 	e.Answers = answerGroups(e.Ledger)
 	e.Catalog = catalogEntries(snap.Catalog)
 	e.Findings = ruleCounts(snap)
 	return e
-}
-
-// countCalls counts the client's calls, an MRTR operation once (its
-// first round), and the server's requests apart: a 2025 session whose
-// server asks during its calls made no more calls than a 2026-07-28 one
-// whose server asks by MRTR.
-func countCalls(snap *store.Snapshot) (calls, server int) {
-	for _, c := range snap.Calls.Slice() {
-		switch {
-		case c.Dir == capture.S2C:
-			server++
-		case c.Operation < 0 || c.Round <= 1:
-			calls++
-		}
-	}
-	return calls, server
 }
 
 // callGroups groups the calls by method and target, an MRTR operation

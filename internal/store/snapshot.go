@@ -276,3 +276,20 @@ type Frame struct {
 	// of a client call that was still pending when it arrived.
 	InExchange bool
 }
+
+// CountCalls counts the client's calls, an MRTR operation once (its
+// first round), and the server's requests apart: a 2025 session whose
+// server asks during its calls made no more calls than a 2026-07-28 one
+// whose server asks by MRTR. Every view that shows "calls" of a session
+// counts them so (sessions, the index, the TUI's hub).
+func (s *Snapshot) CountCalls() (calls, server int) {
+	for _, c := range s.Calls.Slice() {
+		switch {
+		case c.Dir == capture.S2C:
+			server++
+		case c.Operation < 0 || c.Round <= 1:
+			calls++
+		}
+	}
+	return calls, server
+}

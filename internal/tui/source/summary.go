@@ -59,10 +59,11 @@ func summarize(path string, snap *store.Snapshot, act *activity, last time.Time,
 	info := ui.SessionInfo{
 		Path: path, ID: s.ID, Label: s.Label, Transport: s.Transport,
 		Client: s.Client, Server: s.Server,
-		Calls: snap.Calls.Len(), Elicitations: snap.Ledger.Len(), Findings: snap.Findings.Len(),
+		Elicitations: snap.Ledger.Len(), Findings: snap.Findings.Len(),
 		Start: s.Start, LastActivity: last, Live: live,
 		Activity: act.buckets(last),
 	}
+	info.Calls, _ = snap.CountCalls() // what the client asked, as sessions counts
 	for i := range snap.Calls.Len() {
 		if c := snap.Calls.At(i); c.Failed() {
 			info.Errors++
