@@ -52,7 +52,10 @@ two runs (a result member by JSON Pointer, a call's outcome, a finding, a
 question, a definition) is noise, not compared with the recording, and
 listed under "volatile" on stdout. So a replay costs two runs of the
 server, and a server that changes state may show a real change as
-volatile; --no-learn runs it once and reports every difference.
+volatile; --no-learn runs it once and reports every difference. The
+second run sends no call that may be destructive, even with
+--allow-destructive (which allows each such call once): those calls are
+compared with nothing learned of them.
 --ignore PATH (repeatable; a JSON Pointer, as diff --ignore takes it)
 leaves result changes at or under PATH uncompared in every call; the
 [replay] table of the configuration files can list more (ignore =
@@ -265,7 +268,17 @@ func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string
 	if f.dryRun {
 		return plan.WriteText(ios.Out)
 	}
-	return replayStdio(cmd, ios, f, orig, plan, server, diff.Options{SlowerThan: factor, MinSlowerMS: minSlowerMS, IgnorePaths: ignore}, reg)
+	// The learning run never sends a call the user allowed only with
+	// --allow-destructive: it would repeat it. Those calls are compared
+	// with nothing learned of them.
+	learnPlan := plan
+	if f.allowDestructive && !f.noLearn {
+		learnPlan, err = replay.NewPlan(orig, &replay.PlanOptions{Only: only, AllowRedacted: f.allowRedacted})
+		if err != nil {
+			learnPlan = nil
+		}
+	}
+	return replayStdio(cmd, ios, f, orig, plan, learnPlan, server, diff.Options{SlowerThan: factor, MinSlowerMS: minSlowerMS, IgnorePaths: ignore}, reg)
 }
 
 // openReplayCapture creates the new capture: --capture PATH (never an
@@ -293,7 +306,7 @@ func openReplayCapture(ios *IOStreams, path string, start time.Time, label, id s
 // HTTP tap with --target), then, unless --no-learn, once more to learn
 // what the server varies by itself, and compares the new capture with the
 // original.
-func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store.Snapshot, plan *replay.Plan, server []string, dopts diff.Options, reg *finding.Registry) error {
+func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store.Snapshot, plan, learnPlan *replay.Plan, server []string, dopts diff.Options, reg *finding.Registry) error {
 	label := orig.Session.Label
 	if label == "" {
 		label = "replay"
@@ -303,9 +316,15 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 	if err != nil {
 		return err
 	}
+	learn := !f.noLearn && learnPlan != nil
 	twice := ""
-	if !f.noLearn {
+	switch {
+	case learn && f.allowDestructive:
+		twice = " twice (the second run learns what the server varies by itself, and sends no call that may be destructive: --allow-destructive allows each once; --no-learn runs the server once)"
+	case learn:
 		twice = " twice (the second run learns what the server varies by itself; --no-learn runs it once)"
+	case !f.noLearn:
+		twice = " once (every call left may be destructive, and --allow-destructive allows each once: nothing is learned as volatile)"
 	}
 	fmt.Fprintf(ios.ErrOut, "mcptrail: replaying %d calls%s; capture: %s\n", plan.Sent(), twice, termtext.Escape(file.Path()))
 	res, runErr := runReplayOnce(cmd, ios, f, plan, server, file, id, label, ios.ErrOut)
@@ -329,8 +348,8 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 		return fmt.Errorf("replay: %w (capture: %s)", runErr, termtext.Escape(file.Path()))
 	}
 	var noise *replay.Noise
-	if !f.noLearn {
-		noise = learnNoise(cmd, ios, f, plan, server, file.Path(), label, dopts, reg)
+	if learn {
+		noise = learnNoise(cmd, ios, f, learnPlan, server, file.Path(), label, dopts, reg)
 	}
 	differs, err := compareReplay(ios, orig, plan, res, file.Path(), dopts, reg, noise, f.asJSON)
 	if err != nil {
@@ -389,6 +408,9 @@ func learnNoise(cmd *cobra.Command, ios *IOStreams, f *replayFlags, plan *replay
 	if err != nil {
 		fmt.Fprintf(ios.ErrOut, "mcptrail: comparing the learning run: %s: nothing is treated as volatile\n", termtext.Escape(err.Error()))
 		return nil
+	}
+	if f.allowDestructive {
+		n.Matched() // the learning run's plan left the destructive calls out
 	}
 	return n
 }

@@ -179,3 +179,22 @@ func pathText(p string) string {
 	}
 	return p
 }
+
+// Matched keeps of n only what both runs had and differed in: the result
+// members and outcomes of matched calls, questions and definitions both
+// runs had. It is the noise of two runs whose plans differ (the learning
+// run sends no call that may be destructive, and asks tools/list to judge
+// by): a question, finding or definition only one run had comes from a
+// call only that run made, not from the server varying by itself.
+func (n *Noise) Matched() {
+	if n == nil {
+		return
+	}
+	n.Findings = []diff.FindingRef{}
+	n.Questions = slices.DeleteFunc(n.Questions, func(q diff.QuestionDelta) bool {
+		return q.Change == diff.QuestionAdded || q.Change == diff.QuestionRemoved
+	})
+	n.Catalog = slices.DeleteFunc(n.Catalog, func(c diff.CatalogDelta) bool {
+		return c.Change != store.ChangeChanged
+	})
+}

@@ -120,3 +120,23 @@ func TestNoEmptyNoise(t *testing.T) {
 		t.Errorf("an empty Noise removed a finding: %+v", rep.Findings.New)
 	}
 }
+
+// TestNoiseMatched keeps only what both runs had: result paths and
+// outcomes of matched calls, changed questions and definitions; a
+// question or definition one run alone had, and every finding, go.
+func TestNoiseMatched(t *testing.T) {
+	n := &Noise{
+		Paths:     []NoisePath{{Method: "tools/call", Target: "a", Path: "/x"}},
+		Calls:     []diff.CallRef{{Method: "tools/call", Target: "a"}},
+		Findings:  []diff.FindingRef{{Rule: "late-result"}},
+		Questions: []diff.QuestionDelta{{Key: "q1", Change: diff.QuestionChanged}, {Key: "q2", Change: diff.QuestionRemoved}, {Key: "q3", Change: diff.QuestionAdded}},
+		Catalog:   []diff.CatalogDelta{{Key: "t1", Change: store.ChangeChanged}, {Key: "t2", Change: store.ChangeAdded}},
+	}
+	n.Matched()
+	if len(n.Paths) != 1 || len(n.Calls) != 1 || len(n.Findings) != 0 ||
+		len(n.Questions) != 1 || n.Questions[0].Key != "q1" || len(n.Catalog) != 1 || n.Catalog[0].Key != "t1" {
+		t.Errorf("Matched left %+v", n)
+	}
+	var none *Noise
+	none.Matched() // no panic
+}
