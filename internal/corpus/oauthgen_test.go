@@ -28,6 +28,7 @@ type authFlow struct {
 	queryToken      bool     // the bearer request carries its token in the query
 	rejected        bool     // the first bearer request is answered 401 (audience)
 	rootMetadata    bool     // the path-inserted AS metadata 404s; it is served at the root
+	aroundProxy     bool     // through the reverse proxy: the 401 names the target's own metadata URL, and the client, which fetched it around the proxy, stops
 }
 
 const (
@@ -39,14 +40,22 @@ const (
 // records builds the capture of the flow.
 func (a authFlow) records(name string) []capture.Record {
 	b := &capBuilder{t: corpusStart}
+	target := "forward"
+	if a.aroundProxy {
+		target = mcpURL
+	}
 	b.add(capture.Record{Type: capture.TypeSession, Format: capture.FormatVersion, SessionID: name, Transport: "http",
-		Label: name, Target: "forward", ToolVersion: "corpus"})
+		Label: name, Target: target, ToolVersion: "corpus"})
 	rm := ` resource_metadata="https://rs.example.com/.well-known/oauth-protected-resource/mcp",`
 	if a.noResourceMeta {
 		rm = ` realm="mcp",`
 	}
 	b.mcp("e1", "", mcpURL, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"corpus-client","version":"1.0.0"}}}`,
 		401, "", `Bearer`+rm+` scope="mcp:tools"`, 4)
+	if a.aroundProxy {
+		b.add(capture.Record{Type: capture.TypeEnd})
+		return b.recs
+	}
 	a.discovery(b)
 	a.client(b)
 	b.add(capture.Record{Type: capture.TypeEnd})
@@ -212,5 +221,6 @@ func oauthFixtures() map[string]authFlow {
 		"oauth-token-in-query":             {queryToken: true},
 		"oauth-token-rejected":             {rejected: true},
 		"oauth-metadata-wrong-path":        {rootMetadata: true},
+		"oauth-metadata-around-proxy":      {aroundProxy: true},
 	}
 }

@@ -63,11 +63,28 @@ func (s *Store) negotiation(c *Call) {
 		if s.probe == 0 {
 			return
 		}
-		if p := s.calls.at(s.probe - 1); p != nil && p.ResponseSeq != 0 && Failed(p.Status) {
+		if p := s.calls.at(s.probe - 1); p != nil && p.ResponseSeq != 0 && Failed(p.Status) && !serverFault(p) {
 			p.Negotiation = true
 		}
 		s.probe = 0
 	}
+}
+
+// serverFault reports whether a failed call was answered by an HTTP
+// status that does not refuse the era: a 401 or 403 (authorization), a 5xx
+// (the server, or the proxy for an unreachable target, failed). Only a
+// JSON-RPC error or a 400, 404 or 405 says a server does not speak
+// server/discover; any other probe failure stays a failed call even when
+// the client goes on to initialize.
+func serverFault(c *Call) bool {
+	if c.Status != StatusHTTPError || c.Error == nil {
+		return false
+	}
+	switch c.Error.Code {
+	case 400, 404, 405:
+		return false
+	}
+	return true
 }
 
 // openKey makes c the call its id refers to, flagging an id that is still
@@ -203,6 +220,13 @@ func (s *Store) cancel(r *capture.Record, f *wire.Frame) int {
 		return -1
 	}
 	idx, ok := s.byID.lookup(dir, r.Conn, id)
+	if ok && s.closedCancels[idx] {
+		// The client closed the call's stream (its 2026-07-28 cancel on
+		// HTTP) and also sent notifications/cancelled: one cancellation,
+		// told twice, whichever came first.
+		delete(s.closedCancels, idx)
+		return idx
+	}
 	if !ok || s.calls.at(idx).ResponseSeq != 0 || s.calls.at(idx).CancelSeq != 0 {
 		s.raise(finding.New(finding.CancelUnknown, r.Seq,
 			"%s notifications/cancelled names request %s, which is not in flight", dir, id))

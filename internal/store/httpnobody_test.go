@@ -114,6 +114,14 @@ func TestHTTPStreamClosedByClient(t *testing.T) {
 			answer("x1", 200, "", sse),
 			endRec(),
 		}, []string{"c2s 1 tools/call[slow] cancelled modern cancel@2"}, nil},
+		{"closed, then a notifications/cancelled too", []step{
+			post("x1", tool("1", "slow", "{}", ""), modernHeaders("slow")),
+			answer("x1", 200, progress, sse),
+			closed("x1", capture.StopClient),
+			post("x2", notif("notifications/cancelled", `{"requestId":1}`), map[string]string{"MCP-Protocol-Version": "2026-07-28"}),
+			answer("x2", 202, "", nil),
+			endRec(),
+		}, []string{"c2s 1 tools/call[slow] cancelled modern cancel@3"}, nil},
 		{"cut by the target", []step{
 			post("x1", tool("1", "slow", "{}", ""), modernHeaders("slow")),
 			answer("x1", 200, progress, sse),

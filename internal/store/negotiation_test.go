@@ -45,6 +45,26 @@ func TestNegotiation(t *testing.T) {
 		errors: map[string]int{"server/discover": 0, "initialize": 1},
 		neg:    []bool{true, false},
 	}, {
+		// A 5xx is the server (or the proxy, its target down) failing,
+		// not refusing the era: still an error.
+		name: "HTTP 502 then initialize",
+		steps: []step{post("x1", probe(`"p1"`), nil), answer("x1", 502, "", nil),
+			post("x2", initialize("0"), nil), answer("x2", 200, initialized, nil)},
+		errors: map[string]int{"server/discover": 1, "initialize": 0},
+		neg:    []bool{false, false},
+	}, {
+		name: "HTTP 401 then initialize",
+		steps: []step{post("x1", probe(`"p1"`), nil), answer("x1", 401, "", nil),
+			post("x2", initialize("0"), nil), answer("x2", 200, initialized, nil)},
+		errors: map[string]int{"server/discover": 1, "initialize": 0},
+		neg:    []bool{false, false},
+	}, {
+		name: "HTTP 400 then initialize",
+		steps: []step{post("x1", probe(`"p1"`), nil), answer("x1", 400, "", nil),
+			post("x2", initialize("0"), nil), answer("x2", 200, initialized, nil)},
+		errors: map[string]int{"server/discover": 0, "initialize": 0},
+		neg:    []bool{true, false},
+	}, {
 		name:   "a probe answered by a result",
 		steps:  []step{c2s(0, probe(`"p1"`)), s2c(1, res(`"p1"`, `{"supportedVersions":["2026-07-28"]}`)), c2s(2, initialize("0")), s2c(3, initialized)},
 		errors: map[string]int{"server/discover": 0, "initialize": 0},

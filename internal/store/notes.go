@@ -88,4 +88,8 @@ func (s *Store) streamClosedByClient(r *capture.Record) {
 		return
 	}
 	s.cancelled(idx, s.lastSeq) // a note has no seq of its own
+	if s.closedCancels == nil {
+		s.closedCancels = make(map[int]bool)
+	}
+	s.closedCancels[idx] = true
 }

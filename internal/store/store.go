@@ -171,10 +171,14 @@ type Store struct {
 	names      interner
 	cat        catalogState
 	feed       changeFeed
-	lastSeq    uint64     // the latest record's seq
-	frames     frameIndex // empty unless Options.Source or KeepFrames is set
-	xchg       Exchanges  // exchanges.go
-	forgetting forgetState
+	lastSeq    uint64 // the latest record's seq
+	// closedCancels holds the calls cancelled by the client closing their
+	// HTTP stream (notes.go), so that a notifications/cancelled naming one
+	// of them after it is the same cancellation, not an unknown request.
+	closedCancels map[int]bool
+	frames        frameIndex // empty unless Options.Source or KeepFrames is set
+	xchg          Exchanges  // exchanges.go
+	forgetting    forgetState
 }
 
 // New returns an empty Store.
