@@ -17,11 +17,15 @@ func oauthSessions() map[string][]step {
 	paths, _ := filepath.Glob("../../testdata/oauth/*.capture.jsonl")
 	out := map[string][]step{}
 	for _, p := range paths {
-		_, recs, _, err := capture.ReadFile(p)
+		hdr, recs, _, err := capture.ReadFile(p)
 		if err != nil {
 			continue
 		}
 		var steps []step
+		if hdr != nil {
+			// Its own header: a reverse-proxy capture names its target.
+			steps = append(steps, step{rec: hdr})
+		}
 		for i := range recs {
 			steps = append(steps, step{rec: &recs[i]})
 		}
