@@ -22,7 +22,7 @@ type pruneFlags struct {
 	dryRun    bool
 }
 
-func newPruneCmd(io *IOStreams) *cobra.Command {
+func newPruneCmd(fac *Factory) *cobra.Command {
 	var f pruneFlags
 	cmd := &cobra.Command{
 		Use:   "prune (--older-than AGE | --keep N) [--label L] [--yes]",
@@ -60,7 +60,7 @@ prune lists what it would delete (--dry-run, the default).`,
 					return usagef("--older-than: %v", err)
 				}
 			}
-			return runPrune(io, &f, age, cmd.Flags().Changed("keep"))
+			return runPrune(fac, &f, age, cmd.Flags().Changed("keep"))
 		},
 	}
 	cmd.Flags().StringVar(&f.olderThan, "older-than", "", "select the sessions older than `AGE` (30d, 2w, 12h)")
@@ -78,8 +78,9 @@ type prunable struct {
 	size     int64
 }
 
-func runPrune(io *IOStreams, f *pruneFlags, age time.Duration, keepSet bool) error {
-	ix, err := openIndex(io) // sessions_index.go
+func runPrune(fac *Factory, f *pruneFlags, age time.Duration, keepSet bool) error {
+	io := fac.IOStreams
+	ix, err := openIndex(fac) // sessions_index.go
 	if err != nil {
 		return err
 	}

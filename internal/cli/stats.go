@@ -20,7 +20,8 @@ import (
 // statsFormats lists the --format values of stats, the default first.
 func statsFormats() []string { return []string{"text", "json", "csv", "markdown"} }
 
-func newStatsCmd(io *IOStreams) *cobra.Command {
+func newStatsCmd(fac *Factory) *cobra.Command {
+	io := fac.IOStreams
 	var q sessionQuery
 	var by, format string
 	var wide bool
@@ -68,7 +69,7 @@ numbers.`,
 			if err != nil {
 				return err
 			}
-			return runStats(io, f, by, format, wide)
+			return runStats(fac, f, by, format, wide)
 		},
 	}
 	q.add(cmd.Flags())
@@ -78,8 +79,9 @@ numbers.`,
 	return cmd
 }
 
-func runStats(io *IOStreams, f index.Filter, by, format string, wide bool) error {
-	ix, err := openIndex(io) // sessions_index.go
+func runStats(fac *Factory, f index.Filter, by, format string, wide bool) error {
+	io := fac.IOStreams
+	ix, err := openIndex(fac) // sessions_index.go
 	if err != nil {
 		return err
 	}

@@ -21,8 +21,10 @@ import (
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
-// toolsOptions are the tools command's flags and argument.
+// toolsOptions are what the tools command runs with: its dependencies,
+// its flags and its argument.
 type toolsOptions struct {
+	*Factory
 	asJSON  bool
 	input   string // "" newest session, "-" stdin, a session id or a path
 	session string // --session: a session id or prefix inside the input file
@@ -30,8 +32,10 @@ type toolsOptions struct {
 	wide    bool
 }
 
-func newToolsCmd(ios *IOStreams) *cobra.Command {
-	opts := toolsOptions{}
+// newToolsCmd returns the tools command; runF, when not nil, runs instead
+// of runTools (a test's look at the options the command line made).
+func newToolsCmd(fac *Factory, runF func(*toolsOptions) error) *cobra.Command {
+	opts := toolsOptions{Factory: fac}
 	cmd := &cobra.Command{
 		Use:   "tools [--json] [--save-baseline FILE] [SESSION|PATH|-]",
 		Short: "Print a session's tool catalog; pin it as a baseline for check --tools-baseline",
@@ -62,7 +66,10 @@ nothing to pin (exit 3). Pinning prints the catalog as tools alone does.`,
 			if len(args) == 1 {
 				opts.input = args[0]
 			}
-			return runTools(ios, &opts)
+			if runF != nil {
+				return runF(&opts)
+			}
+			return runTools(&opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "write the catalog as JSON instead of a table")
@@ -80,11 +87,13 @@ type sessionTools struct {
 	complete bool
 }
 
-func runTools(ios *IOStreams, opts *toolsOptions) error {
+// runTools prints (or pins) the tool catalog of the session opts names.
+func runTools(opts *toolsOptions) error {
+	ios := opts.IOStreams
 	if err := checkToolsBaselinePath(opts.save); err != nil {
 		return err
 	}
-	st, err := loadTools(ios, opts)
+	st, err := loadTools(opts)
 	if err != nil {
 		return err
 	}
@@ -111,8 +120,9 @@ func runTools(ios *IOStreams, opts *toolsOptions) error {
 }
 
 // loadTools reads the capture the argument names (as export does).
-func loadTools(ios *IOStreams, opts *toolsOptions) (sessionTools, error) {
-	ci, err := openExportInput(ios, opts.input, opts.session)
+func loadTools(opts *toolsOptions) (sessionTools, error) {
+	ios := opts.IOStreams
+	ci, err := openExportInput(opts.Factory, opts.input, opts.session)
 	if err != nil {
 		return sessionTools{}, err
 	}
@@ -121,7 +131,7 @@ func loadTools(ios *IOStreams, opts *toolsOptions) (sessionTools, error) {
 	if err != nil {
 		return sessionTools{}, err
 	}
-	snap, err := loadSnapshot(r, nil)
+	snap, err := opts.LoadSnapshot(r, nil)
 	if err != nil {
 		return sessionTools{}, fmt.Errorf("reading %s: %w", ci.name, err)
 	}
