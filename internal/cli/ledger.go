@@ -188,27 +188,14 @@ func loadLedgerFile(warn io.Writer, path string, red *redact.Redactor) ([]sessio
 // writeLedgerJSON writes the rows as one JSON array, one row per line;
 // with a session column, each row names its session first.
 func writeLedgerJSON(ios *IOStreams, ledgers []sessionLedger, withSession bool) error {
-	b := []byte{'['}
-	n := 0
-	for _, l := range ledgers {
-		session := ""
+	list := make([]jsonexport.SessionLedger, len(ledgers))
+	for i, l := range ledgers {
+		list[i].Rows = l.rows
 		if withSession {
-			session = l.id
-		}
-		for i := range l.rows {
-			if n > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '\n')
-			b = jsonexport.AppendLedgerRow(b, session, &l.rows[i])
-			n++
+			list[i].Session = l.id
 		}
 	}
-	if n > 0 {
-		b = append(b, '\n')
-	}
-	b = append(b, "]\n"...)
-	if err := writeJSON(ios.Out, b); err != nil {
+	if err := jsonexport.WriteLedgerList(ios.Out, list); err != nil {
 		return fmt.Errorf("writing ledger: %w", err)
 	}
 	return nil
