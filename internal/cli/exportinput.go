@@ -78,7 +78,7 @@ func resolveCapture(fac *Factory, arg string) (string, string, error) {
 	}
 	var matches []string
 	for _, f := range files {
-		if strings.HasPrefix(sessionIDOf(f), arg) {
+		if strings.HasPrefix(capture.SessionFileID(f), arg) {
 			matches = append(matches, f)
 		}
 	}
@@ -91,7 +91,7 @@ func resolveCapture(fac *Factory, arg string) (string, string, error) {
 	}
 	ids := make([]string, len(matches))
 	for i, m := range matches {
-		ids[i] = sessionIDOf(m)
+		ids[i] = capture.SessionFileID(m)
 	}
 	return "", "", ambiguousPrefix(arg, dir, ids)
 }
@@ -141,13 +141,6 @@ func indexFile(path string) ([]capture.Session, error) {
 // matches the sessions ids in dir.
 func ambiguousPrefix(prefix, dir string, ids []string) error {
 	return usagef("session prefix %q is ambiguous in %s: %d sessions match (%s); give more of the id", prefix, dir, len(ids), idList(ids))
-}
-
-// sessionIDOf returns the id part of a session file name
-// (START-LABEL-ID.jsonl).
-func sessionIDOf(path string) string {
-	name := strings.TrimSuffix(filepath.Base(path), capture.Ext)
-	return name[strings.LastIndexByte(name, '-')+1:]
 }
 
 // openExportReader opens the capture an export reads, refuses an output

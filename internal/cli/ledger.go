@@ -176,7 +176,7 @@ func loadLedgerFile(warn io.Writer, path string, red *redact.Redactor) ([]sessio
 		reportDamage(warn, path, snap.Session.Damage)
 		id := snap.Session.ID
 		if id == "" {
-			id = sessionIDOf(path)
+			id = capture.SessionFileID(path)
 		}
 		out = append(out, sessionLedger{id: id, name: path, rows: snap.Ledger.Slice()})
 		return nil
