@@ -94,6 +94,8 @@ func layers() map[string][]string {
 		"internal/mock": below("internal/store", "internal/transcript", "internal/admit"),
 		// The session comparison that diff and replay print.
 		"internal/diff": view,
+		// The tool catalog that tools prints (rules.ToolList over a snapshot).
+		"internal/toolcat": view,
 
 		// Client configuration files (wrap/unwrap): text splices, no MCP.
 		"internal/clientconfig": nil,

@@ -23,7 +23,7 @@ type authOptions struct {
 	wide    bool // --wide: every column whole (tableout.go)
 }
 
-func newAuthCmd(io *IOStreams) *cobra.Command {
+func newAuthCmd(fac *Factory) *cobra.Command {
 	opts := authOptions{}
 	cmd := &cobra.Command{
 		Use:   "auth [--json] [SESSION|PATH|-]",
@@ -48,11 +48,11 @@ rules (mcptrail rules --category oauth) judge the same flows.`,
 			if len(args) == 1 {
 				opts.input = args[0]
 			}
-			red, err := opts.redact.readRedactor(cmd.Flags(), io.Getenv)
+			red, err := fac.Redactor(&opts.redact, cmd.Flags())
 			if err != nil {
 				return err
 			}
-			return runAuth(io, &opts, red)
+			return runAuth(fac, &opts, red)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "write the flows as JSON instead of tables")
@@ -62,8 +62,9 @@ rules (mcptrail rules --category oauth) judge the same flows.`,
 	return cmd
 }
 
-func runAuth(ios *IOStreams, opts *authOptions, red *redact.Redactor) error {
-	ci, err := openExportInput(ios, opts.input, opts.session)
+func runAuth(fac *Factory, opts *authOptions, red *redact.Redactor) error {
+	ios := fac.IOStreams
+	ci, err := openExportInput(fac, opts.input, opts.session)
 	if err != nil {
 		return err
 	}

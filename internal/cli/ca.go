@@ -5,13 +5,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/tap/mitm"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 	"github.com/spf13/cobra"
 )
 
-func newCACmd(io *IOStreams) *cobra.Command {
+func newCACmd(fac *Factory) *cobra.Command {
 	var o caOptions
 	cmd := &cobra.Command{
 		Use:   "ca [--intercept HOST,...] [--path]",
@@ -45,7 +44,7 @@ With --path, ca prints the certificate's path alone, for scripts:
 			return nil
 		},
 		RunE: func(*cobra.Command, []string) error {
-			return runCA(io, &o)
+			return runCA(fac, &o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.pathOnly, "path", false, "print only the certificate's path")
@@ -59,8 +58,9 @@ type caOptions struct {
 	hosts    []string // --intercept: the CA constrained to these hosts
 }
 
-func runCA(io *IOStreams, o *caOptions) error {
-	state, err := capture.StateDir(io.Getenv)
+func runCA(fac *Factory, o *caOptions) error {
+	io := fac.IOStreams
+	state, err := fac.StateDir()
 	if err != nil {
 		return err
 	}

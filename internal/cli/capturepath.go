@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -37,41 +36,18 @@ func (f *tapFlags) captureMode() (capture.Mode, error) {
 	return capture.Exclusive, nil
 }
 
-// expandCapturePath fills the template fields of a --capture path:
-// {time} (UTC start, 20060102T150405Z), {label}, {pid} and {id} (the
-// session id). Any other {name} is a usage error. Every field is made
-// file safe (capture.FileSafe): it adds no separator and never makes a
-// component "." or "..", so the expanded path has the template's
-// directories, whatever a label (from a server's command, say) holds.
+// expandCapturePath fills the template fields of a --capture path
+// (capture.ExpandPath); a template it cannot fill is a usage error.
 func expandCapturePath(path string, start time.Time, label, id string, pid int) (string, error) {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(path, '{')
-		if i < 0 {
-			b.WriteString(path)
-			return b.String(), nil
-		}
-		j := strings.IndexByte(path[i:], '}')
-		if j < 0 {
-			return "", usagef("--capture %q: unclosed { (fields: {time}, {label}, {pid}, {id})", path)
-		}
-		b.WriteString(path[:i])
-		var value string
-		switch field := path[i+1 : i+j]; field {
-		case "time":
-			value = start.UTC().Format("20060102T150405Z")
-		case "label":
-			value = label
-		case "pid":
-			value = strconv.Itoa(pid)
-		case "id":
-			value = id
-		default:
-			return "", usagef("--capture: unknown field {%s} (fields: {time}, {label}, {pid}, {id})", field)
-		}
-		b.WriteString(capture.FileSafe(value))
-		path = path[i+j+1:]
+	p, err := capture.ExpandPath(path, &capture.PathFields{Start: start, Label: label, ID: id, PID: pid})
+	var te *capture.TemplateError
+	switch {
+	case errors.As(err, &te) && te.Field == "":
+		return "", usagef("--capture %q: %v", path, err)
+	case err != nil:
+		return "", usagef("--capture: %v", err)
 	}
+	return p, nil
 }
 
 // userCapture checks the capture path template of the user's own

@@ -29,7 +29,7 @@ type checkOptions struct {
 	assert        check.Assertions
 }
 
-func newCheckCmd(ios *IOStreams) *cobra.Command {
+func newCheckCmd(fac *Factory) *cobra.Command {
 	opts := checkOptions{}
 	cmd := &cobra.Command{
 		Use:   "check [flags] [SESSION|PATH|DIR|-]...",
@@ -52,13 +52,13 @@ mcptrail tools --save-baseline pinned in FILE (the drift rules, docs/tools.md).
 has the details.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.explain != "" {
-				return explainRule(ios, opts.explain, args)
+				return explainRule(fac, opts.explain, args)
 			}
-			copts, err := opts.checkerOptions(cmd.Flags(), ios.Getenv)
+			copts, err := opts.checkerOptions(cmd.Flags(), fac.Rules)
 			if err != nil {
 				return err
 			}
-			return runCheck(ios, &opts, copts, args)
+			return runCheck(fac, &opts, copts, args)
 		},
 	}
 	opts.addFlags(cmd.Flags())
@@ -106,7 +106,7 @@ func checkWriter(format string) func(io.Writer, *check.Report) error {
 }
 
 // checkerOptions validates the flags and turns them into check.Options.
-func (o *checkOptions) checkerOptions(fl *pflag.FlagSet, getenv func(string) string) (*check.Options, error) {
+func (o *checkOptions) checkerOptions(fl *pflag.FlagSet, registry func() (*finding.Registry, error)) (*check.Options, error) {
 	if checkWriter(o.format) == nil {
 		return nil, usagef("unknown check format %q (want %s)", o.format, formatList(checkFormats()))
 	}
@@ -128,7 +128,7 @@ func (o *checkOptions) checkerOptions(fl *pflag.FlagSet, getenv func(string) str
 	if fl.Changed("max-errors") {
 		o.assert.MaxErrors = &o.maxErrors
 	}
-	reg, err := readRules(getenv)
+	reg, err := registry()
 	if err != nil {
 		return nil, err
 	}
@@ -157,9 +157,10 @@ func checkIngest(r *capture.Reader, opts *store.Options) (*store.Snapshot, error
 
 // runCheck checks every input, writes the report and the baseline, and
 // returns what decides the exit status.
-func runCheck(ios *IOStreams, o *checkOptions, opts *check.Options, args []string) error {
+func runCheck(fac *Factory, o *checkOptions, opts *check.Options, args []string) error {
+	ios := fac.IOStreams
 	defer readerGC(ios)()
-	if err := checkBaselinePath(ios, o.writeBaseline); err != nil {
+	if err := checkBaselinePath(fac, o.writeBaseline); err != nil {
 		return err
 	}
 	c := check.New(opts)
@@ -168,7 +169,7 @@ func runCheck(ios *IOStreams, o *checkOptions, opts *check.Options, args []strin
 	}
 	var errs []error
 	for _, arg := range args {
-		if err := checkInput(ios, c, arg); err != nil {
+		if err := checkInput(fac, c, arg); err != nil {
 			errs = append(errs, err)
 		}
 	}

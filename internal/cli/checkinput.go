@@ -17,7 +17,8 @@ import (
 // a directory every capture in it, a file every session in it, else a
 // session id or prefix in the state directory ("" the newest session).
 // A read error is of kind errBadInput unless it says otherwise.
-func checkInput(ios *IOStreams, c *check.Checker, arg string) error {
+func checkInput(fac *Factory, c *check.Checker, arg string) error {
+	ios := fac.IOStreams
 	if arg == "-" {
 		return checkInputErr(checkAll(c, ios.In, "-"))
 	}
@@ -27,7 +28,7 @@ func checkInput(ios *IOStreams, c *check.Checker, arg string) error {
 		}
 		return checkFile(c, arg)
 	}
-	ci, err := openExportInput(ios, arg, "")
+	ci, err := openExportInput(fac, arg, "")
 	if err != nil {
 		return err
 	}
@@ -127,7 +128,7 @@ func readBaseline(path string) (*check.Baseline, error) {
 
 // checkBaselinePath refuses a --write-baseline path that is a capture,
 // a directory, or inside the state directory: check writes nothing there.
-func checkBaselinePath(ios *IOStreams, path string) error {
+func checkBaselinePath(fac *Factory, path string) error {
 	if path == "" {
 		return nil
 	}
@@ -140,7 +141,7 @@ func checkBaselinePath(ios *IOStreams, path string) error {
 	if ok, err := capture.IsCapture(path); err == nil && ok {
 		return usagef("--write-baseline %s is an mcptrail capture; check never replaces one", path)
 	}
-	state, err := capture.StateDir(ios.Getenv)
+	state, err := fac.StateDir()
 	if err != nil {
 		return nil //nolint:nilerr // no state directory: nothing to protect
 	}

@@ -83,11 +83,12 @@ func editDistance(a, b string) int {
 }
 
 // explainRule prints the rule id's details and help (check --explain).
-func explainRule(ios *IOStreams, id string, args []string) error {
+func explainRule(fac *Factory, id string, args []string) error {
+	ios := fac.IOStreams
 	if len(args) > 0 {
 		return usagef("check --explain takes no captures, got %d arguments", len(args))
 	}
-	reg, err := readRules(ios.Getenv)
+	reg, err := fac.Rules()
 	if err != nil {
 		return err
 	}

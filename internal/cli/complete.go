@@ -16,16 +16,16 @@ import (
 // bash|zsh|fish|powershell) what mcptrail's arguments are: session ids of
 // the state directory for export, ledger, open and mock, export formats, rule
 // ids and categories.
-func addCompletions(root *cobra.Command, io *IOStreams) {
+func addCompletions(root *cobra.Command, fac *Factory) {
 	sessions := func(_ *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		// A path is an argument too: the shell completes files as well.
-		return sessionCompletions(io, prefix), cobra.ShellCompDirectiveDefault
+		return sessionCompletions(fac, prefix), cobra.ShellCompDirectiveDefault
 	}
 	sessionFlag := func(_ *cobra.Command, _ []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		return sessionCompletions(io, prefix), cobra.ShellCompDirectiveNoFileComp
+		return sessionCompletions(fac, prefix), cobra.ShellCompDirectiveNoFileComp
 	}
 	for _, cmd := range root.Commands() {
 		switch cmd.Name() {
@@ -83,8 +83,8 @@ func categoryCompletions(cmd *cobra.Command, args []string, prefix string) ([]co
 // that start with prefix, newest file first, each described by its start
 // time and label. A file that cannot be read is left out: completion
 // never prints errors.
-func sessionCompletions(io *IOStreams, prefix string) []cobra.Completion {
-	state, err := capture.StateDir(io.Getenv)
+func sessionCompletions(fac *Factory, prefix string) []cobra.Completion {
+	state, err := fac.StateDir()
 	if err != nil {
 		return nil
 	}

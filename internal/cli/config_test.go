@@ -3,7 +3,6 @@ package cli
 import (
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 // TestUserConfigPath: the user's own file follows XDG_CONFIG_HOME, then
@@ -52,17 +51,5 @@ func TestUserCapture(t *testing.T) {
 	}
 	if got, err := userCapture("u.toml", "~/x", func(string) string { return "" }); err == nil {
 		t.Errorf("userCapture(~/x) without a home = %q, want an error", got)
-	}
-}
-
-// TestExpandCapturePathFields: no field value adds or climbs a directory.
-func TestExpandCapturePathFields(t *testing.T) {
-	t.Parallel()
-	got, err := expandCapturePath("caps/{label}/{id}/{label}.jsonl", time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC), "..", "../../x", 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "caps/_./_._.._x/_..jsonl"; got != want {
-		t.Errorf("expanded to %q, want %q", got, want)
 	}
 }

@@ -36,7 +36,7 @@ var demoTranscript string
 // demoScale runs the demo's ~6.9 s of scripted think time in ~2.4 s.
 const demoScale = 0.35
 
-func newDemoCmd(ios *IOStreams) *cobra.Command {
+func newDemoCmd(fac *Factory) *cobra.Command {
 	var scale float64
 	var wide bool
 	var red redactFlags
@@ -58,15 +58,15 @@ do the proxy's.`,
 			if scale < 0 {
 				return usagef("--scale must not be negative")
 			}
-			r, err := red.readRedactor(cmd.Flags(), ios.Getenv)
+			r, err := fac.Redactor(&red, cmd.Flags())
 			if err != nil {
 				return err
 			}
-			reg, err := readRules(ios.Getenv)
+			reg, err := fac.Rules()
 			if err != nil {
 				return err
 			}
-			return runDemo(cmd.Context(), ios, scale, r, reg, wide)
+			return runDemo(cmd.Context(), fac, scale, r, reg, wide)
 		},
 	}
 	cmd.Flags().Float64Var(&scale, "scale", demoScale, "multiply the script's delays by `X` (0 runs without delays)")
@@ -79,7 +79,8 @@ do the proxy's.`,
 // runDemo plays the demo through the tap, redacting the capture with red
 // when it is not nil, and grading the summary's findings with reg; wide
 // prints the summary's tables whole.
-func runDemo(ctx context.Context, ios *IOStreams, scale float64, red *redact.Redactor, reg *finding.Registry, wide bool) error {
+func runDemo(ctx context.Context, fac *Factory, scale float64, red *redact.Redactor, reg *finding.Registry, wide bool) error {
+	ios := fac.IOStreams
 	script, err := transcript.Parse(strings.NewReader(demoTranscript))
 	if err != nil {
 		return fmt.Errorf("reading the demo script: %w", err)
@@ -93,7 +94,7 @@ func runDemo(ctx context.Context, ios *IOStreams, scale float64, red *redact.Red
 	if err != nil {
 		return err
 	}
-	state, err := capture.StateDir(ios.Getenv)
+	state, err := fac.StateDir()
 	if err != nil {
 		return err
 	}

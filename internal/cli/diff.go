@@ -26,7 +26,7 @@ type diffOptions struct {
 	ignore     []string
 }
 
-func newDiffCmd(ios *IOStreams) *cobra.Command {
+func newDiffCmd(fac *Factory) *cobra.Command {
 	opts := diffOptions{}
 	cmd := &cobra.Command{
 		Use:   "diff [--json] A B",
@@ -70,7 +70,7 @@ slower flag); 0 compares no duration. --json writes the report as one JSON docum
 				return err
 			}
 			dopts := diff.Options{SlowerThan: factor, MinSlowerMS: diff.DefaultMinSlowerMS, IgnorePaths: opts.ignore}
-			return runDiff(ios, &opts, dopts, args[0], args[1])
+			return runDiff(fac, &opts, dopts, args[0], args[1])
 		},
 	}
 	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -78,7 +78,7 @@ slower flag); 0 compares no duration. --json writes the report as one JSON docum
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		// A path is an argument too: the shell completes files as well.
-		return sessionCompletions(ios, prefix), cobra.ShellCompDirectiveDefault
+		return sessionCompletions(fac, prefix), cobra.ShellCompDirectiveDefault
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.asJSON, "json", false, "write the report as JSON")
@@ -98,23 +98,24 @@ func parseFactor(s string) (float64, error) {
 }
 
 // runDiff loads both sessions, compares them and prints the report.
-func runDiff(ios *IOStreams, o *diffOptions, dopts diff.Options, argA, argB string) error {
+func runDiff(fac *Factory, o *diffOptions, dopts diff.Options, argA, argB string) error {
+	ios := fac.IOStreams
 	defer readerGC(ios)()
 	for _, p := range dopts.IgnorePaths {
 		if p != "" && !strings.HasPrefix(p, "/") {
 			return usagef("--ignore %q: want a JSON Pointer such as /content/0/text", p)
 		}
 	}
-	reg, err := readRules(ios.Getenv)
+	reg, err := fac.Rules()
 	if err != nil {
 		return err
 	}
-	a, closeA, err := readRulesSnapshot(ios, argA, "", reg)
+	a, closeA, err := readRulesSnapshot(fac, argA, "", reg)
 	if err != nil {
 		return err
 	}
 	defer closeA()
-	b, closeB, err := readRulesSnapshot(ios, argB, "", reg)
+	b, closeB, err := readRulesSnapshot(fac, argB, "", reg)
 	if err != nil {
 		return err
 	}
@@ -137,8 +138,9 @@ func runDiff(ios *IOStreams, o *diffOptions, dopts diff.Options, argA, argB stri
 // snapshot whose frames can be read back: at their offsets when the
 // input is a regular file, else kept in memory. It warns of the capture's
 // damage, and returns the input's name and a function that closes it.
-func readSnapshot(ios *IOStreams, arg, session string, opts store.Options) (*store.Snapshot, string, func(), error) {
-	ci, err := openExportInput(ios, arg, session)
+func readSnapshot(fac *Factory, arg, session string, opts store.Options) (*store.Snapshot, string, func(), error) {
+	ios := fac.IOStreams
+	ci, err := openExportInput(fac, arg, session)
 	if err != nil {
 		return nil, "", nil, err
 	}
@@ -163,8 +165,8 @@ func readSnapshot(ios *IOStreams, arg, session string, opts store.Options) (*sto
 }
 
 // readRulesSnapshot is readSnapshot with the configured rules evaluated.
-func readRulesSnapshot(ios *IOStreams, arg, session string, reg *finding.Registry) (*store.Snapshot, func(), error) {
-	snap, _, closeIn, err := readSnapshot(ios, arg, session, store.Options{Rules: reg, Checks: rules.Checks()})
+func readRulesSnapshot(fac *Factory, arg, session string, reg *finding.Registry) (*store.Snapshot, func(), error) {
+	snap, _, closeIn, err := readSnapshot(fac, arg, session, store.Options{Rules: reg, Checks: rules.Checks()})
 	return snap, closeIn, err
 }
 

@@ -32,8 +32,9 @@ func (f *eventsExportFlags) add(fs *pflag.FlagSet) {
 // runEventsExport writes a capture's analytics events. They stream: each
 // event is written (JSONL) or handed to the OTLP/JSON writer as the store
 // reports it, so memory follows the open calls, not the capture's size.
-func runEventsExport(ios *IOStreams, opts *exportOptions, red *redact.Redactor) error {
-	r, in, name, err := openExportReader(ios, opts)
+func runEventsExport(opts *exportOptions) error {
+	ios, red := opts.IOStreams, opts.red
+	r, in, name, err := openExportReader(opts)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,8 +23,10 @@ import (
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
-// exportOptions are the export command's flags and argument.
+// exportOptions are what the export command runs with: its dependencies,
+// its flags and its argument.
 type exportOptions struct {
+	*Factory
 	format  string // "json" or "text"
 	output  string // "" or "-" means stdout
 	input   string // "" newest session, "-" stdin, a session id or a path
@@ -33,11 +34,14 @@ type exportOptions struct {
 	redact  redactFlags
 	events  eventsExportFlags // -T events and -T otlp (events_export.go)
 	rules   *finding.Registry // grades the findings ([rules] in .mcptrail.toml)
+	red     *redact.Redactor  // scrubs what is exported; nil: nothing
 	wide    bool              // --wide: -T text's tables whole (tableout.go)
 }
 
-func newExportCmd(io *IOStreams) *cobra.Command {
-	opts := exportOptions{}
+// newExportCmd returns the export command; runF, when not nil, runs
+// instead of runExport.
+func newExportCmd(fac *Factory, runF func(*exportOptions) error) *cobra.Command {
+	opts := exportOptions{Factory: fac}
 	cmd := &cobra.Command{
 		Use:   "export [-T json|text|html|har] [-o FILE] [SESSION|PATH|-]",
 		Short: "Write a captured session as JSON, text, HTML or HAR",
@@ -68,14 +72,17 @@ export; the capture file itself is only read.`,
 			if len(args) == 1 {
 				opts.input = args[0]
 			}
-			red, err := opts.redact.readRedactor(cmd.Flags(), io.Getenv)
-			if err != nil {
+			var err error
+			if opts.red, err = fac.Redactor(&opts.redact, cmd.Flags()); err != nil {
 				return err
 			}
-			if opts.rules, err = readRules(io.Getenv); err != nil {
+			if opts.rules, err = fac.Rules(); err != nil {
 				return err
 			}
-			return runExport(cmd.Context(), io, &opts, red)
+			if runF != nil {
+				return runF(&opts)
+			}
+			return runExport(&opts)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.format, "format", "T", "json", "output format: "+formatList(exportFormats())+" (html: one self-contained page; har: HTTP Archive 1.2; events: analytics events, JSONL; otlp: the events as OTLP/JSON)")
@@ -121,15 +128,17 @@ func readerGC(ios *IOStreams) (restore func()) {
 	return func() { debug.SetGCPercent(old) }
 }
 
-func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *redact.Redactor) error {
+// runExport writes the session opts names in opts.format.
+func runExport(opts *exportOptions) error {
+	ios, red := opts.IOStreams, opts.red
 	defer readerGC(ios)()
 	if opts.format == formatEvents || opts.format == formatOTLP {
-		return runEventsExport(ios, opts, red)
+		return runEventsExport(opts)
 	}
 	if opts.format != "json" && opts.format != "text" && opts.format != formatHAR && opts.format != formatHTML {
 		return usagef("unknown export format %q (want %s)", opts.format, formatList(exportFormats()))
 	}
-	r, in, name, err := openExportReader(ios, opts)
+	r, in, name, err := openExportReader(opts)
 	if err != nil {
 		return err
 	}

@@ -25,13 +25,14 @@ type captureInput struct {
 // session, "-" standard input, an existing file, else a session id or
 // unique id prefix in the state directory. session (--session) picks a
 // session inside the file.
-func openExportInput(ios *IOStreams, arg, session string) (*captureInput, error) {
+func openExportInput(fac *Factory, arg, session string) (*captureInput, error) {
+	ios := fac.IOStreams
 	if arg == "-" {
 		ci := &captureInput{in: io.NopCloser(ios.In), name: "standard input", want: session}
 		ci.file, _ = ios.In.(*os.File)
 		return ci, nil
 	}
-	path, want, err := resolveCapture(ios, arg)
+	path, want, err := resolveCapture(fac, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +48,7 @@ func openExportInput(ios *IOStreams, arg, session string) (*captureInput, error)
 
 // resolveCapture turns the export argument into a capture path and the
 // session wanted in it.
-func resolveCapture(ios *IOStreams, arg string) (string, string, error) {
+func resolveCapture(fac *Factory, arg string) (string, string, error) {
 	if arg != "" {
 		fi, err := os.Stat(arg)
 		if err == nil && !fi.IsDir() {
@@ -60,7 +61,7 @@ func resolveCapture(ios *IOStreams, arg string) (string, string, error) {
 			return "", "", openCaptureError(arg, err)
 		}
 	}
-	state, err := capture.StateDir(ios.Getenv)
+	state, err := fac.StateDir()
 	if err != nil {
 		return "", "", err
 	}
@@ -77,27 +78,28 @@ func resolveCapture(ios *IOStreams, arg string) (string, string, error) {
 	}
 	var matches []string
 	for _, f := range files {
-		if strings.HasPrefix(sessionIDOf(f), arg) {
+		if strings.HasPrefix(capture.SessionFileID(f), arg) {
 			matches = append(matches, f)
 		}
 	}
 	switch len(matches) {
 	case 0:
 		// Not a file's name: a session appended inside a file, perhaps.
-		return findAppended(ios, files, arg, dir)
+		return findAppended(fac, files, arg, dir)
 	case 1:
 		return matches[0], arg, nil
 	}
 	ids := make([]string, len(matches))
 	for i, m := range matches {
-		ids[i] = sessionIDOf(m)
+		ids[i] = capture.SessionFileID(m)
 	}
 	return "", "", ambiguousPrefix(arg, dir, ids)
 }
 
 // findAppended looks for a session id prefix among the sessions inside
 // the files (sessions added with --append).
-func findAppended(ios *IOStreams, files []string, arg, dir string) (string, string, error) {
+func findAppended(fac *Factory, files []string, arg, dir string) (string, string, error) {
+	ios := fac.IOStreams
 	var path, id string
 	var ids []string
 	for _, f := range files {
@@ -141,19 +143,13 @@ func ambiguousPrefix(prefix, dir string, ids []string) error {
 	return usagef("session prefix %q is ambiguous in %s: %d sessions match (%s); give more of the id", prefix, dir, len(ids), idList(ids))
 }
 
-// sessionIDOf returns the id part of a session file name
-// (START-LABEL-ID.jsonl).
-func sessionIDOf(path string) string {
-	name := strings.TrimSuffix(filepath.Base(path), capture.Ext)
-	return name[strings.LastIndexByte(name, '-')+1:]
-}
-
 // openExportReader opens the capture an export reads, refuses an output
 // that is a capture (the input or any other), and returns the reader of
 // the session it picks, the input to close and the input's name for
 // messages.
-func openExportReader(ios *IOStreams, opts *exportOptions) (*capture.Reader, io.Closer, string, error) {
-	ci, err := openExportInput(ios, opts.input, opts.session)
+func openExportReader(opts *exportOptions) (*capture.Reader, io.Closer, string, error) {
+	ios := opts.IOStreams
+	ci, err := openExportInput(opts.Factory, opts.input, opts.session)
 	if err != nil {
 		return nil, nil, "", err
 	}

@@ -98,7 +98,7 @@ type httpFlags struct {
 	fwd    forwardFlags
 }
 
-func newHTTPCmd(io *IOStreams) *cobra.Command {
+func newHTTPCmd(fac *Factory) *cobra.Command {
 	var f httpFlags
 	cmd := &cobra.Command{
 		Use:   "http (--target URL | --forward) [flags]",
@@ -113,9 +113,9 @@ func newHTTPCmd(io *IOStreams) *cobra.Command {
 				return err
 			}
 			if f.fwd.on {
-				return runForward(cmd, io, &f)
+				return runForward(cmd, fac, &f)
 			}
-			return runHTTP(cmd, io, &f)
+			return runHTTP(cmd, fac, &f)
 		},
 	}
 	fl := cmd.Flags()
@@ -132,12 +132,13 @@ func newHTTPCmd(io *IOStreams) *cobra.Command {
 	return cmd
 }
 
-func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
+func runHTTP(cmd *cobra.Command, fac *Factory, f *httpFlags) error {
+	io := fac.IOStreams
 	target, err := parseTarget(f.target)
 	if err != nil {
 		return err
 	}
-	red, err := f.settle(cmd, io.Getenv)
+	red, err := f.settle(cmd.Flags(), fac.Config)
 	if err != nil {
 		return err
 	}
@@ -151,7 +152,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 	}
 	start := io.Now()
 	id := capture.NewSessionID()
-	file, err := openCapture(io, &f.tapFlags, start, label, id)
+	file, err := openCapture(fac, &f.tapFlags, start, label, id)
 	if err != nil {
 		_ = ln.Close()
 		return err
@@ -165,7 +166,7 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 		OnFailure:      (&failureNotices{w: io.ErrOut}).report,
 		OnHint:         func(s string) { fmt.Fprintf(io.ErrOut, "mcptrail: %s\n", termtext.Escape(s)) },
 	}
-	return serveProxy(cmd, io, f, ln, file, red, opts, func(err error) error { return err }, func() {
+	return serveProxy(cmd, fac, f, ln, file, red, opts, func(err error) error { return err }, func() {
 		fmt.Fprintf(io.ErrOut, "mcptrail: listening on http://%s/ → %s\n", ln.Addr(), termtext.Escape(shownTarget(target, red)))
 	})
 }
@@ -173,8 +174,9 @@ func runHTTP(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 // serveProxy finishes opts (capture file, redaction, live events), serves
 // the proxy on ln until a signal, calling ready once it listens, and ends
 // the capture. newErr maps an error of httpproxy.New to the one returned.
-func serveProxy(cmd *cobra.Command, io *IOStreams, f *httpFlags, ln net.Listener, file *capture.File, red *redact.Redactor,
+func serveProxy(cmd *cobra.Command, fac *Factory, f *httpFlags, ln net.Listener, file *capture.File, red *redact.Redactor,
 	opts *httpproxy.Options, newErr func(error) error, ready func()) error {
+	io := fac.IOStreams
 	if file != nil {
 		opts.Capture = file
 		opts.SpoolDir = filepath.Dir(file.Name()) // a huge frame waits next to its capture
@@ -208,7 +210,7 @@ func serveProxy(cmd *cobra.Command, io *IOStreams, f *httpFlags, ln net.Listener
 	if live != nil {
 		live.finish(io)
 	}
-	return errors.Join(serveErr, closeCapture(io, file, false, err))
+	return errors.Join(serveErr, closeCapture(fac, file, false, err))
 }
 
 // parseTarget checks --target.

@@ -78,12 +78,13 @@ func (f *httpFlags) checkForward(cmd *cobra.Command) error {
 }
 
 // runForward is `mcptrail http --forward`.
-func runForward(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
-	red, err := f.settle(cmd, io.Getenv)
+func runForward(cmd *cobra.Command, fac *Factory, f *httpFlags) error {
+	io := fac.IOStreams
+	red, err := f.settle(cmd.Flags(), fac.Config)
 	if err != nil {
 		return err
 	}
-	intercept, err := f.fwd.interceptor(io)
+	intercept, err := f.fwd.interceptor(fac)
 	if err != nil {
 		return err
 	}
@@ -97,7 +98,7 @@ func runForward(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 	}
 	start := io.Now()
 	id := capture.NewSessionID()
-	file, err := openCapture(io, &f.tapFlags, start, label, id)
+	file, err := openCapture(fac, &f.tapFlags, start, label, id)
 	if err != nil {
 		_ = ln.Close()
 		return err
@@ -108,7 +109,7 @@ func runForward(cmd *cobra.Command, io *IOStreams, f *httpFlags) error {
 		Now:       io.Now,
 		OnFailure: (&failureNotices{w: io.ErrOut}).report,
 	}
-	return serveProxy(cmd, io, f, ln, file, red, opts, asUsage, func() { forwardReady(io, ln.Addr()) })
+	return serveProxy(cmd, fac, f, ln, file, red, opts, asUsage, func() { forwardReady(io, ln.Addr()) })
 }
 
 // forwardReady tells where the forward proxy listens and how to use it.
@@ -124,11 +125,11 @@ func forwardReady(io *IOStreams, addr net.Addr) {
 // CA of --intercept HOSTs is constrained to them (mitm.Dir names its
 // folder, the one `mcptrail ca --intercept HOSTs` prints); --intercept-all
 // takes the CA without constraints.
-func (f *forwardFlags) interceptor(io *IOStreams) (func(string) (*tls.Config, error), error) {
+func (f *forwardFlags) interceptor(fac *Factory) (func(string) (*tls.Config, error), error) {
 	if !f.interceptAll && len(f.intercept) == 0 {
 		return nil, nil
 	}
-	state, err := capture.StateDir(io.Getenv)
+	state, err := fac.StateDir()
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ type ledgerOptions struct {
 	wide    bool // --wide: every column whole (tableout.go)
 }
 
-func newLedgerCmd(io *IOStreams) *cobra.Command {
+func newLedgerCmd(fac *Factory) *cobra.Command {
 	opts := ledgerOptions{}
 	cmd := &cobra.Command{
 		Use:   "ledger [--json] [--all | SESSION|PATH|-]",
@@ -58,11 +58,11 @@ frames before the rows are built; the capture file itself is only read.`,
 			if len(args) == 1 {
 				opts.input = args[0]
 			}
-			red, err := opts.redact.readRedactor(cmd.Flags(), io.Getenv)
+			red, err := fac.Redactor(&opts.redact, cmd.Flags())
 			if err != nil {
 				return err
 			}
-			return runLedger(io, &opts, red)
+			return runLedger(fac, &opts, red)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "write the rows as a JSON array instead of a table")
@@ -80,15 +80,16 @@ type sessionLedger struct {
 	rows []store.LedgerRow
 }
 
-func runLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) error {
+func runLedger(fac *Factory, opts *ledgerOptions, red *redact.Redactor) error {
+	ios := fac.IOStreams
 	var ledgers []sessionLedger
 	if opts.all {
 		var err error
-		if ledgers, err = loadAllLedgers(ios, red); err != nil {
+		if ledgers, err = loadAllLedgers(fac, red); err != nil {
 			return err
 		}
 	} else {
-		l, err := loadLedger(ios, opts, red)
+		l, err := loadLedger(fac, opts, red)
 		if err != nil {
 			return err
 		}
@@ -119,8 +120,9 @@ func runLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) error 
 }
 
 // loadLedger reads the capture the argument names (as export does).
-func loadLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) (sessionLedger, error) {
-	ci, err := openExportInput(ios, opts.input, opts.session)
+func loadLedger(fac *Factory, opts *ledgerOptions, red *redact.Redactor) (sessionLedger, error) {
+	ios := fac.IOStreams
+	ci, err := openExportInput(fac, opts.input, opts.session)
 	if err != nil {
 		return sessionLedger{}, err
 	}
@@ -140,8 +142,9 @@ func loadLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) (sess
 // loadAllLedgers reads every session in the state directory (each session
 // of a file that holds several), newest file first; a file that is not a
 // readable capture is reported and skipped.
-func loadAllLedgers(ios *IOStreams, red *redact.Redactor) ([]sessionLedger, error) {
-	state, err := capture.StateDir(ios.Getenv)
+func loadAllLedgers(fac *Factory, red *redact.Redactor) ([]sessionLedger, error) {
+	ios := fac.IOStreams
+	state, err := fac.StateDir()
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +176,7 @@ func loadLedgerFile(warn io.Writer, path string, red *redact.Redactor) ([]sessio
 		reportDamage(warn, path, snap.Session.Damage)
 		id := snap.Session.ID
 		if id == "" {
-			id = sessionIDOf(path)
+			id = capture.SessionFileID(path)
 		}
 		out = append(out, sessionLedger{id: id, name: path, rows: snap.Ledger.Slice()})
 		return nil
@@ -185,27 +188,14 @@ func loadLedgerFile(warn io.Writer, path string, red *redact.Redactor) ([]sessio
 // writeLedgerJSON writes the rows as one JSON array, one row per line;
 // with a session column, each row names its session first.
 func writeLedgerJSON(ios *IOStreams, ledgers []sessionLedger, withSession bool) error {
-	b := []byte{'['}
-	n := 0
-	for _, l := range ledgers {
-		session := ""
+	list := make([]jsonexport.SessionLedger, len(ledgers))
+	for i, l := range ledgers {
+		list[i].Rows = l.rows
 		if withSession {
-			session = l.id
-		}
-		for i := range l.rows {
-			if n > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '\n')
-			b = jsonexport.AppendLedgerRow(b, session, &l.rows[i])
-			n++
+			list[i].Session = l.id
 		}
 	}
-	if n > 0 {
-		b = append(b, '\n')
-	}
-	b = append(b, "]\n"...)
-	if err := writeJSON(ios.Out, b); err != nil {
+	if err := jsonexport.WriteLedgerList(ios.Out, list); err != nil {
 		return fmt.Errorf("writing ledger: %w", err)
 	}
 	return nil

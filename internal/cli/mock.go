@@ -28,7 +28,7 @@ type mockOptions struct {
 	allowOrigin   []string // --allow-origin: more browser origins for --http
 }
 
-func newMockCmd(ios *IOStreams) *cobra.Command {
+func newMockCmd(fac *Factory) *cobra.Command {
 	opts := mockOptions{}
 	cmd := &cobra.Command{
 		Use:   "mock [--http ADDR] [--match strict|loose] [--allow-redacted] SESSION|PATH",
@@ -80,7 +80,7 @@ capture is refused (exit 2) unless --allow-redacted: it would serve
 		},
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.input = args[0]
-			return runMock(ios, &opts)
+			return runMock(fac, &opts)
 		},
 	}
 	f := cmd.Flags()
@@ -93,7 +93,8 @@ capture is refused (exit 2) unless --allow-redacted: it would serve
 	return cmd
 }
 
-func runMock(ios *IOStreams, opts *mockOptions) error {
+func runMock(fac *Factory, opts *mockOptions) error {
+	ios := fac.IOStreams
 	match, err := mock.ParseMatch(opts.match)
 	if err != nil {
 		return usagef("--match: %v", err)
@@ -104,7 +105,7 @@ func runMock(ios *IOStreams, opts *mockOptions) error {
 	if err := admit.CheckOrigins(opts.allowOrigin); err != nil {
 		return usagef("--allow-origin: %v", err)
 	}
-	script, name, err := loadMockScript(ios, opts)
+	script, name, err := loadMockScript(fac, opts)
 	if err != nil {
 		return err
 	}
@@ -120,8 +121,9 @@ func runMock(ios *IOStreams, opts *mockOptions) error {
 
 // loadMockScript reads the capture the argument names into a Script,
 // printing its warnings.
-func loadMockScript(ios *IOStreams, opts *mockOptions) (*mock.Script, string, error) {
-	snap, name, closeIn, err := readSnapshot(ios, opts.input, opts.session, store.Options{})
+func loadMockScript(fac *Factory, opts *mockOptions) (*mock.Script, string, error) {
+	ios := fac.IOStreams
+	snap, name, closeIn, err := readSnapshot(fac, opts.input, opts.session, store.Options{})
 	if err != nil {
 		return nil, "", err
 	}

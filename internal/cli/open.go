@@ -27,7 +27,8 @@ type openOptions struct {
 	redact  redactFlags
 }
 
-func newOpenCmd(ios *IOStreams) *cobra.Command {
+func newOpenCmd(fac *Factory) *cobra.Command {
+	ios := fac.IOStreams
 	opts := openOptions{}
 	cmd := &cobra.Command{
 		Use:   "open [SESSION|PATH|-]",
@@ -56,15 +57,15 @@ shown and exported, as for export; the capture file itself is only read.`,
 			if !ios.OutIsTerminal {
 				return usagef("open needs a terminal; to read a session as text, use mcptrail export -T text")
 			}
-			red, err := opts.redact.readRedactor(cmd.Flags(), ios.Getenv)
+			red, err := fac.Redactor(&opts.redact, cmd.Flags())
 			if err != nil {
 				return err
 			}
-			reg, err := readRules(ios.Getenv)
+			reg, err := fac.Rules()
 			if err != nil {
 				return err
 			}
-			return runOpen(cmd.Context(), ios, &opts, red, reg)
+			return runOpen(cmd.Context(), fac, &opts, red, reg)
 		},
 	}
 	cmd.Flags().StringVar(&opts.session, "session", "", "open the session `ID` (or unique id prefix) of a file that holds several")
@@ -72,16 +73,17 @@ shown and exported, as for export; the capture file itself is only read.`,
 	return cmd
 }
 
-func runOpen(ctx context.Context, ios *IOStreams, opts *openOptions, red *redact.Redactor, reg *finding.Registry) error {
+func runOpen(ctx context.Context, fac *Factory, opts *openOptions, red *redact.Redactor, reg *finding.Registry) error {
+	ios := fac.IOStreams
 	topts := tui.Options{
 		Source: &source.Options{Redactor: red, Rules: reg},
 		ID:     opts.session,
-		Export: tuiExport(ios, opts.redact, red, reg),
+		Export: tuiExport(fac, opts.redact, red, reg),
 	}
 	if opts.input == "-" {
 		topts.Stdin = ios.In
 	} else {
-		path, want, err := resolveCapture(ios, opts.input)
+		path, want, err := resolveCapture(fac, opts.input)
 		if err != nil {
 			return err
 		}
@@ -95,30 +97,30 @@ func runOpen(ctx context.Context, ios *IOStreams, opts *openOptions, red *redact
 
 // runHub opens the hub over the state directory: what a bare mcptrail
 // does on a terminal.
-func runHub(ctx context.Context, ios *IOStreams) error {
-	red, err := (&redactFlags{}).readRedactor(pflag.NewFlagSet("hub", pflag.ContinueOnError), ios.Getenv)
+func runHub(ctx context.Context, fac *Factory) error {
+	red, err := fac.Redactor(&redactFlags{}, pflag.NewFlagSet("hub", pflag.ContinueOnError))
 	if err != nil {
 		return err
 	}
-	reg, err := readRules(ios.Getenv)
+	reg, err := fac.Rules()
 	if err != nil {
 		return err
 	}
-	state, err := capture.StateDir(ios.Getenv)
+	state, err := fac.StateDir()
 	if err != nil {
 		return err
 	}
 	return tui.Run(ctx, tui.Options{
 		Source: &source.Options{Redactor: red, Rules: reg},
 		Dir:    capture.SessionsDir(state),
-		Export: tuiExport(ios, redactFlags{}, red, reg),
+		Export: tuiExport(fac, redactFlags{}, red, reg),
 	})
 }
 
 // tuiExport is the TUI's `e`: the session shown is exported as format
 // into a new file of the working directory, as mcptrail export would
 // write it.
-func tuiExport(ios *IOStreams, flags redactFlags, red *redact.Redactor, reg *finding.Registry) func(context.Context, ui.Data, string) (string, error) {
+func tuiExport(fac *Factory, flags redactFlags, red *redact.Redactor, reg *finding.Registry) func(context.Context, ui.Data, string) (string, error) {
 	return func(ctx context.Context, d ui.Data, format string) (string, error) {
 		if d.Path == "" {
 			return "", errors.New("a session read from standard input cannot be exported from here; pipe it to mcptrail export")
@@ -130,10 +132,12 @@ func tuiExport(ios *IOStreams, flags redactFlags, red *redact.Redactor, reg *fin
 			return "", err
 		}
 		var errOut bytes.Buffer // a warning must not scribble on the TUI
-		quiet := *ios
+		quiet := *fac.IOStreams
 		quiet.ErrOut = &errOut
-		eo := exportOptions{format: format, output: out, input: d.Path, session: s.ID, redact: flags, rules: reg}
-		if err := runExport(ctx, &quiet, &eo, red); err != nil {
+		qf := *fac
+		qf.IOStreams = &quiet
+		eo := exportOptions{Factory: &qf, format: format, output: out, input: d.Path, session: s.ID, redact: flags, rules: reg, red: red}
+		if err := runExport(&eo); err != nil {
 			return "", err
 		}
 		msg := "exported to " + out

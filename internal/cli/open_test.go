@@ -36,7 +36,7 @@ func TestTUIExport(t *testing.T) {
 	}
 	t.Chdir(t.TempDir())
 	ios := &IOStreams{In: strings.NewReader(""), Out: new(bytes.Buffer), ErrOut: new(bytes.Buffer), Getenv: func(string) string { return "" }, Now: time.Now}
-	export := tuiExport(ios, redactFlags{}, nil, rules.Default())
+	export := tuiExport(newFactory(ios), redactFlags{}, nil, rules.Default())
 
 	for _, tt := range []struct{ format, want string }{
 		{"json", "elicit-seed-tuitest.json"},

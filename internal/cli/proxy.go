@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/redact"
@@ -68,8 +70,22 @@ type proxyFlags struct {
 	killAfter time.Duration
 }
 
-func newProxyCmd(io *IOStreams) *cobra.Command {
-	var f proxyFlags
+// proxyOptions are what the proxy (the root command) runs with: its
+// dependencies, its flags and the server command after --.
+type proxyOptions struct {
+	*Factory
+	ctx     context.Context
+	flags   proxyFlags
+	fs      *pflag.FlagSet // the command's flags: a --redact-* flag set replaces the configuration's
+	command []string       // the server command and its arguments
+}
+
+// newProxyCmd returns the root command, the stdio proxy; runF, when not
+// nil, runs instead of runProxy.
+func newProxyCmd(fac *Factory, runF func(*proxyOptions) error) *cobra.Command {
+	io := fac.IOStreams
+	opts := &proxyOptions{Factory: fac}
+	f := &opts.flags
 	cmd := &cobra.Command{
 		Use:   "mcptrail [flags] -- SERVER-COMMAND [ARGS...]",
 		Short: "Transparent MCP proxy with a lossless session capture",
@@ -79,7 +95,17 @@ func newProxyCmd(io *IOStreams) *cobra.Command {
   mcptrail --capture session.jsonl -- uvx mcp-server-git`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runProxy(cmd, io, &f, args)
+			if len(args) == 0 && cmd.Flags().NFlag() == 0 && io.InIsTerminal && io.OutIsTerminal {
+				return runHub(cmd.Context(), fac)
+			}
+			if err := checkProxyArgs(cmd, io, f, args); err != nil {
+				return err
+			}
+			opts.ctx, opts.fs, opts.command = cmd.Context(), cmd.Flags(), args
+			if runF != nil {
+				return runF(opts)
+			}
+			return runProxy(opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -114,14 +140,11 @@ func checkProxyArgs(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []str
 	return nil
 }
 
-func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) error {
-	if len(args) == 0 && cmd.Flags().NFlag() == 0 && io.InIsTerminal && io.OutIsTerminal {
-		return runHub(cmd.Context(), io)
-	}
-	if err := checkProxyArgs(cmd, io, f, args); err != nil {
-		return err
-	}
-	red, err := f.settle(cmd, io.Getenv)
+// runProxy runs the server command through the stdio tap, capturing the
+// session as the flags and the configuration say.
+func runProxy(opts *proxyOptions) error {
+	fac, f, io, args := opts.Factory, &opts.flags, opts.IOStreams, opts.command
+	red, err := f.settle(opts.fs, fac.Config)
 	if err != nil {
 		return err
 	}
@@ -129,12 +152,12 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	label := sessionLabel(f.label, args, red)
 	start := io.Now()
 	id := capture.NewSessionID()
-	file, err := openCapture(io, &f.tapFlags, start, label, id)
+	file, err := openCapture(fac, &f.tapFlags, start, label, id)
 	if err != nil {
 		return err
 	}
 	f.events.mcpcat.getenv = io.Getenv
-	live, err := f.events.start(cmd.Context(), io, file)
+	live, err := f.events.start(opts.ctx, io, file)
 	if err != nil {
 		closeQuietly(file)
 		return err
@@ -145,7 +168,7 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 	defer signal.Stop(sigs)
 	defer catchSIGPIPE()()
 
-	opts := &stdio.Options{
+	sopts := &stdio.Options{
 		Command: args,
 		Stdin:   io.In, Stdout: io.Out, Stderr: io.ErrOut,
 		Header:  capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
@@ -154,27 +177,28 @@ func runProxy(cmd *cobra.Command, io *IOStreams, f *proxyFlags, args []string) e
 		OnCaptureError: captureFailed(io),
 	}
 	if file != nil {
-		opts.Capture = file
-		opts.SpoolDir = filepath.Dir(file.Name()) // a huge frame waits next to its capture
+		sopts.Capture = file
+		sopts.SpoolDir = filepath.Dir(file.Name()) // a huge frame waits next to its capture
 	}
 	if red != nil {
-		opts.Redact = red
+		sopts.Redact = red
 	}
 	if live != nil {
-		opts.Feed = live.feed
-		opts.BeforeEnd = live.notes
+		sopts.Feed = live.feed
+		sopts.BeforeEnd = live.notes
 	}
-	res, runErr := stdio.Run(cmd.Context(), opts)
+	res, runErr := stdio.Run(opts.ctx, sopts)
 	if live != nil {
 		live.finish(io)
 	}
-	return proxyExit(io, res, closeCapture(io, file, res == nil, runErr))
+	return proxyExit(io, res, closeCapture(fac, file, res == nil, runErr))
 }
 
 // closeCapture closes the capture file (nil with --no-capture) and returns
 // runErr, or the closing error when runErr is nil. When the server never
 // started the file is discarded instead: no empty session is left behind.
-func closeCapture(io *IOStreams, file *capture.File, notStarted bool, runErr error) error {
+func closeCapture(fac *Factory, file *capture.File, notStarted bool, runErr error) error {
+	io := fac.IOStreams
 	switch {
 	case file == nil:
 	case notStarted:
@@ -185,7 +209,7 @@ func closeCapture(io *IOStreams, file *capture.File, notStarted bool, runErr err
 		if err := file.Close(); err != nil && runErr == nil {
 			runErr = fmt.Errorf("closing capture %s: %w", file.Path(), reason(err))
 		} else if err == nil {
-			indexEnded(io, file.Path()) // sessions_index.go
+			indexEnded(fac, file.Path()) // sessions_index.go
 		}
 	}
 	return runErr
@@ -204,7 +228,7 @@ func captureFailed(io *IOStreams) func(error) {
 // openCapture creates the capture file the flags ask for; nil with
 // --no-capture. A --capture path is expanded as a template, refused when
 // it exists (unless --append or --force), and locked.
-func openCapture(io *IOStreams, f *tapFlags, start time.Time, label, id string) (*capture.File, error) {
+func openCapture(fac *Factory, f *tapFlags, start time.Time, label, id string) (*capture.File, error) {
 	if f.noCapture {
 		return nil, nil
 	}
@@ -224,7 +248,7 @@ func openCapture(io *IOStreams, f *tapFlags, start time.Time, label, id string) 
 		}
 		return file, nil
 	}
-	state, err := capture.StateDir(io.Getenv)
+	state, err := fac.StateDir()
 	if err != nil {
 		return nil, captureHint(err)
 	}
@@ -271,18 +295,18 @@ type tapFlags struct {
 // configuration files and returns the redactor they ask for (nil for
 // none). A capture path set in the working directory's .mcptrail.toml is
 // refused, whatever the flags say, so the mistake is seen at once.
-func (f *tapFlags) settle(cmd *cobra.Command, getenv func(string) string) (*redact.Redactor, error) {
+func (f *tapFlags) settle(fs *pflag.FlagSet, readConfig func() (*config, error)) (*redact.Redactor, error) {
 	if f.noCapture && f.capture != "" {
 		return nil, usagef("--capture and --no-capture cannot be used together")
 	}
-	cfg, err := loadConfig(getenv)
+	cfg, err := readConfig()
 	if err != nil {
 		return nil, err
 	}
 	if cfg.localCapture != "" {
 		return nil, localCaptureError(cfg)
 	}
-	red, err := f.redact.redactor(cmd.Flags(), &cfg.Redact)
+	red, err := f.redact.redactor(fs, &cfg.Redact)
 	if err != nil {
 		return nil, err
 	}

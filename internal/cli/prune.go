@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/index"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
@@ -22,7 +21,7 @@ type pruneFlags struct {
 	dryRun    bool
 }
 
-func newPruneCmd(io *IOStreams) *cobra.Command {
+func newPruneCmd(fac *Factory) *cobra.Command {
 	var f pruneFlags
 	cmd := &cobra.Command{
 		Use:   "prune (--older-than AGE | --keep N) [--label L] [--yes]",
@@ -60,7 +59,7 @@ prune lists what it would delete (--dry-run, the default).`,
 					return usagef("--older-than: %v", err)
 				}
 			}
-			return runPrune(io, &f, age, cmd.Flags().Changed("keep"))
+			return runPrune(fac, &f, age, cmd.Flags().Changed("keep"))
 		},
 	}
 	cmd.Flags().StringVar(&f.olderThan, "older-than", "", "select the sessions older than `AGE` (30d, 2w, 12h)")
@@ -71,15 +70,9 @@ prune lists what it would delete (--dry-run, the default).`,
 	return cmd
 }
 
-// prunable is a capture file prune selected.
-type prunable struct {
-	path     string
-	sessions int
-	size     int64
-}
-
-func runPrune(io *IOStreams, f *pruneFlags, age time.Duration, keepSet bool) error {
-	ix, err := openIndex(io) // sessions_index.go
+func runPrune(fac *Factory, f *pruneFlags, age time.Duration, keepSet bool) error {
+	io := fac.IOStreams
+	ix, err := openIndex(fac) // sessions_index.go
 	if err != nil {
 		return err
 	}
@@ -88,12 +81,12 @@ func runPrune(io *IOStreams, f *pruneFlags, age time.Duration, keepSet bool) err
 	if err != nil {
 		return err
 	}
-	files := pruneSelect(all, f.label, io.Now().Add(-age), age > 0 || f.olderThan != "", f.keep, keepSet)
+	files := (&index.PrunePolicy{Label: f.label, Before: io.Now().Add(-age), ByAge: age > 0 || f.olderThan != "", Keep: f.keep, KeepSet: keepSet}).Select(all)
 	var total int64
 	var sessions int
 	for _, p := range files {
-		total += p.size
-		sessions += p.sessions
+		total += p.Size
+		sessions += p.Sessions
 	}
 	if len(files) == 0 {
 		fmt.Fprintln(io.ErrOut, "nothing to prune")
@@ -102,7 +95,7 @@ func runPrune(io *IOStreams, f *pruneFlags, age time.Duration, keepSet bool) err
 	if !f.yes {
 		fmt.Fprintf(io.Out, "would delete %d captures (%d sessions, %d bytes):\n", len(files), sessions, total)
 		for _, p := range files {
-			fmt.Fprintf(io.Out, "  %s\n", termtext.Escape(p.path))
+			fmt.Fprintf(io.Out, "  %s\n", termtext.Escape(p.Path))
 		}
 		fmt.Fprintln(io.ErrOut, "mcptrail: a dry run: run again with --yes to delete them")
 		return nil
@@ -111,75 +104,23 @@ func runPrune(io *IOStreams, f *pruneFlags, age time.Duration, keepSet bool) err
 }
 
 // prune deletes files and drops them from the index.
-func prune(io *IOStreams, ix *index.Index, files []prunable) error {
+func prune(io *IOStreams, ix *index.Index, files []index.Prunable) error {
 	var gone []string
 	var errs []error
 	var sessions int
 	var total int64
 	for _, p := range files {
-		if err := os.Remove(p.path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("deleting %s: %w", p.path, reason(err)))
+		if err := os.Remove(p.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("deleting %s: %w", p.Path, reason(err)))
 			continue
 		}
-		gone = append(gone, p.path)
-		sessions += p.sessions
-		total += p.size
+		gone = append(gone, p.Path)
+		sessions += p.Sessions
+		total += p.Size
 	}
 	if err := ix.Remove(gone); err != nil {
 		errs = append(errs, err)
 	}
 	fmt.Fprintf(io.Out, "deleted %d captures (%d sessions, %d bytes)\n", len(gone), sessions, total)
 	return errors.Join(errs...)
-}
-
-// pruneSelect returns the files whose every session is selected: of the
-// label's sessions (all when label is ""), those that started before
-// cutoff (when byAge) and are not among the newest keep (when keepSet).
-// all is newest first. A file a tap still writes is never selected.
-func pruneSelect(all []index.Session, label string, cutoff time.Time, byAge bool, keep int, keepSet bool) []prunable {
-	type file struct {
-		prunable
-		keep bool
-	}
-	byPath := map[string]*file{}
-	var order []string
-	kept := 0
-	for i := range all {
-		s := &all[i]
-		fl := byPath[s.Path]
-		if fl == nil {
-			fl = &file{prunable: prunable{path: s.Path}}
-			byPath[s.Path] = fl
-			order = append(order, s.Path)
-		}
-		fl.sessions++
-		selected := label == "" || s.Label == label
-		if selected && keepSet && kept < keep {
-			kept++
-			selected = false
-		}
-		if selected && byAge && !s.Start.Before(cutoff) {
-			selected = false
-		}
-		if !selected {
-			fl.keep = true
-		}
-	}
-	var out []prunable
-	for _, p := range order {
-		fl := byPath[p]
-		if fl.keep {
-			continue
-		}
-		if alive, known := capture.WriterAlive(p); known && alive {
-			continue
-		}
-		fi, err := os.Stat(p)
-		if err != nil {
-			continue
-		}
-		fl.size = fi.Size()
-		out = append(out, fl.prunable)
-	}
-	return out
 }

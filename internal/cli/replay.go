@@ -18,7 +18,8 @@ const replayServerCmd = "__replay-server"
 // newReplayServerCmd returns the hidden scripted MCP server: it plays the
 // server side of a transcript on its stdin and stdout, and exits non-zero
 // (with the difference on stderr) when the client strays from the script.
-func newReplayServerCmd(ios *IOStreams) *cobra.Command {
+func newReplayServerCmd(fac *Factory) *cobra.Command {
+	ios := fac.IOStreams
 	var scale float64
 	cmd := &cobra.Command{
 		Use:    replayServerCmd + " TRANSCRIPT",

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -141,8 +142,21 @@ type replayFlags struct {
 	asJSON           bool
 }
 
-func newReplayCmd(ios *IOStreams) *cobra.Command {
-	var f replayFlags
+// replayOptions are what the replay command runs with: its dependencies,
+// its flags and the command line's capture and server.
+type replayOptions struct {
+	*Factory
+	ctx    context.Context
+	flags  replayFlags
+	input  string   // the capture: a file or a session id
+	server []string // the server command after --; nil with --target or --dry-run
+}
+
+// newReplayCmd returns the replay command; runF, when not nil, runs
+// instead of runReplay.
+func newReplayCmd(fac *Factory, runF func(*replayOptions) error) *cobra.Command {
+	opts := &replayOptions{Factory: fac}
+	f := &opts.flags
 	cmd := &cobra.Command{
 		Use:   "replay CAPTURE [flags] (-- SERVER [ARGS...] | --target URL)",
 		Short: "Replay a capture's client calls against a real server and show what changed",
@@ -153,7 +167,15 @@ func newReplayCmd(ios *IOStreams) *cobra.Command {
   mcptrail replay session.jsonl --dry-run`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runReplay(cmd, ios, &f, args)
+			var err error
+			if opts.input, opts.server, err = replayArgs(cmd, f, args); err != nil {
+				return err
+			}
+			opts.ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return runReplay(opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -225,11 +247,11 @@ func onlyTools(only []string) ([]string, error) {
 	return names, nil
 }
 
-func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string) error {
-	arg, server, err := replayArgs(cmd, f, args)
-	if err != nil {
-		return err
-	}
+// runReplay replays the capture opts names against its server (or lists
+// the plan, with --dry-run) and prints what changed.
+func runReplay(opts *replayOptions) error {
+	fac, f, ios := opts.Factory, &opts.flags, opts.IOStreams
+	arg, server := opts.input, opts.server
 	only, err := onlyTools(f.only)
 	if err != nil {
 		return err
@@ -238,7 +260,7 @@ func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig(ios.Getenv)
+	cfg, err := fac.Config()
 	if err != nil {
 		return err
 	}
@@ -246,14 +268,14 @@ func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string
 	if err != nil {
 		return err
 	}
-	reg, err := readRules(ios.Getenv)
+	reg, err := fac.Rules()
 	if err != nil {
 		return err
 	}
 	if arg == "-" {
 		return usagef("replay reads a capture file or a session id, not standard input")
 	}
-	orig, closeOrig, err := readRulesSnapshot(ios, arg, f.session, reg)
+	orig, closeOrig, err := readRulesSnapshot(fac, arg, f.session, reg)
 	if err != nil {
 		return err
 	}
@@ -278,12 +300,12 @@ func runReplay(cmd *cobra.Command, ios *IOStreams, f *replayFlags, args []string
 			learnPlan = nil
 		}
 	}
-	return replayStdio(cmd, ios, f, orig, plan, learnPlan, server, diff.Options{SlowerThan: factor, MinSlowerMS: minSlowerMS, IgnorePaths: ignore}, reg)
+	return replayStdio(opts, orig, plan, learnPlan, server, diff.Options{SlowerThan: factor, MinSlowerMS: minSlowerMS, IgnorePaths: ignore}, reg)
 }
 
 // openReplayCapture creates the new capture: --capture PATH (never an
 // existing file), else a session file in the state directory.
-func openReplayCapture(ios *IOStreams, path string, start time.Time, label, id string) (*capture.File, error) {
+func openReplayCapture(fac *Factory, path string, start time.Time, label, id string) (*capture.File, error) {
 	if path != "" {
 		file, err := capture.CreateFile(path, capture.Exclusive)
 		if err != nil {
@@ -291,7 +313,7 @@ func openReplayCapture(ios *IOStreams, path string, start time.Time, label, id s
 		}
 		return file, nil
 	}
-	state, err := capture.StateDir(ios.Getenv)
+	state, err := fac.StateDir()
 	if err != nil {
 		return nil, captureHint(err)
 	}
@@ -306,13 +328,14 @@ func openReplayCapture(ios *IOStreams, path string, start time.Time, label, id s
 // HTTP tap with --target), then, unless --no-learn, once more to learn
 // what the server varies by itself, and compares the new capture with the
 // original.
-func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store.Snapshot, plan, learnPlan *replay.Plan, server []string, dopts diff.Options, reg *finding.Registry) error {
+func replayStdio(opts *replayOptions, orig *store.Snapshot, plan, learnPlan *replay.Plan, server []string, dopts diff.Options, reg *finding.Registry) error {
+	fac, f, ios := opts.Factory, &opts.flags, opts.IOStreams
 	label := orig.Session.Label
 	if label == "" {
 		label = "replay"
 	}
 	id := capture.NewSessionID()
-	file, err := openReplayCapture(ios, f.capture, ios.Now(), label, id)
+	file, err := openReplayCapture(fac, f.capture, ios.Now(), label, id)
 	if err != nil {
 		return err
 	}
@@ -327,7 +350,7 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 		twice = " once (every call left may be destructive, and --allow-destructive allows each once: nothing is learned as volatile)"
 	}
 	fmt.Fprintf(ios.ErrOut, "mcptrail: replaying %d calls%s; capture: %s\n", plan.Sent(), twice, termtext.Escape(file.Path()))
-	res, runErr := runReplayOnce(cmd, ios, f, plan, server, file, id, label, ios.ErrOut)
+	res, runErr := runReplayOnce(opts, plan, server, file, id, label, ios.ErrOut)
 	if res == nil {
 		// The server never started: no session is left behind, as with the proxy.
 		if err := file.Discard(); err != nil {
@@ -349,9 +372,9 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 	}
 	var noise *replay.Noise
 	if learn {
-		noise = learnNoise(cmd, ios, f, learnPlan, server, file.Path(), label, dopts, reg)
+		noise = learnNoise(opts, learnPlan, server, file.Path(), label, dopts, reg)
 	}
-	differs, err := compareReplay(ios, orig, plan, res, file.Path(), dopts, reg, noise, f.asJSON)
+	differs, err := compareReplay(fac, orig, plan, res, file.Path(), dopts, reg, noise, f.asJSON)
 	if err != nil {
 		return err
 	}
@@ -362,12 +385,13 @@ func replayStdio(cmd *cobra.Command, ios *IOStreams, f *replayFlags, orig *store
 }
 
 // runReplayOnce runs the plan once against the server, into file.
-func runReplayOnce(cmd *cobra.Command, ios *IOStreams, f *replayFlags, plan *replay.Plan, server []string, file *capture.File, id, label string, stderr io.Writer) (*replay.Result, error) {
+func runReplayOnce(opts *replayOptions, plan *replay.Plan, server []string, file *capture.File, id, label string, stderr io.Writer) (*replay.Result, error) {
+	f, ios := &opts.flags, opts.IOStreams
 	run := replay.Stdio
 	if f.targetURL != nil {
 		run = replay.HTTP
 	}
-	return run(cmd.Context(), plan, &replay.Options{
+	return run(opts.ctx, plan, &replay.Options{
 		Command: server, Target: f.targetURL, Capture: file, SpoolDir: filepath.Dir(file.Path()),
 		Header: capture.Record{SessionID: id, Label: label, ToolVersion: Version, PID: os.Getpid()},
 		Now:    ios.Now, Timeout: f.timeout, KillAfter: f.killAfter, Stderr: stderr, RequestHeader: f.requestHeader,
@@ -378,7 +402,8 @@ func runReplayOnce(cmd *cobra.Command, ios *IOStreams, f *replayFlags, plan *rep
 // beside the first (removed once read), and returns what differed between
 // the two runs (replay.Learn); nil, with a warning, when the second run
 // failed: then nothing is treated as noise.
-func learnNoise(cmd *cobra.Command, ios *IOStreams, f *replayFlags, plan *replay.Plan, server []string, first, label string, dopts diff.Options, reg *finding.Registry) *replay.Noise {
+func learnNoise(opts *replayOptions, plan *replay.Plan, server []string, first, label string, dopts diff.Options, reg *finding.Registry) *replay.Noise {
+	fac, f, ios := opts.Factory, &opts.flags, opts.IOStreams
 	id := capture.NewSessionID()
 	path := filepath.Join(filepath.Dir(first), "."+id+".learn.jsonl")
 	file, err := capture.CreateFile(path, capture.Exclusive)
@@ -387,18 +412,18 @@ func learnNoise(cmd *cobra.Command, ios *IOStreams, f *replayFlags, plan *replay
 		return nil
 	}
 	defer func() { _ = file.Discard() }()
-	res, err := runReplayOnce(cmd, ios, f, plan, server, file, id, label, io.Discard)
+	res, err := runReplayOnce(opts, plan, server, file, id, label, io.Discard)
 	if res == nil || err != nil {
 		fmt.Fprintf(ios.ErrOut, "mcptrail: the learning run failed (%s): nothing is treated as volatile\n", termtext.Escape(fmt.Sprint(err)))
 		return nil
 	}
-	a, closeA, err := readRulesSnapshot(ios, first, "", reg)
+	a, closeA, err := readRulesSnapshot(fac, first, "", reg)
 	if err != nil {
 		fmt.Fprintf(ios.ErrOut, "mcptrail: reading the first run: %s: nothing is treated as volatile\n", termtext.Escape(err.Error()))
 		return nil
 	}
 	defer closeA()
-	b, closeB, err := readRulesSnapshot(ios, path, "", reg)
+	b, closeB, err := readRulesSnapshot(fac, path, "", reg)
 	if err != nil {
 		fmt.Fprintf(ios.ErrOut, "mcptrail: reading the learning run: %s: nothing is treated as volatile\n", termtext.Escape(err.Error()))
 		return nil

@@ -52,8 +52,9 @@ type replayJSON struct {
 // compareReplay reads the replay's new capture, prints how it differs from
 // the original beyond noise (nothing when it does not), then what was
 // treated as noise, and reports whether it differs.
-func compareReplay(ios *IOStreams, orig *store.Snapshot, plan *replay.Plan, res *replay.Result, path string, dopts diff.Options, reg *finding.Registry, noise *replay.Noise, asJSON bool) (bool, error) {
-	got, closeGot, err := readRulesSnapshot(ios, path, "", reg)
+func compareReplay(fac *Factory, orig *store.Snapshot, plan *replay.Plan, res *replay.Result, path string, dopts diff.Options, reg *finding.Registry, noise *replay.Noise, asJSON bool) (bool, error) {
+	ios := fac.IOStreams
+	got, closeGot, err := readRulesSnapshot(fac, path, "", reg)
 	if err != nil {
 		return false, fmt.Errorf("reading the new capture: %w", err)
 	}

@@ -40,7 +40,8 @@ func Main(ctx context.Context, args []string, io *IOStreams) int {
 }
 
 func newRootCmd(io *IOStreams) *cobra.Command {
-	root := newProxyCmd(io)
+	fac := newFactory(io)
+	root := newProxyCmd(fac, nil)
 	root.SilenceUsage = true
 	root.SilenceErrors = true
 	root.SetIn(io.In)
@@ -48,29 +49,29 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 	root.SetErr(io.ErrOut)
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(
-		newExportCmd(io),
-		newSessionsCmd(io),
-		newStatsCmd(io), newPruneCmd(io), // stats.go, prune.go
-		newLedgerCmd(io),
-		newAuthCmd(io), // auth.go
-		newDemoCmd(io),
-		newReplayServerCmd(io),
-		newReplayCmd(io), // replay_cmd.go
-		newHTTPCmd(io),
-		newRulesCmd(io),
-		newOpenCmd(io),
-		newVersionCmd(io),
-		newCheckCmd(io), // check.go
-		newCACmd(io),    // ca.go
-		newDiffCmd(io),  // diff.go
-		newMockCmd(io),  // mock.go
-		newWrapCmd(io), newUnwrapCmd(io),
-		newToolsCmd(io), // tools.go
+		newExportCmd(fac, nil),
+		newSessionsCmd(fac),
+		newStatsCmd(fac), newPruneCmd(fac), // stats.go, prune.go
+		newLedgerCmd(fac),
+		newAuthCmd(fac), // auth.go
+		newDemoCmd(fac),
+		newReplayServerCmd(fac),
+		newReplayCmd(fac, nil), // replay_cmd.go
+		newHTTPCmd(fac),
+		newRulesCmd(fac),
+		newOpenCmd(fac),
+		newVersionCmd(fac),
+		newCheckCmd(fac), // check.go
+		newCACmd(fac),    // ca.go
+		newDiffCmd(fac),  // diff.go
+		newMockCmd(fac),  // mock.go
+		newWrapCmd(fac, nil), newUnwrapCmd(fac, nil),
+		newToolsCmd(fac, nil), // tools.go
 	)
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which it sets only when it suggests itself
 	setVersion(root)
 	addColorFlag(root, io)
-	addCompletions(root, io)
+	addCompletions(root, fac)
 	strictArgs(root) // strictargs.go
 	return root
 }

@@ -30,7 +30,8 @@ type ruleRow struct {
 	Spec        string `json:"spec"`
 }
 
-func newRulesCmd(io *IOStreams) *cobra.Command {
+func newRulesCmd(fac *Factory) *cobra.Command {
+	io := fac.IOStreams
 	var asJSON, wide bool
 	var category string
 	cmd := &cobra.Command{
@@ -54,7 +55,7 @@ findings (export, demo):
 
 docs/rules.md lists the same rules.`,
 		RunE: func(_ *cobra.Command, args []string) error {
-			reg, err := readRules(io.Getenv)
+			reg, err := fac.Rules()
 			if err != nil {
 				return err
 			}

@@ -66,27 +66,20 @@ func openFileSession(ios *IOStreams, f *os.File, ci *captureInput) (*capture.Rea
 	return r, nil
 }
 
-// pickSession returns the session ci wants among idx: the last, or the
-// one whose id starts with ci.want.
+// pickSession returns the session ci wants among idx
+// (capture.PickSession): the last, or the one whose id starts with
+// ci.want; a prefix that names none is not found, one that names several
+// a usage error.
 func pickSession(idx []capture.Session, ci *captureInput) (*capture.Session, error) {
-	if ci.want == "" {
-		return &idx[len(idx)-1], nil
-	}
-	var found *capture.Session
-	var ids []string
-	for i := range idx {
-		if strings.HasPrefix(idx[i].Header.SessionID, ci.want) {
-			found = &idx[i]
-			ids = append(ids, idx[i].Header.SessionID)
-		}
-	}
-	switch len(ids) {
-	case 0:
+	s, err := capture.PickSession(idx, ci.want)
+	var pe *capture.PrefixError
+	switch {
+	case errors.As(err, &pe) && len(pe.Matches) == 0:
 		return nil, notFoundf("no session %q in %s (it holds %s)", ci.want, ci.name, sessionIDList(idx))
-	case 1:
-		return found, nil
+	case errors.As(err, &pe):
+		return nil, ambiguousPrefix(ci.want, ci.name, pe.Matches)
 	}
-	return nil, ambiguousPrefix(ci.want, ci.name, ids)
+	return s, err
 }
 
 // sessionIDList lists the ids of idx for a message, oldest first.

@@ -42,7 +42,8 @@ type sessionRow struct {
 	Path  string `json:"path"`
 }
 
-func newSessionsCmd(io *IOStreams) *cobra.Command {
+func newSessionsCmd(fac *Factory) *cobra.Command {
+	io := fac.IOStreams
 	var asJSON, wide bool
 	var red redactFlags
 	var q sessionQuery
@@ -82,7 +83,7 @@ a scrubbed label shows it scrubbed too (open that session by its id).`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			r, err := red.readRedactor(cmd.Flags(), io.Getenv)
+			r, err := fac.Redactor(&red, cmd.Flags())
 			if err != nil {
 				return err
 			}
@@ -90,7 +91,7 @@ a scrubbed label shows it scrubbed too (open that session by its id).`,
 			if err != nil {
 				return err
 			}
-			return runSessions(io, f, asJSON, wide, r)
+			return runSessions(fac, f, asJSON, wide, r)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write a JSON array instead of a table")
@@ -100,8 +101,9 @@ a scrubbed label shows it scrubbed too (open that session by its id).`,
 	return cmd
 }
 
-func runSessions(io *IOStreams, f index.Filter, asJSON, wide bool, red *redact.Redactor) error {
-	rows, err := indexedSessionRows(io, f, red) // sessions_index.go
+func runSessions(fac *Factory, f index.Filter, asJSON, wide bool, red *redact.Redactor) error {
+	io := fac.IOStreams
+	rows, err := indexedSessionRows(fac, f, red) // sessions_index.go
 	if err != nil {
 		return err
 	}

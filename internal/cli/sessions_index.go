@@ -49,8 +49,9 @@ func (q *sessionQuery) filter(now time.Time) (index.Filter, error) {
 // in step with the sessions folder. When the index cannot be written (a
 // read-only state directory) it says so and uses one in memory. The
 // caller closes it.
-func openIndex(io *IOStreams) (*index.Index, error) {
-	state, err := capture.StateDir(io.Getenv)
+func openIndex(fac *Factory) (*index.Index, error) {
+	io := fac.IOStreams
+	state, err := fac.StateDir()
 	if err != nil {
 		return nil, err
 	}
@@ -72,8 +73,9 @@ func openIndex(io *IOStreams) (*index.Index, error) {
 // indexedSessionRows returns the rows of the sessions f selects, read
 // from the index (the files it could not read reported on stderr), with
 // the labels redacted by red when it is not nil.
-func indexedSessionRows(io *IOStreams, f index.Filter, red *redact.Redactor) ([]sessionRow, error) {
-	ix, err := openIndex(io)
+func indexedSessionRows(fac *Factory, f index.Filter, red *redact.Redactor) ([]sessionRow, error) {
+	io := fac.IOStreams
+	ix, err := openIndex(fac)
 	if err != nil {
 		return nil, err
 	}
@@ -126,8 +128,9 @@ func indexedRow(s *index.Session, red *redact.Redactor) sessionRow {
 // session index when it is in the sessions folder (the only one the index
 // covers). A failure is not the session's: the next reader of the index
 // reads the capture itself, so it is not reported.
-func indexEnded(io *IOStreams, path string) {
-	state, err := capture.StateDir(io.Getenv)
+func indexEnded(fac *Factory, path string) {
+	io := fac.IOStreams
+	state, err := fac.StateDir()
 	if err != nil {
 		return
 	}

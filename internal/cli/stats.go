@@ -1,26 +1,20 @@
 package cli
 
 import (
-	"encoding/csv"
 	"fmt"
-	"io"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
 	"github.com/mcptrail/mcptrail/internal/index"
-	"github.com/mcptrail/mcptrail/internal/termtable"
-	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
 // statsFormats lists the --format values of stats, the default first.
 func statsFormats() []string { return []string{"text", "json", "csv", "markdown"} }
 
-func newStatsCmd(io *IOStreams) *cobra.Command {
+func newStatsCmd(fac *Factory) *cobra.Command {
+	io := fac.IOStreams
 	var q sessionQuery
 	var by, format string
 	var wide bool
@@ -68,7 +62,7 @@ numbers.`,
 			if err != nil {
 				return err
 			}
-			return runStats(io, f, by, format, wide)
+			return runStats(fac, f, by, format, wide)
 		},
 	}
 	q.add(cmd.Flags())
@@ -78,8 +72,11 @@ numbers.`,
 	return cmd
 }
 
-func runStats(io *IOStreams, f index.Filter, by, format string, wide bool) error {
-	ix, err := openIndex(io) // sessions_index.go
+// runStats prints the statistics of the sessions f selects, grouped by
+// by, in format.
+func runStats(fac *Factory, f index.Filter, by, format string, wide bool) error {
+	io := fac.IOStreams
+	ix, err := openIndex(fac) // sessions_index.go
 	if err != nil {
 		return err
 	}
@@ -90,155 +87,15 @@ func runStats(io *IOStreams, f index.Filter, by, format string, wide bool) error
 	}
 	switch format {
 	case "json":
-		return writeStatsJSON(io.Out, t)
+		return t.WriteJSON(io.Out)
 	case "csv":
-		return writeStatsCSV(io.Out, t)
+		return t.WriteCSV(io.Out)
 	case "markdown":
-		return writeStatsMarkdown(io.Out, t)
+		return t.WriteMarkdown(io.Out)
 	}
 	if len(t.Rows) == 0 {
 		fmt.Fprintln(io.ErrOut, "no sessions match")
 		return nil
 	}
-	tt := &termtable.Table{Color: io.colorOn()}
-	for i, c := range t.Columns {
-		col := termtable.Column{Header: strings.ToUpper(c.Name)}
-		if c.Kind != index.Text {
-			col.Align = termtable.Right
-		} else if i > 0 {
-			col.Cut, col.Min = true, 12
-		}
-		tt.Columns = append(tt.Columns, col)
-	}
-	for _, r := range t.Rows {
-		cells := make([]termtable.Cell, len(r))
-		for i, v := range r {
-			cells[i] = termtable.Cell{Text: statsCell(t.Columns[i].Kind, v, true)}
-		}
-		tt.Add(cells...)
-	}
-	return tt.Render(io.Out, io.tableWidth(wide))
-}
-
-// statsCell spells one cell: rates as percentages when human, else as
-// fractions; a missing value as "-" when human, else "".
-func statsCell(kind string, v any, human bool) string {
-	switch x := v.(type) {
-	case nil:
-		if human {
-			return "-"
-		}
-		return ""
-	case string:
-		return x
-	case int:
-		return strconv.Itoa(x)
-	case float64:
-		switch {
-		case human && (kind == index.Rate || kind == index.Share):
-			return strconv.FormatFloat(100*x, 'f', 1, 64) + "%"
-		case human:
-			return strconv.FormatFloat(x, 'f', 1, 64)
-		}
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	}
-	return fmt.Sprint(v)
-}
-
-// writeStatsJSON writes the rows as a JSON array of objects keyed by the
-// column names, in column order.
-func writeStatsJSON(w io.Writer, t *index.Table) error {
-	var b []byte
-	b = append(b, '[')
-	for i, r := range t.Rows {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '{')
-		for j, v := range r {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			k, err := json.Marshal(t.Columns[j].Name)
-			if err != nil {
-				return err
-			}
-			val, err := json.Marshal(v, jsontext.AllowInvalidUTF8(true))
-			if err != nil {
-				return fmt.Errorf("encoding stats: %w", err)
-			}
-			b = append(append(append(b, k...), ':'), val...)
-		}
-		b = append(b, '}')
-	}
-	return writeJSON(w, append(b, ']', '\n'))
-}
-
-// writeStatsCSV writes the table as CSV, every cell that is not a number
-// neutralised by csvText.
-func writeStatsCSV(w io.Writer, t *index.Table) error {
-	cw := csv.NewWriter(w)
-	head := make([]string, len(t.Columns))
-	for i, c := range t.Columns {
-		head[i] = csvText(c.Name)
-	}
-	if err := cw.Write(head); err != nil {
-		return err
-	}
-	for _, r := range t.Rows {
-		rec := make([]string, len(r))
-		for i, v := range r {
-			rec[i] = statsCell(t.Columns[i].Kind, v, false)
-			switch v.(type) {
-			case int, float64:
-			default:
-				rec[i] = csvText(rec[i])
-			}
-		}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// csvText keeps a text cell from being read as a formula by a spreadsheet
-// (OWASP, CSV injection): one that starts with =, +, -, @, a tab or a
-// carriage return gets a leading '. Numbers are written as they are, so a
-// negative one stays a number: strconv spells no formula.
-func csvText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
-
-func writeStatsMarkdown(w io.Writer, t *index.Table) error {
-	var sb strings.Builder
-	row := func(cells []string) {
-		sb.WriteString("|")
-		for _, c := range cells {
-			sb.WriteString(" " + termtext.Escape(strings.ReplaceAll(strings.ReplaceAll(c, "|", `\|`), "\n", " ")) + " |")
-		}
-		sb.WriteString("\n")
-	}
-	head, rule := make([]string, len(t.Columns)), make([]string, len(t.Columns))
-	for i, c := range t.Columns {
-		head[i], rule[i] = c.Name, "---"
-		if c.Kind != index.Text {
-			rule[i] = "---:"
-		}
-	}
-	row(head)
-	row(rule)
-	for _, r := range t.Rows {
-		cells := make([]string, len(r))
-		for i, v := range r {
-			cells[i] = statsCell(t.Columns[i].Kind, v, true)
-		}
-		row(cells)
-	}
-	_, err := io.WriteString(w, sb.String())
-	return err
+	return t.WriteText(io.Out, io.colorOn(), io.tableWidth(wide))
 }

@@ -97,7 +97,8 @@ func setVersion(root *cobra.Command) {
 	root.SetVersionTemplate(t)
 }
 
-func newVersionCmd(io *IOStreams) *cobra.Command {
+func newVersionCmd(fac *Factory) *cobra.Command {
+	io := fac.IOStreams
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "version [--json]",

@@ -53,16 +53,29 @@ type wrapFlags struct {
 	capture  string
 }
 
-func newWrapCmd(io *IOStreams) *cobra.Command {
-	return newWrapUnwrapCmd(io, true)
+// wrapOptions are what wrap and unwrap run with: their dependencies, their
+// flags and the server names of the command line.
+type wrapOptions struct {
+	*Factory
+	flags wrapFlags
+	args  []string // the server name, if any
+	wrap  bool     // wrap, not unwrap
 }
 
-func newUnwrapCmd(io *IOStreams) *cobra.Command {
-	return newWrapUnwrapCmd(io, false)
+// newWrapCmd returns the wrap command; runF, when not nil, runs instead of
+// runWrap.
+func newWrapCmd(fac *Factory, runF func(*wrapOptions) error) *cobra.Command {
+	return newWrapUnwrapCmd(fac, true, runF)
 }
 
-func newWrapUnwrapCmd(io *IOStreams, wrap bool) *cobra.Command {
-	var f wrapFlags
+// newUnwrapCmd returns the unwrap command; runF as for newWrapCmd.
+func newUnwrapCmd(fac *Factory, runF func(*wrapOptions) error) *cobra.Command {
+	return newWrapUnwrapCmd(fac, false, runF)
+}
+
+func newWrapUnwrapCmd(fac *Factory, wrap bool, runF func(*wrapOptions) error) *cobra.Command {
+	opts := &wrapOptions{Factory: fac, wrap: wrap}
+	f := &opts.flags
 	cmd := &cobra.Command{
 		Use:   "wrap (NAME | --all) [flags]",
 		Short: "Put mcptrail in front of the servers in your MCP clients' configs",
@@ -72,7 +85,11 @@ func newWrapUnwrapCmd(io *IOStreams, wrap bool) *cobra.Command {
   mcptrail wrap filesystem --config ./claude_desktop_config.json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWrap(io, &f, args, wrap)
+			opts.args = args
+			if runF != nil {
+				return runF(opts)
+			}
+			return runWrap(opts)
 		},
 	}
 	if !wrap {
@@ -113,19 +130,22 @@ func (f *wrapFlags) check(args []string) ([]string, error) {
 	return args, nil
 }
 
-func runWrap(io *IOStreams, f *wrapFlags, args []string, wrap bool) error {
-	names, err := f.check(args)
+// runWrap wraps (or unwraps) the servers opts names in every
+// configuration file found.
+func runWrap(opts *wrapOptions) error {
+	io, f, wrap := opts.IOStreams, &opts.flags, opts.wrap
+	names, err := f.check(opts.args)
 	if err != nil {
 		return err
 	}
-	opts := &clientconfig.Options{Mcptrail: f.mcptrail, Capture: f.capture}
-	if wrap && opts.Mcptrail == "" {
+	copts := &clientconfig.Options{Mcptrail: f.mcptrail, Capture: f.capture}
+	if wrap && copts.Mcptrail == "" {
 		exe, err := os.Executable()
 		if err != nil {
 			return fmt.Errorf("finding this binary's path (pass --mcptrail PATH): %w", err)
 		}
-		opts.Mcptrail = selfPath(os.Args[0], exe)
-		if rel, err := filepath.Rel(os.TempDir(), opts.Mcptrail); err == nil && !strings.HasPrefix(rel, "..") {
+		copts.Mcptrail = selfPath(os.Args[0], exe)
+		if rel, err := filepath.Rel(os.TempDir(), copts.Mcptrail); err == nil && !strings.HasPrefix(rel, "..") {
 			fmt.Fprintf(io.ErrOut, "mcptrail: warning: this binary is in a temporary directory (go run?): the clients would lose it; pass --mcptrail PATH\n")
 		}
 	}
@@ -133,7 +153,7 @@ func runWrap(io *IOStreams, f *wrapFlags, args []string, wrap bool) error {
 	if err != nil {
 		return err
 	}
-	run := wrapRun{io: io, f: f, opts: opts, wrap: wrap}
+	run := wrapRun{io: io, f: f, opts: copts, wrap: wrap}
 	for _, loc := range locs {
 		if err := run.file(loc, names); err != nil {
 			return err

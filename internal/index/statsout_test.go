@@ -1,12 +1,10 @@
-package cli
+package index
 
 import (
 	"bytes"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/mcptrail/mcptrail/internal/index"
 )
 
 // TestStatsCSVFormulas: a text cell that starts with = + - @, a tab or a
@@ -14,8 +12,8 @@ import (
 // number, negative ones included, is written as a number.
 func TestStatsCSVFormulas(t *testing.T) {
 	t.Parallel()
-	tab := &index.Table{
-		Columns: []index.Column{{Name: "name", Kind: index.Text}, {Name: "n", Kind: index.Int}, {Name: "ms", Kind: index.Milli}},
+	tab := &Table{
+		Columns: []Column{{Name: "name", Kind: Text}, {Name: "n", Kind: Int}, {Name: "ms", Kind: Milli}},
 		Rows: [][]any{
 			{"=HYPERLINK(\"http://x\")", -3, -1.5},
 			{"+1", 0, nil},
@@ -29,7 +27,7 @@ func TestStatsCSVFormulas(t *testing.T) {
 		},
 	}
 	var b bytes.Buffer
-	if err := writeStatsCSV(&b, tab); err != nil {
+	if err := tab.WriteCSV(&b); err != nil {
 		t.Fatal(err)
 	}
 	want := "name,n,ms\n" +
