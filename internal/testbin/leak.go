@@ -44,6 +44,6 @@ func NoLeak(t testing.TB, base Usage, within time.Duration) Usage {
 			t.Fatalf("leak after %v: goroutines %d (baseline %d), descriptors %d (baseline %d)\n%s",
 				within, u.Goroutines, base.Goroutines, u.FDs, base.FDs, buf)
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond) // polling counts, not ordering events
 	}
 }
