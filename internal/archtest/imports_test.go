@@ -111,7 +111,7 @@ func layers() map[string][]string {
 // testSupport reports whether pkg only serves tests (it may import any
 // package but the CLI; no other package may import it).
 func testSupport(pkg string) bool {
-	return pkg == "internal/testbin" || pkg == "internal/testbin/wine" || pkg == "internal/corpus" || pkg == "internal/archtest" || pkg == "internal/tui/tuitest" ||
+	return pkg == "internal/testbin" || pkg == "internal/testbin/wine" || pkg == "internal/golden" || pkg == "internal/corpus" || pkg == "internal/archtest" || pkg == "internal/tui/tuitest" ||
 		pkg == "internal/e2e" || strings.HasPrefix(pkg, "internal/e2e/")
 }
 

@@ -301,7 +301,7 @@ func briefHolder(t *testing.T) (time.Duration, error) {
 	start := time.Now()
 	released := make(chan time.Duration, 1)
 	go func() {
-		time.Sleep(lockWait / 4)
+		time.Sleep(lockWait / 4) // a holder letting go during the writer's real-time lock wait, which nothing can signal
 		unlockFile(holder)
 		released <- time.Since(start)
 	}()

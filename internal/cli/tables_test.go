@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"flag"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -11,11 +10,9 @@ import (
 	"time"
 
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
+	"github.com/mcptrail/mcptrail/internal/golden"
 	"github.com/mcptrail/mcptrail/internal/termtable"
-	"github.com/mcptrail/mcptrail/internal/testbin"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/tables")
 
 // tableStreams are the streams of a terminal width columns wide, whose
 // environment is env.
@@ -55,7 +52,7 @@ func TestTableGoldens(t *testing.T) {
 						t.Fatalf("mcptrail %v: status %d, stderr:\n%s", args, code, errOut.String())
 					}
 					checkTableLines(t, out.String(), width, color == "always")
-					testbin.Golden(t, name, out.String(), *update)
+					golden.Check(t, name, out.String())
 				})
 			}
 		}

@@ -3,7 +3,6 @@ package clientconfig
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,9 +10,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pelletier/go-toml/v2"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+	"github.com/mcptrail/mcptrail/internal/golden"
+)
 
 // testOpts is what the wrap goldens are written with.
 const testMcptrail = "/usr/local/bin/mcptrail"
@@ -65,7 +64,7 @@ func TestWrapRoundTrip(t *testing.T) {
 			if len(changes) == 0 {
 				t.Fatal("no servers found")
 			}
-			golden(t, path+".wrapped", wrapped)
+			golden.Check(t, path+".wrapped", string(wrapped))
 			again, _, err := Wrap(wrapped, l, nil, &Options{Mcptrail: testMcptrail})
 			if err != nil {
 				t.Fatal(err)
@@ -88,23 +87,6 @@ func TestWrapRoundTrip(t *testing.T) {
 				t.Error("unwrapping an unwrapped file changed it")
 			}
 		})
-	}
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
 	}
 }
 

@@ -11,11 +11,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/golden"
 	"github.com/mcptrail/mcptrail/internal/testbin"
 	"github.com/mcptrail/mcptrail/internal/transcript"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // testBinary is the mcptrail binary built once by TestMain.
 var testBinary string
@@ -71,7 +70,7 @@ func TestCorpus(t *testing.T) {
 				if format == "json" {
 					checkExpectation(t, expect, []byte(got))
 				}
-				testbin.Golden(t, filepath.Join(transcriptDir, name+"."+format+".golden"), got, *update)
+				golden.Check(t, filepath.Join(transcriptDir, name+"."+format+".golden"), got)
 			}
 			checkStderr(t, tr, outs["json"], outs["txt"])
 		})

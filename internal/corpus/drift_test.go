@@ -13,8 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/pelletier/go-toml/v2"
 
+	"github.com/mcptrail/mcptrail/internal/golden"
 	"github.com/mcptrail/mcptrail/internal/rules"
-	"github.com/mcptrail/mcptrail/internal/testbin"
 	"github.com/mcptrail/mcptrail/internal/transcript"
 )
 
@@ -87,7 +87,7 @@ func TestDriftPairs(t *testing.T) {
 			got := "$ mcptrail tools session.jsonl\n" + tools +
 				"$ mcptrail check --category drift --tools-baseline base.json session.jsonl\n" + text
 			got = strings.ReplaceAll(got, sessionID(t, captures[p.Session]), "SESSION")
-			testbin.Golden(t, filepath.Join(driftDir, p.Base+"--"+p.Session+".golden"), got, *update)
+			golden.Check(t, filepath.Join(driftDir, p.Base+"--"+p.Session+".golden"), got)
 		})
 	}
 }

@@ -12,8 +12,8 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/golden"
 	"github.com/mcptrail/mcptrail/internal/rules"
-	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 // TestOAuthCaptures checks that each OAuth corpus capture holds the
@@ -26,7 +26,7 @@ func TestOAuthCaptures(t *testing.T) {
 	for name, flow := range oauthFixtures() {
 		path := filepath.Join(oauthDir, name+".capture.jsonl")
 		want := flow.records(name)
-		if *update {
+		if golden.Update() {
 			writeCapture(t, path, want)
 			continue
 		}
@@ -73,7 +73,7 @@ func TestOAuthCorpus(t *testing.T) {
 				if format == "json" {
 					checkExpectation(t, expect, []byte(got))
 				}
-				testbin.Golden(t, filepath.Join(oauthDir, name+"."+format+".golden"), got, *update)
+				golden.Check(t, filepath.Join(oauthDir, name+"."+format+".golden"), got)
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package diff
 
 import (
 	"bytes"
-	"flag"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -12,11 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/mcptrail/mcptrail/internal/testbin"
+	"github.com/mcptrail/mcptrail/internal/golden"
 	"github.com/mcptrail/mcptrail/internal/transcript"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 const corpusDir = "../../testdata/transcripts"
 
@@ -102,8 +99,8 @@ func TestPairs(t *testing.T) {
 			if err := r.WriteJSON(&js); err != nil {
 				t.Fatal(err)
 			}
-			testbin.Golden(t, filepath.Join("testdata", "pairs", p.name+".txt.golden"), text.String(), *update)
-			testbin.Golden(t, filepath.Join("testdata", "pairs", p.name+".json.golden"), js.String(), *update)
+			golden.Check(t, filepath.Join("testdata", "pairs", p.name+".txt.golden"), text.String())
+			golden.Check(t, filepath.Join("testdata", "pairs", p.name+".json.golden"), js.String())
 		})
 	}
 }

@@ -182,7 +182,7 @@ func (p *peer) settle(b *testing.B) {
 	}
 	var last int64 = -1
 	for stable := 0; stable < 5; {
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(2 * time.Millisecond) // polling an external process's file
 		fi, err := os.Stat(p.capture)
 		if err != nil {
 			b.Fatal(err)

@@ -151,6 +151,6 @@ func waitEvents(t *testing.T, c *lineCounter, n int) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the events file holds %d events, want %d (%v)", got, n, err)
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond) // polling an external process's output
 	}
 }

@@ -2,7 +2,6 @@ package e2e_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,39 +13,14 @@ import (
 	"github.com/mcptrail/mcptrail/internal/transcript"
 )
 
-// evil holds what a hostile peer sends to take over a terminal: clear the
-// screen and home the cursor, set the window title, a DEL, an OSC 8
-// hyperlink, a right-to-left override, a bidi isolate, the C1 CSI as a
-// code point and as a raw (invalid UTF-8) byte.
-const evil = "\x1b[2J\x1b[H" + "\x1b]0;pwned\x07" + "\x7f" + "\x1b]8;;http://evil\x1b\\x\x1b]8;;\x1b\\" + "\u202e" + "\u2066" + "\u009b" + "\x9b"
-
-// evilName is evil without its slashes, for a file or directory name.
-var evilName = strings.ReplaceAll(evil, "/", "_")
-
-// evilShown is part of evil as termtext shows it, proof that the hostile
-// text reached an output, escaped.
-const evilShown = `\x1b]0;pwned\x07`
-
-// jsonString is s as a JSON string literal that keeps every byte it may
-// keep: controls are escaped as JSON demands, the rest (bidi controls, C1
-// code points, invalid UTF-8) goes on the wire raw.
-func jsonString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c < 0x20:
-			fmt.Fprintf(&b, `\u%04x`, c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+// evil is the shared hostile text as a raw line, argv and a file can
+// carry it (testbin.EvilLine), evilName the same for a file or directory
+// name, and evilShown part of it as termtext shows it.
+var (
+	evil      = testbin.EvilLine
+	evilName  = testbin.EvilName
+	evilShown = testbin.EvilShown
+)
 
 // hostileTranscript is a 2025-11-25 session in which the server puts evil
 // in every field that reaches a screen: its name and version, tool names,
@@ -57,9 +31,9 @@ func jsonString(s string) string {
 func hostileTranscript() string {
 	// Inside JSON, a raw 0x9b byte makes the whole frame invalid: the
 	// valid frames carry evil without it, and one frame carries it.
-	valid := strings.TrimSuffix(evil, "\x9b")
-	e := jsonString(valid)
-	x := func(s string) string { return jsonString(s + valid) }
+	valid := testbin.EvilUTF8
+	e := testbin.JSONString(valid)
+	x := func(s string) string { return testbin.JSONString(s + valid) }
 	frames := []struct{ dir, raw string }{
 		{"c2s", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{"form":{},"url":{}}},"clientInfo":{"name":` + x("client") + `,"version":` + e + `}}}`},
 		{"s2c", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":` + x("server") + `,"version":` + x("1.0") + `}}}`},
@@ -78,11 +52,11 @@ func hostileTranscript() string {
 		{"c2s", `{"jsonrpc":"2.0","id":` + x("id-") + `,"method":"tools/call","params":{"name":` + x("ask") + `,"arguments":{}}}`},
 		{"s2c", `{"jsonrpc":"2.0","id":0,"method":"elicitation/create","params":{"mode":"form","message":` + e + `,"requestedSchema":{"type":"object","properties":{` + x("field") + `:{"type":` + x("string") + `}}}}}`},
 		{"c2s", `{"jsonrpc":"2.0","id":0,"result":{"action":` + x("accept") + `,"content":{}}}`},
-		{"s2c", `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"mode":"url","elicitationId":` + e + `,"url":` + jsonString("https://evil"+valid+"/pay?x="+valid) + `,"message":` + e + `}}`},
+		{"s2c", `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"mode":"url","elicitationId":` + e + `,"url":` + testbin.JSONString("https://evil"+valid+"/pay?x="+valid) + `,"message":` + e + `}}`},
 		{"c2s", `{"jsonrpc":"2.0","id":1,"result":{"action":"accept"}}`},
 		{"s2c", `{"jsonrpc":"2.0","method":` + x("notifications/") + `,"params":{}}`},
 		{"s2c", "not json " + evil},
-		{"s2c", `{"jsonrpc":"2.0","method":` + jsonString("notifications/"+evil) + `}`},
+		{"s2c", `{"jsonrpc":"2.0","method":` + testbin.JSONString("notifications/"+evil) + `}`},
 		{"s2c", `{"jsonrpc":"2.0","id":` + x("id-") + `,"result":{"content":[{"type":"text","text":` + e + `}]}}`},
 	}
 	var b strings.Builder

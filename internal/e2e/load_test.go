@@ -153,7 +153,7 @@ func TestKill9MidBurst(t *testing.T) {
 	// The recorder may hold a burst back for a few milliseconds so that
 	// forwarding gets the CPU first: kill once records are on disk, so the
 	// test exercises a torn file rather than an empty one.
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) { // polling an external process's file
 		if st, err := os.Stat(capt); err == nil && st.Size() > 1<<20 {
 			break
 		}

@@ -7,29 +7,19 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
-)
 
-// fdCount is the number of open file descriptors, or -1 where /proc/self/fd
-// is not there.
-func fdCount() int {
-	ents, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		return -1
-	}
-	return len(ents)
-}
+	"github.com/mcptrail/mcptrail/internal/testbin"
+)
 
 // TestNothingLeaks serves a legacy call over HTTP whose client goes away
 // while the mock waits for its elicitation answer, and a stdio session
 // whose input ends; afterwards the goroutine and descriptor counts are back
 // at their baseline. Not parallel: it counts the process's goroutines.
 func TestNothingLeaks(t *testing.T) {
-	goroutines, fds := runtime.NumGoroutine(), fdCount()
+	base := testbin.CountUsage()
 	m := New(loadScript(t, legacy()), nil)
 
 	srv := httptest.NewServer(m.Handler(nil))
@@ -75,24 +65,5 @@ func TestNothingLeaks(t *testing.T) {
 		t.Errorf("stdio output %q lacks the initialize result", out.String())
 	}
 	srv.Client().CloseIdleConnections()
-	waitBaseline(t, goroutines, fds)
-}
-
-// waitBaseline polls, up to a deadline, until the goroutine and descriptor
-// counts are back at (or below) the baseline.
-func waitBaseline(t *testing.T, goroutines, fds int) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		g, f := runtime.NumGoroutine(), fdCount()
-		if g <= goroutines && f <= fds {
-			return
-		}
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			buf = buf[:runtime.Stack(buf, true)]
-			t.Fatalf("goroutines %d (baseline %d), descriptors %d (baseline %d)\n%s", g, goroutines, f, fds, buf)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testbin.NoLeak(t, base, 10*time.Second)
 }

@@ -2,14 +2,13 @@ package rules
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-var update = flag.Bool("update", false, "rewrite docs/rules.md")
+	"github.com/mcptrail/mcptrail/internal/golden"
+)
 
 // TestRulesPage keeps docs/rules.md in step with the registry.
 func TestRulesPage(t *testing.T) {
@@ -18,7 +17,7 @@ func TestRulesPage(t *testing.T) {
 	if err := WriteMarkdown(&b, Default()); err != nil {
 		t.Fatal(err)
 	}
-	if *update {
+	if golden.Update() {
 		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}

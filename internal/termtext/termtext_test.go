@@ -7,11 +7,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
-// hostile holds every sequence the escaping must defuse.
-const hostile = "\x1b[2J\x1b[H" + "\x1b]0;pwned\x07" + "\x1b]8;;http://evil\x1b\\x\x1b]8;;\x1b\\" +
-	"\u202e" + "\u2066" + "\u009b" + "\x9b" + "\n"
+// hostile holds every sequence the escaping must defuse (testbin.Evil).
+const hostile = testbin.Evil
 
 func TestEscape(t *testing.T) {
 	t.Parallel()

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"flag"
 	"fmt"
 	"testing"
 
@@ -9,13 +8,6 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 )
-
-// updating reports whether -update was given (the flag is teatest's
-// golden package's, which this package links).
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // TestRenderFitsAnySize draws every screen over a session at sizes down to
 // nothing: exactly the terminal's size, never a panic.
@@ -46,7 +38,7 @@ func TestAppGolden(t *testing.T) {
 			if k != "" {
 				a, _ = update(t, a, press(k))
 			}
-			tuitest.Golden(t, name, a.Render(), updating())
+			tuitest.Golden(t, name, a.Render())
 		}
 	}
 }

@@ -57,7 +57,7 @@ func TestForwardSDK(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("stderr does not give the proxy setting:\n%s", tp.stderr.String())
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond) // polling an external process's output
 	}
 	proxy, _ := url.Parse("http://" + tp.addr)
 	hc := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}

@@ -30,14 +30,14 @@ var listening = regexp.MustCompile(`listening on http://(\S+)/`)
 
 // startTap runs `mcptrail http --listen 127.0.0.1:0 --target target
 // --capture DIR/session.jsonl extra...` and waits until it listens.
-func startTap(t *testing.T, target string, extra ...string) *tap {
+func startTap(t testing.TB, target string, extra ...string) *tap {
 	t.Helper()
 	return startTapIn(t, "", target, extra...)
 }
 
 // startTapIn is startTap with the working directory wd ("" = the test's),
 // where mcptrail reads .mcptrail.toml.
-func startTapIn(t *testing.T, wd, target string, extra ...string) *tap {
+func startTapIn(t testing.TB, wd, target string, extra ...string) *tap {
 	t.Helper()
 	dir := t.TempDir()
 	tp := &tap{capture: filepath.Join(dir, "session.jsonl")}
@@ -48,7 +48,7 @@ func startTapIn(t *testing.T, wd, target string, extra ...string) *tap {
 // launchTap runs mcptrail with args, MCPTRAIL_HOME=home, in the working
 // directory wd, and returns tp once it listens; it is killed at cleanup
 // if still running.
-func launchTap(t *testing.T, tp *tap, home, wd string, args []string) *tap {
+func launchTap(t testing.TB, tp *tap, home, wd string, args []string) *tap {
 	t.Helper()
 	tp.stderr, tp.done = new(testbin.Buffer), make(chan error, 1)
 	tp.cmd = exec.Command(bins.mcptrail, args...)
@@ -68,7 +68,7 @@ func launchTap(t *testing.T, tp *tap, home, wd string, args []string) *tap {
 func (tp *tap) url(path string) string { return "http://" + tp.addr + path }
 
 // stop sends SIGINT and waits for a clean exit.
-func (tp *tap) stop(t *testing.T) {
+func (tp *tap) stop(t testing.TB) {
 	t.Helper()
 	testbin.StopListener(t, tp.cmd, tp.stderr, tp.done)
 }

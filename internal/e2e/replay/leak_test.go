@@ -10,13 +10,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/replay"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 // TestReplayLeavesNothing runs replay.Stdio in this process against a
@@ -36,7 +36,7 @@ func TestReplayLeavesNothing(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			goroutines, fds := runtime.NumGoroutine(), openFiles(t)
+			base := testbin.CountUsage()
 			_, err := replay.Stdio(context.Background(), plan, &replay.Options{
 				Command: tc.command, Capture: new(bytesSink), Timeout: time.Second,
 				Header: capture.Record{SessionID: "leaktest"},
@@ -44,36 +44,9 @@ func TestReplayLeavesNothing(t *testing.T) {
 			if (tc.want == nil) != (err == nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
 				t.Fatalf("replay.Stdio: %v, want %v", err, tc.want)
 			}
-			settle(t, "goroutines", goroutines, runtime.NumGoroutine)
-			settle(t, "open files", fds, func() int { return openFiles(t) })
+			testbin.NoLeak(t, base, 5*time.Second)
 		})
 	}
-}
-
-// settle waits (up to 5 s) for count() to come back to base: a goroutine
-// that has been told to stop may take a moment to return.
-func settle(t *testing.T, what string, base int, count func() int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for count() > base {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<20)
-			n := runtime.Stack(buf, true)
-			t.Fatalf("%s: %d after the replay, %d before\n%s", what, count(), base, buf[:n])
-		}
-		time.Sleep(10 * time.Millisecond) // polling a count, not ordering events
-	}
-}
-
-// openFiles counts this process's open file descriptors (Linux); -1
-// elsewhere, where the check is then vacuous.
-func openFiles(t *testing.T) int {
-	t.Helper()
-	ents, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		return -1
-	}
-	return len(ents)
 }
 
 // bytesSink is a capture that keeps nothing.
@@ -140,7 +113,7 @@ func TestReplayHTTPLeavesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			goroutines, fds := runtime.NumGoroutine(), openFiles(t)
+			base := testbin.CountUsage()
 			_, err = replay.HTTP(context.Background(), plan, &replay.Options{
 				Target: target, Capture: new(bytesSink), Timeout: time.Second,
 				Header: capture.Record{SessionID: "leaktest"},
@@ -148,8 +121,7 @@ func TestReplayHTTPLeavesNothing(t *testing.T) {
 			if (tc.want == nil) != (err == nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
 				t.Fatalf("replay.HTTP: %v, want %v", err, tc.want)
 			}
-			settle(t, "goroutines", goroutines, runtime.NumGoroutine)
-			settle(t, "open files", fds, func() int { return openFiles(t) })
+			testbin.NoLeak(t, base, 5*time.Second)
 		})
 	}
 }

@@ -49,7 +49,7 @@ func BenchmarkOpen200k(b *testing.B) {
 		start := time.Now()
 		tm.keys("g")
 		for tm.screen() == before && time.Since(start) < 10*time.Second {
-			time.Sleep(time.Millisecond)
+			time.Sleep(time.Millisecond) // polling tmux's screen, an external process
 		}
 		key := time.Since(start)
 		b.ReportMetric(float64(first.Milliseconds()), "ms-first-paint")

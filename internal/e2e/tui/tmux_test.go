@@ -79,7 +79,7 @@ func (tm *term) waitFor(re string, timeout time.Duration) time.Duration {
 		if time.Since(start) > timeout {
 			tm.t.Fatalf("after %v the terminal does not show %q:\n%s", timeout, re, s)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // polling tmux's screen, an external process
 	}
 }
 

@@ -92,7 +92,7 @@ func TestRecovers(t *testing.T) {
 		if ln2, err = net.Listen("tcp", addr); err == nil {
 			break
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond) // polling for the port the kernel frees, not ordering events
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -154,6 +154,8 @@ func TestDeadline(t *testing.T) {
 	if err := s.Run(ctx, in); err == nil {
 		t.Error("Run reported no error for undelivered events")
 	}
+	// A liveness bound: Run must give up at the deadline, not wait out the
+	// 1 s per-request timeout three times over; 2 s leaves a loaded machine room.
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Run took %v past a 300ms deadline", d)
 	}

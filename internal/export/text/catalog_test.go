@@ -61,10 +61,10 @@ catalog (7 changes)
 		want: `
 catalog (0 changes)
   tools/list: 3 definitions, 1 page, latest #2, complete
-  KIND  NAME                                                                                          HASH          CHANGES
-  tool  \x1b[2J\x7f\x1b]0;pwned\x07\x1b]8;;http://evil\x1b\x\x1b]8;;\x1b\\\u202e\u2066... (52 bytes)  abababababab  -
-  tool  bad\xff\xfeutf8                                                                               abababababab  -
-  tool  ` + strings.Repeat("é", 24) + `... (1048576 bytes)                                                   abababababab  -
+  KIND  NAME                                                                                 HASH          CHANGES
+  tool  \x1b[2J\x1b[H\x1b]0;pwned\x07\x1b]8;;http://evil.example\x1b\link\x1b... (83 bytes)  abababababab  -
+  tool  bad\xff\xfeutf8                                                                      abababababab  -
+  tool  ` + strings.Repeat("é", 24) + `... (1048576 bytes)                                          abababababab  -
 `,
 	}}
 	for _, tt := range tests {

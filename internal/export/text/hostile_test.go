@@ -10,13 +10,12 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
-// evil is what a hostile peer puts in every field: terminal controls, an
-// OSC 8 link, bidi controls, a C1 CSI as a code point and as a raw byte,
-// and a newline.
-const evil = "\x1b[2J\x7f\x1b]0;pwned\x07\x1b]8;;http://evil\x1b\\x\x1b]8;;\x1b\\\u202e\u2066\u009b\x9b\n\t"
+// evil is what a hostile peer puts in every field (testbin.Evil).
+const evil = testbin.Evil
 
 // TestHostileFields fills every string of a snapshot and a frame with
 // evil (and feeds two evil stderr lines) and checks that the full export,

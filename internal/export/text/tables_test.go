@@ -3,7 +3,6 @@ package textexport
 import (
 	"bufio"
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,14 +10,12 @@ import (
 	"testing"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/golden"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtable"
-	"github.com/mcptrail/mcptrail/internal/testbin"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // demoSnapshot is the snapshot of testdata/demo.jsonl (a capture of
 // `mcptrail demo`), with a catalog whose names are long and wide added.
@@ -89,7 +86,7 @@ func TestTableGoldens(t *testing.T) {
 						t.Errorf("an SGR sequence with colour off: %q", line)
 					}
 				}
-				testbin.Golden(t, filepath.Join("testdata", name+".golden"), got, *update)
+				golden.Check(t, filepath.Join("testdata", name+".golden"), got)
 			})
 		}
 	}

@@ -191,7 +191,7 @@ func TestDefer(t *testing.T) {
 					took <- time.Since(start)
 				}()
 				for i := 1; i < tc.pushes; i++ {
-					time.Sleep(tc.every)
+					time.Sleep(tc.every) // fake time in the synctest bubble: a producer's pace
 					q.Lock()
 					wake := q.PushLocked(i, 60, time.Now())
 					q.Unlock()
@@ -227,7 +227,7 @@ func TestSleepAndWake(t *testing.T) {
 			b, _ := q.Next(nil, 0, func() { idle++ })
 			got <- b
 		}()
-		time.Sleep(time.Millisecond / 2)
+		time.Sleep(time.Millisecond / 2) // fake time in the synctest bubble: mid-poll
 		q.Lock()
 		early := q.PushLocked(1, 1, time.Now())
 		q.Unlock()
@@ -241,7 +241,7 @@ func TestSleepAndWake(t *testing.T) {
 			b, _ := q.Next(nil, 1, func() { idle++ })
 			got <- b
 		}()
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond) // fake time in the synctest bubble: past PollRounds
 		synctest.Wait()
 		q.Lock()
 		late := q.PushLocked(2, 1, time.Now())

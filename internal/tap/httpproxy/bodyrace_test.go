@@ -59,7 +59,7 @@ func TestDrainWhileTransportReads(t *testing.T) {
 	}()
 	<-started
 	for body.in.Load() == 0 { // wait until it is inside the body's Read
-		time.Sleep(time.Millisecond)
+		time.Sleep(time.Millisecond) // polling a count, not ordering events
 	}
 	drained := make(chan struct{})
 	go func() { // the handler returns: finishRequest drains the rest
@@ -69,7 +69,7 @@ func TestDrainWhileTransportReads(t *testing.T) {
 	}()
 	// Give a second read the chance to start (it must not): up to 200 ms.
 	for deadline := time.Now().Add(200 * time.Millisecond); body.in.Load() < 2 && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
+		time.Sleep(time.Millisecond) // a window for a read that must not start: no event to wait for
 	}
 	if _, err := io.WriteString(pw, `{"jsonrpc":"2.0","id":1,"method":"ping"}`); err != nil {
 		t.Fatal(err)

@@ -210,7 +210,7 @@ func TestClientDisconnectMidStream(t *testing.T) {
 	target.CloseClientConnections()
 	deadline := time.Now().Add(5 * time.Second)
 	for runtime.NumGoroutine() > base+2 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // polling a count, not ordering events
 	}
 	if g := runtime.NumGoroutine(); g > base+2 {
 		buf := make([]byte, 1<<20)

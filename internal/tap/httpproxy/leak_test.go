@@ -163,7 +163,7 @@ func TestNoLeak(t *testing.T) {
 func settle(t *testing.T, g, fd int) (int, int) {
 	t.Helper()
 	if g < 0 {
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // letting the runtime settle before a baseline, not ordering events
 		return runtime.NumGoroutine(), openFDs(t)
 	}
 	deadline := time.Now().Add(5 * time.Second)
@@ -172,7 +172,7 @@ func settle(t *testing.T, g, fd int) (int, int) {
 		if cg <= g && cfd <= fd || time.Now().After(deadline) {
 			return cg, cfd
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // polling counts, not ordering events
 	}
 }
 

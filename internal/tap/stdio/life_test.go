@@ -202,7 +202,7 @@ func TestRunStoppedBy(t *testing.T) {
 				<-out.ready
 				if tc.closeFirst {
 					pw.Close()
-					time.Sleep(wait)
+					time.Sleep(wait) // the age eof_age must report, on the tap's real clock
 				}
 				sigs <- syscall.SIGTERM
 			}()

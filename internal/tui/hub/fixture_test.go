@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"flag"
 	"testing"
 	"time"
 
@@ -10,8 +9,6 @@ import (
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // now is the fixed clock of the tests.
 var now = time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
@@ -52,7 +49,7 @@ func model(w, h int) Model {
 }
 
 // checkGolden compares got with testdata/name.golden, rewriting it with -update.
-func checkGolden(t *testing.T, name, got string) { t.Helper(); tuitest.Golden(t, name, got, *update) }
+func checkGolden(t *testing.T, name, got string) { t.Helper(); tuitest.Golden(t, name, got) }
 
 // checkSize fails unless view is exactly h lines of at most w cells.
 func checkSize(t *testing.T, view string, w, h int) { t.Helper(); tuitest.CheckSize(t, view, w, h) }

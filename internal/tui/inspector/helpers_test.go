@@ -1,7 +1,6 @@
 package inspector
 
 import (
-	"flag"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -9,8 +8,6 @@ import (
 	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
-
-var update = flag.Bool("update", false, "rewrite the View goldens in testdata")
 
 // open builds the inspector on call c of d at w x h and runs its Init
 // command, as the app would, so the frames are loaded.
@@ -87,4 +84,4 @@ func keyMsg(k string) tea.KeyPressMsg {
 }
 
 // golden compares got with testdata/name.golden, rewriting it with -update.
-func golden(t *testing.T, name, got string) { t.Helper(); tuitest.Golden(t, name, got, *update) }
+func golden(t *testing.T, name, got string) { t.Helper(); tuitest.Golden(t, name, got) }

@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"flag"
 	"strings"
 	"testing"
 
@@ -9,10 +8,8 @@ import (
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
-var update = flag.Bool("update", false, "rewrite the View goldens in testdata")
-
 // golden compares got with testdata/name.golden, rewriting it with -update.
-func golden(t *testing.T, name, got string) { t.Helper(); tuitest.Golden(t, name, got, *update) }
+func golden(t *testing.T, name, got string) { t.Helper(); tuitest.Golden(t, name, got) }
 
 // checkSize fails unless view is exactly h lines of at most w cells.
 func checkSize(t *testing.T, view string, w, h int) { t.Helper(); tuitest.CheckSize(t, view, w, h) }

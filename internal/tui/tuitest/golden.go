@@ -5,16 +5,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcptrail/mcptrail/internal/testbin"
+	"github.com/mcptrail/mcptrail/internal/golden"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
 // Golden compares got, a screen's View, with testdata/NAME.golden of the
-// test's package, and rewrites the file instead when update is set (each
-// package's -update flag).
-func Golden(t testing.TB, name, got string, update bool) {
+// test's package, and rewrites the file instead under -update.
+func Golden(t testing.TB, name, got string) {
 	t.Helper()
-	testbin.Golden(t, filepath.Join("testdata", name+".golden"), got, update)
+	golden.Check(t, filepath.Join("testdata", name+".golden"), got)
 }
 
 // CheckSize fails t unless view is exactly h lines ("\n"-joined) of at
