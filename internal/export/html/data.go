@@ -5,8 +5,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/mcptrail/mcptrail/internal/filter"
 	"github.com/mcptrail/mcptrail/internal/store"
-	"github.com/mcptrail/mcptrail/internal/tui/filter"
 )
 
 // The report-data block is one JSON object (docs/export-html.md tells its

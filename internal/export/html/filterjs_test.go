@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/mcptrail/mcptrail/internal/tui/filter"
+	"github.com/mcptrail/mcptrail/internal/filter"
 )
 
 // filterHarness runs assets/filter.js in node over the cases on stdin and

@@ -3,8 +3,8 @@ package stream
 import (
 	"time"
 
+	"github.com/mcptrail/mcptrail/internal/filter"
 	"github.com/mcptrail/mcptrail/internal/store"
-	"github.com/mcptrail/mcptrail/internal/tui/filter"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 

@@ -1,4 +1,4 @@
-// The filter language of the live TUI's filter bar (internal/tui/filter,
+// The filter language of the live TUI's filter bar (internal/filter,
 // whose keys and values the page is given as data): parse(text, spec)
 // returns the terms or throws a SyntaxErr naming the term and its column;
 // matchAll(terms, item) reports whether an item satisfies every term.

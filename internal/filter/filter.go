@@ -1,10 +1,13 @@
-// Package filter parses and applies the filter bar of the live TUI: space
-// separated terms, all of which must match, each a key:value pair or free
-// text, negated by a leading "!".
+// Package filter is the filter language of the live TUI's filter bar and of
+// the HTML report's filter box: space separated terms, all of which must
+// match, each a key:value pair or free text, negated by a leading "!". The
+// keys and their values are one table (Spec); the report's script reads it
+// from the page.
 //
-// It sits among the views, below internal/tui, and knows nothing of the
-// store: the TUI copies what a stream row offers into an Item. It does no
-// I/O. A Filter is immutable once parsed and safe for concurrent use.
+// It sits below every view (internal/tui/stream and internal/export/html
+// import it) and knows nothing of the store: a view copies what a row offers
+// into an Item. It does no I/O. A Filter is immutable once parsed and safe
+// for concurrent use.
 package filter
 
 import (
