@@ -37,7 +37,7 @@ func Spec() []Key {
 	return []Key{
 		{Name: "tool", Kind: KindGlob, Doc: "the tool name, prompt name or resource uri"},
 		{Name: "method", Kind: KindGlob, Doc: "the JSON-RPC method (`method:tools/*`)"},
-		{Name: "id", Kind: KindID, Doc: "the JSON-RPC id, or the operation's root id (`id:7`, `id:abc` for `\"abc\"`)"},
+		{Name: "id", Kind: KindID, Doc: "the call's JSON-RPC id, or its operation's root id"},
 		{Name: "dir", Kind: KindEnum, Values: []string{"c2s", "s2c"}, Doc: "the request's direction"},
 		{Name: "status", Kind: KindEnum,
 			Values: []string{"ok", "error", "tool-error", "input-required", "pending", "cancelled", "late"},
@@ -48,7 +48,7 @@ func Spec() []Key {
 			Doc:    "a ledger row of the call whose outcome (its answer's action, else its status) or whose mode is the value"},
 		{Name: "rule", Kind: KindGlob, Doc: "the rule id of a finding on the call"},
 		{Name: "slow", Kind: KindDuration,
-			Doc: "the duration compared with `>`, `>=`, `<` or `<=`; a Go duration (`1.5s`, `200ms`) or milliseconds"},
+			Doc: "the call's duration; a call not yet answered has none, so only `!slow:` matches it"},
 	}
 }
 
