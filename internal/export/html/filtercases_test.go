@@ -20,7 +20,7 @@ func filterItems() map[string]jsItem {
 		"late": {Target: "slow_tool", Method: "tools/call", IDs: []string{"9"}, Dir: "c2s", Status: "ok", Late: true, Era: "modern",
 			Elicit: []string{"accept", "cancel", "error"}, Rules: none, Dur: 2500},
 		"note": {Method: "notifications/progress", IDs: none, Dir: "s2c", Elicit: none, Rules: none, Dur: -1, Message: "50%"},
-		"unicode": {Target: "İstanbul ΟΔΟΣ", Method: "tools/call", IDs: []string{`"a\/b"`, `"\u00e9t\u00e9"`}, Dir: "c2s",
+		"unicode": {Target: "İstanbul ΟΔΟΣ", Method: "tools/call", IDs: []string{`"a\/b"`, `"\u00e9t\u00e9"`, `"\ud800"`, `"\u0000x"`, `"bad\q"`}, Dir: "c2s",
 			Status: "cancelled", Era: "modern", Elicit: none, Rules: none, Dur: 1.234567,
 			Message: "KELVIN \u212a, ſ long s, tab\there, nel\u0085bom\ufeffend"},
 		"huge": {Target: strings.Repeat("x", 5000) + "needle", Method: "tools/call", IDs: []string{"9223372036854775808"},
@@ -34,7 +34,7 @@ func filterCases() []string {
 	keys := []string{
 		"", "tool:get", `tool:"get weather"`, "tool:get*", "tool:*weath*", "!tool:get*", "tool:*", "tool:**", "tool:a*b*c",
 		"method:tools/call", "method:*/c*", "!method:notifications/*", "id:7", "id:op-1", `id:"\"op-1\""`, "id:op",
-		"id:a/b", `id:"\"a\\/b\""`, "id:été", "id:9223372036854775808", "dir:s2c", "dir:c2s", "DIR:C2S",
+		"id:a/b", `id:"\"a\\/b\""`, "id:\ufffd", "id:\x00x", `id:bad\q`, `id:"\"bad\\q\""`, "id:été", "id:9223372036854775808", "dir:s2c", "dir:c2s", "DIR:C2S",
 		"status:ok", "status:error", "status:tool-error", "status:input-required", "status:pending", "status:cancelled",
 		"status:late", "STATUS:OK", "!status:pending", "era:legacy", "era:modern",
 		"elicit:accept", "elicit:decline", "elicit:cancel", "elicit:pending", "elicit:required", "elicit:error",
