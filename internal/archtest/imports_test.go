@@ -50,6 +50,10 @@ func layers() map[string][]string {
 		// May this request reach us (Host, Origin, Content-Type): the one
 		// policy of every listener (the http tap, mock --http, /metrics).
 		"internal/admit": nil,
+		// The filter language of the TUI's filter bar and the HTML report's
+		// filter box: pure, knows nothing of the store; each view fills its
+		// Items.
+		"internal/filter": nil,
 		// Taps move bytes and emit records; they correlate nothing. The feed
 		// fans the records out to live consumers.
 		"internal/tap/feed":      {"internal/capture"},
@@ -75,21 +79,20 @@ func layers() map[string][]string {
 		"internal/export/json":     view,
 		"internal/export/text":     view,
 		"internal/export/har":      view,
-		"internal/export/html":     append(slices.Clone(view), "internal/tui/filter"), // the filter language, one source
+		"internal/export/html":     append(slices.Clone(view), "internal/filter"), // the filter language, below every view
 		"internal/check":           view,
 		"internal/index":           view,
-		"internal/tui/filter":      nil, // the filter bar's language: pure, knows nothing of the store
 		// The TUI: ui is what its screens share; each screen reads Data
 		// (snapshots) and never the capture; source follows the files;
 		// the app (internal/tui) composes them.
 		"internal/tui/ui":        below("internal/store", "internal/termtext"),
-		"internal/tui/stream":    below("internal/store", "internal/rules", "internal/termtext", "internal/tui/ui", "internal/tui/filter"),
+		"internal/tui/stream":    below("internal/store", "internal/rules", "internal/termtext", "internal/tui/ui", "internal/filter"),
 		"internal/tui/inspector": below("internal/store", "internal/termtext", "internal/jsonraw", "internal/tui/ui"),
 		"internal/tui/overlay":   below("internal/store", "internal/rules", "internal/termtext", "internal/export/text", "internal/tui/ui"),
-		"internal/tui/hub":       below("internal/store", "internal/termtext", "internal/tui/ui", "internal/tui/filter"),
+		"internal/tui/hub":       below("internal/store", "internal/termtext", "internal/tui/ui", "internal/filter"),
 		"internal/tui/source":    below("internal/store", "internal/rules", "internal/redact", "internal/termtext", "internal/tui/ui"),
 		"internal/tui": below("internal/store", "internal/rules", "internal/redact", "internal/termtext",
-			"internal/export/json", "internal/export/text", "internal/tui/ui", "internal/tui/filter",
+			"internal/export/json", "internal/export/text", "internal/tui/ui", "internal/filter",
 			"internal/tui/stream", "internal/tui/inspector", "internal/tui/overlay", "internal/tui/hub", "internal/tui/source"),
 		"internal/mock": below("internal/store", "internal/transcript", "internal/admit"),
 		// The session comparison that diff and replay print.

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/mcptrail/mcptrail/internal/filter"
 	"github.com/mcptrail/mcptrail/internal/store"
-	"github.com/mcptrail/mcptrail/internal/tui/filter"
 )
 
 // The report-data block is one JSON object (docs/export-html.md tells its
@@ -101,23 +101,9 @@ func (d *dataWriter) strs(vs []string) {
 // writeData writes the report-data object of snap to w.
 func (hw *Writer) writeData(w io.Writer, snap *store.Snapshot) error {
 	d := &dataWriter{w: w}
-	d.raw(`{"filter":{"keys":`)
-	d.strs(filter.Keys())
-	d.raw(`,"enums":{`)
-	n := 0
-	for _, k := range filter.Keys() {
-		if vs := filter.Enums(k); vs != nil {
-			d.comma(n)
-			n++
-			d.str(k)
-			d.raw(":")
-			if k == "elicit" { // the report also matches a ledger row's mode
-				vs = append(append([]string{}, vs...), "required", "error", "form", "url")
-			}
-			d.strs(vs)
-		}
-	}
-	d.raw("}},\n\"calls\":[\n")
+	d.raw(`{"filter":`)
+	writeFilterSpec(d)
+	d.raw(",\n\"calls\":[\n")
 	hw.writeCalls(d, snap)
 	d.raw("],\n\"ops\":[")
 	writeOps(d, snap)
@@ -130,6 +116,26 @@ func (hw *Writer) writeData(w io.Writer, snap *store.Snapshot) error {
 	d.raw("}")
 	d.flush(true)
 	return d.err
+}
+
+// writeFilterSpec writes the "filter" member: the language's keys and the
+// values of its enum keys, from filter.Spec, the one definition the page's
+// script (assets/filter.js) parses against.
+func writeFilterSpec(d *dataWriter) {
+	d.raw(`{"keys":`)
+	d.strs(filter.Keys())
+	d.raw(`,"enums":{`)
+	n := 0
+	for _, k := range filter.Spec() {
+		if k.Kind == filter.KindEnum {
+			d.comma(n)
+			n++
+			d.str(k.Name)
+			d.raw(":")
+			d.strs(k.Values)
+		}
+	}
+	d.raw("}}")
 }
 
 // writeCalls writes one array per call, the members of callFields.

@@ -237,6 +237,19 @@ func (f *facts) actions(l *store.Ledger, c int32, own bool, into []string) []str
 	return into
 }
 
+// modes appends the modes (form, url) of the ledger rows of call c, which
+// elicit: matches beside the outcomes, as the HTML report's filter does.
+func (f *facts) modes(l *store.Ledger, c int32, into []string) []string {
+	for _, r := range f.ledger[c] {
+		if int(r) < l.Len() {
+			if m := l.At(int(r)).Mode; m != "" {
+				into = append(into, m)
+			}
+		}
+	}
+	return into
+}
+
 // outcome is what a ledger row shows and elicit: matches: the action of an
 // answered row, else its status (pending, required, error).
 func outcome(r store.LedgerRow) string {

@@ -5,8 +5,8 @@ import (
 	"sort"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/filter"
 	"github.com/mcptrail/mcptrail/internal/store"
-	"github.com/mcptrail/mcptrail/internal/tui/filter"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 

@@ -3,8 +3,8 @@ package stream
 import (
 	"time"
 
+	"github.com/mcptrail/mcptrail/internal/filter"
 	"github.com/mcptrail/mcptrail/internal/store"
-	"github.com/mcptrail/mcptrail/internal/tui/filter"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
@@ -59,6 +59,7 @@ func (sc *scope) item(c *store.Call, rootID string, it *filter.Item) {
 	}
 	if _, ok := sc.facts.ledger[int32(c.Index)]; ok {
 		sc.elicit = sc.facts.actions(&sc.snap.Ledger, int32(c.Index), false, sc.elicit[:0])
+		sc.elicit = sc.facts.modes(&sc.snap.Ledger, int32(c.Index), sc.elicit)
 		it.Elicit = sc.elicit
 	}
 	if c.ResponseSeq != 0 {

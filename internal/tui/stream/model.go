@@ -2,7 +2,7 @@
 // in order. An MRTR operation is one row whose rounds expand; a legacy
 // server request nests under the call it interrupted; notifications and
 // stderr lines interleave when toggled on; the filter bar narrows the
-// rows (internal/tui/filter).
+// rows (internal/filter).
 //
 // It sits among the screens, below the app (internal/tui), and reads a
 // ui.Data (a store snapshot). The rows are virtual: an index of what is
@@ -15,7 +15,7 @@ package stream
 import (
 	"charm.land/bubbles/v2/key"
 
-	"github.com/mcptrail/mcptrail/internal/tui/filter"
+	"github.com/mcptrail/mcptrail/internal/filter"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 

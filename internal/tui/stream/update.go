@@ -6,7 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcptrail/mcptrail/internal/tui/filter"
+	"github.com/mcptrail/mcptrail/internal/filter"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 

@@ -1,37 +1,21 @@
-// Package filter parses and applies the filter bar of the live TUI: space
-// separated terms, all of which must match, each a key:value pair or free
-// text, negated by a leading "!".
+// Package filter is the filter language of the live TUI's filter bar and of
+// the HTML report's filter box: space separated terms, all of which must
+// match, each a key:value pair or free text, negated by a leading "!". The
+// keys and their values are one table (Spec); the report's script reads it
+// from the page.
 //
-// It sits among the views, below internal/tui, and knows nothing of the
-// store: the TUI copies what a stream row offers into an Item. It does no
-// I/O. A Filter is immutable once parsed and safe for concurrent use.
+// It sits below every view (internal/tui/stream and internal/export/html
+// import it) and knows nothing of the store: a view copies what a row offers
+// into an Item. It does no I/O. A Filter is immutable once parsed and safe
+// for concurrent use.
 package filter
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 )
-
-// keys returns the keys a term may have, in the order errors name them.
-func keys() []string {
-	return []string{"tool", "method", "id", "dir", "status", "era", "elicit", "rule", "slow"}
-}
-
-// enums lists, for each key with a closed set of values, those values.
-func enums(key string) []string {
-	switch key {
-	case "status":
-		return []string{"ok", "error", "tool-error", "input-required", "pending", "cancelled", "late"}
-	case "dir":
-		return []string{"c2s", "s2c"}
-	case "era":
-		return []string{"modern", "legacy"}
-	case "elicit":
-		return []string{"accept", "decline", "cancel", "pending"}
-	}
-	return nil
-}
 
 // SyntaxError describes a term the parser rejected.
 type SyntaxError struct {
@@ -79,52 +63,39 @@ func Parse(s string) (*Filter, error) {
 	return f, nil
 }
 
-// build checks a token's key and value and makes a term of it.
+// build checks a token's key and value against Spec and makes a term of it.
 func build(tok token) (term, error) {
 	t := term{neg: tok.neg, key: tok.key, value: tok.value}
 	bad := func(msg string) (term, error) {
-		return term{}, &SyntaxError{Term: tok.key + ":" + fmt.Sprintf("%q", tok.value), Column: tok.valueCol, Msg: msg}
+		return term{}, &SyntaxError{Term: tok.key + ":" + quoteShown(tok.value), Column: tok.valueCol, Msg: msg}
 	}
-	switch {
-	case tok.key == "" && tok.value == "":
-		return term{}, &SyntaxError{Term: fmt.Sprintf("%q", tok.value), Column: tok.col, Msg: "empty term"}
-	case tok.key == "":
+	if tok.key == "" {
+		if tok.value == "" {
+			return term{}, &SyntaxError{Term: quoteShown(tok.value), Column: tok.col, Msg: "empty term"}
+		}
 		return t, nil
-	case !known(tok.key):
-		return term{}, &SyntaxError{Term: tok.key + ":" + fmt.Sprintf("%q", tok.value), Column: tok.col,
-			Msg: "unknown key " + fmt.Sprintf("%q", tok.key) + "; want one of " + strings.Join(keys(), ", ")}
+	}
+	k, ok := lookup(tok.key)
+	switch {
+	case !ok:
+		return term{}, &SyntaxError{Term: tok.key + ":" + quoteShown(tok.value), Column: tok.col,
+			Msg: "unknown key " + quoteShown(tok.key) + "; want one of " + strings.Join(Keys(), ", ")}
 	case tok.value == "":
 		return bad("empty value")
-	case tok.key == "slow":
+	case k.Kind == KindDuration:
 		op, d, err := parseSlow(tok.value)
 		if err != nil {
 			return bad(err.Error())
 		}
 		t.cmp, t.dur, t.value = op, int64(d), ""
 		return t, nil
-	}
-	if vs := enums(tok.key); vs != nil {
-		t.value = strings.ToLower(tok.value)
-		if !contains(vs, t.value) {
-			return bad("want one of " + strings.Join(vs, ", "))
+	case k.Kind == KindEnum:
+		t.value = lower(tok.value)
+		if !slices.Contains(k.Values, t.value) {
+			return bad("want one of " + strings.Join(k.Values, ", "))
 		}
 	}
 	return t, nil
-}
-
-// known reports whether key is one of keys.
-func known(key string) bool {
-	return contains(keys(), key)
-}
-
-// contains reports whether vs holds v.
-func contains(vs []string, v string) bool {
-	for _, x := range vs {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // String returns the filter in canonical form: lower-case keys, quotes only

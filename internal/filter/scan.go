@@ -117,7 +117,7 @@ func (s *scanner) next() (token, error) {
 	if key == "" {
 		return t, s.errorf(word, t.col, "missing key before the colon")
 	}
-	t.key = strings.ToLower(key)
+	t.key = lower(key)
 	t.valueCol = s.column(s.off - len(value))
 	switch {
 	case value == "" && !s.atEnd():

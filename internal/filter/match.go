@@ -1,9 +1,10 @@
 package filter
 
 import (
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 )
 
 // Item is what one stream row offers the filter; the TUI fills it from a
@@ -27,7 +28,8 @@ type Item struct {
 	Late bool
 	// Era is "modern" or "legacy"; "" if not known.
 	Era string
-	// Elicit holds the outcomes of the row's elicitation ledger rows.
+	// Elicit holds the outcomes of the row's elicitation ledger rows (an
+	// answer's action, else the row's status) and their modes (form, url).
 	Elicit []string
 	// Rules holds the rule ids of the row's findings.
 	Rules []string
@@ -93,19 +95,17 @@ func anyOf(vs []string, ok func(string) bool) bool {
 
 // containsFold reports whether sub is in s, ignoring case.
 func containsFold(s, sub string) bool {
-	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+	return strings.Contains(lower(s), lower(sub))
 }
 
 // sameID reports whether raw, a raw JSON-RPC id, is want: as typed, or
-// once a string id's quotes are removed.
+// once a string id is decoded as JSON (`"a\/b"` is a/b).
 func sameID(raw, want string) bool {
 	if raw == want {
 		return true
 	}
-	if u, err := strconv.Unquote(raw); err == nil && strings.HasPrefix(raw, `"`) {
-		return u == want
-	}
-	return false
+	u, ok := jsonraw.UnquoteStrict(nil, []byte(raw))
+	return ok && string(u) == want
 }
 
 // glob reports whether s matches pattern, where "*" stands for any run of
