@@ -36,13 +36,22 @@ const inputResponses, inputRequests = `"inputResponses"`, `"inputRequests"`
 type Elicitation struct {
 	sensitive *regexp.Regexp // sensitiveNames
 	described *regexp.Regexp // sensitiveWords
-	// schemas holds the requestedSchema of each question asked and not yet
-	// answered, by askedKey (MRTR) or legacyKey; nil until one is asked.
-	schemas map[string]jsontext.Value
+	// schemas holds the requestedSchema of each form question asked and
+	// not yet answered, by the question's reference; nil until one is
+	// asked. An answer finds its question through the ledger row the store
+	// paired it with (store.Frame.Answers), never by its id or state.
+	schemas map[questionRef]jsontext.Value
 }
 
-// legacyKey files a legacy question by the server's request id.
-func legacyKey(id string) string { return "legacy\x00" + id }
+// questionRef names one question as a ledger row does: the seq of the
+// frame that asked it and, in MRTR, its inputRequests key.
+type questionRef struct {
+	seq uint64
+	key string
+}
+
+// refOf is the reference of the question a ledger row answers.
+func refOf(row *store.LedgerRow) questionRef { return questionRef{seq: row.AskedSeq, key: row.Key} }
 
 // NewElicitation returns the elicitation rules.
 func NewElicitation() *Elicitation {
@@ -60,23 +69,9 @@ func (el *Elicitation) Check(f *store.Frame, raise func(finding.Finding)) {
 	}
 	switch {
 	case m.Kind == wire.KindRequest && r.Dir == capture.C2S && bytes.Contains(m.Params, []byte(inputResponses)):
-		for _, a := range mcp.InputActions(m.Params) {
-			if !knownAction(a.Action) {
-				add(finding.New(finding.ElicitActionUnknown, r.Seq,
-					"inputResponses[%q] answers with action %q; want accept, decline or cancel", a.Key, a.Action))
-			}
-		}
-		el.retryAnswered(r.Seq, m.Params, r.Redacted, add)
+		el.retry(f, add)
 	case m.Kind == wire.KindResponse && r.Dir == capture.C2S && f.CallMethod == mcp.MethodElicit:
-		if a := mcp.ElicitAction(m.Result); !knownAction(a) {
-			add(finding.New(finding.ElicitActionUnknown, r.Seq, "elicitation/create answered with action %q; want accept, decline or cancel", a))
-		}
-		var a elicitAnswer
-		k := legacyKey(m.ID.Raw())
-		if decode(m.Result, &a) && a.Action != "" {
-			el.answered(r.Seq, "elicitation/create", el.schemas[k], &a, r.Redacted, add)
-		}
-		delete(el.schemas, k)
+		el.legacyAnswer(f, add)
 	case m.Kind == wire.KindResponse && r.Dir == capture.S2C && bytes.Contains(m.Result, []byte(inputRequests)):
 		for _, e := range mcp.InputElicitations(m.Result) {
 			el.sensitiveFields(r.Seq, "inputRequests["+strconv.Quote(e.Key)+"]", &e.Request, add)
@@ -87,8 +82,46 @@ func (el *Elicitation) Check(f *store.Frame, raise func(finding.Finding)) {
 		el.sensitiveFields(r.Seq, "elicitation/create", &req, add)
 		var p elicitParams
 		decode(m.Params, &p)
-		el.asked(r.Seq, "elicitation/create", legacyKey(m.ID.Raw()), &p, add)
+		el.asked(r.Seq, "elicitation/create", questionRef{seq: r.Seq}, &p, add)
 	}
+	for i := range f.Answers {
+		delete(el.schemas, refOf(&f.Answers[i]))
+	}
+}
+
+// retry judges an MRTR retry's answers: their actions, then their content.
+func (el *Elicitation) retry(f *store.Frame, add func(finding.Finding)) {
+	for _, a := range mcp.InputActions(f.Msg.Params) {
+		if !knownAction(a.Action) {
+			add(finding.New(finding.ElicitActionUnknown, f.Seq,
+				"inputResponses[%q] answers with action %q; want accept, decline or cancel", a.Key, a.Action))
+		}
+	}
+	el.retryAnswered(f, add)
+}
+
+// legacyAnswer judges the client's answer to a legacy elicitation/create.
+func (el *Elicitation) legacyAnswer(f *store.Frame, add func(finding.Finding)) {
+	m := f.Msg
+	if a := mcp.ElicitAction(m.Result); !knownAction(a) {
+		add(finding.New(finding.ElicitActionUnknown, f.Seq, "elicitation/create answered with action %q; want accept, decline or cancel", a))
+	}
+	var a elicitAnswer
+	if decode(m.Result, &a) && a.Action != "" {
+		el.answered(f.Seq, "elicitation/create", el.schemaOf(f, store.LedgerLegacy, ""), &a, f.Record.Redacted, add)
+	}
+}
+
+// schemaOf returns the schema of the question that the frame's answer
+// under key (era's) answers, as the store paired them; nil when the store
+// paired none or the question was not a form.
+func (el *Elicitation) schemaOf(f *store.Frame, era, key string) jsontext.Value {
+	for i := range f.Answers {
+		if row := &f.Answers[i]; row.Era == era && row.Key == key {
+			return el.schemas[refOf(row)]
+		}
+	}
+	return nil
 }
 
 // knownAction reports whether a is an ElicitResult action (spec 3.5); ""

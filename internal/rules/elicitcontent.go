@@ -15,6 +15,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/store"
 )
 
 // The questions and answers the content rules read: an interim result's
@@ -23,11 +24,9 @@ import (
 type (
 	interim struct {
 		InputRequests map[string]jsontext.Value `json:"inputRequests"`
-		RequestState  string                    `json:"requestState"`
 	}
-	retry struct {
+	retryParams struct {
 		InputResponses map[string]jsontext.Value `json:"inputResponses"`
-		RequestState   string                    `json:"requestState"`
 	}
 	inputRequest struct {
 		Method string       `json:"method"`
@@ -47,11 +46,6 @@ type (
 // (the rules judge shapes that decode; the others are other rules').
 func decode(raw []byte, v any) bool { return json.Unmarshal(raw, v) == nil }
 
-// askedKey files a question's requestedSchema until its answer arrives:
-// an MRTR question by its interim result's requestState and key, a legacy
-// one by the server's request id.
-func askedKey(state, key string) string { return "mrtr\x00" + state + "\x00" + key }
-
 // interimAsked reads an interim result's form questions: it raises
 // schema-unsupported and files each schema for the answer.
 func (el *Elicitation) interimAsked(seq uint64, result []byte, add func(finding.Finding)) {
@@ -62,12 +56,12 @@ func (el *Elicitation) interimAsked(seq uint64, result []byte, add func(finding.
 		if !decode(r.InputRequests[key], &q) || q.Method != mcp.MethodElicit {
 			continue
 		}
-		el.asked(seq, fmt.Sprintf("inputRequests[%q]", key), askedKey(r.RequestState, key), &q.Params, add)
+		el.asked(seq, fmt.Sprintf("inputRequests[%q]", key), questionRef{seq: seq, key: key}, &q.Params, add)
 	}
 }
 
 // asked checks one form question's schema and files it under k.
-func (el *Elicitation) asked(seq uint64, where, k string, p *elicitParams, add func(finding.Finding)) {
+func (el *Elicitation) asked(seq uint64, where string, k questionRef, p *elicitParams, add func(finding.Finding)) {
 	if p.Mode != "" && p.Mode != mcp.ModeForm || len(p.RequestedSchema) == 0 {
 		return
 	}
@@ -75,24 +69,24 @@ func (el *Elicitation) asked(seq uint64, where, k string, p *elicitParams, add f
 		add(finding.New(finding.ElicitSchemaUnsupported, seq, "%s requestedSchema is outside the form subset: %s", where, why))
 	}
 	if el.schemas == nil {
-		el.schemas = map[string]jsontext.Value{}
+		el.schemas = map[questionRef]jsontext.Value{}
 	}
 	el.schemas[k] = bytes.Clone(p.RequestedSchema)
 }
 
 // retryAnswered reads a retry's answers: content with decline or cancel,
-// and accepted content that fails its question's schema.
-func (el *Elicitation) retryAnswered(seq uint64, params []byte, redacted bool, add func(finding.Finding)) {
-	var r retry
-	decode(params, &r)
+// and accepted content that fails the schema of the question the store
+// paired it with.
+func (el *Elicitation) retryAnswered(f *store.Frame, add func(finding.Finding)) {
+	var r retryParams
+	decode(f.Msg.Params, &r)
 	for _, key := range sortedKeys(r.InputResponses) {
 		var a elicitAnswer
 		if !decode(r.InputResponses[key], &a) || a.Action == "" {
 			continue
 		}
-		k := askedKey(r.RequestState, key)
-		el.answered(seq, fmt.Sprintf("inputResponses[%q]", key), el.schemas[k], &a, redacted, add)
-		delete(el.schemas, k)
+		schema := el.schemaOf(f, store.LedgerMRTR, key)
+		el.answered(f.Seq, fmt.Sprintf("inputResponses[%q]", key), schema, &a, f.Record.Redacted, add)
 	}
 }
 
