@@ -43,7 +43,8 @@ func RequestedSchema(params jsontext.Value) jsontext.Value {
 }
 
 // ElicitContent returns the content member of an ElicitResult: the values
-// the user submitted. Only a caller that was asked for values reads it.
+// the user submitted, which no ledger row holds (a caller keeps their
+// names, or the values only when the operator opted in).
 func ElicitContent(result jsontext.Value) jsontext.Value {
 	return jsonraw.Member(result, "content")
 }
