@@ -6,7 +6,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
-	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/wire"
@@ -107,8 +106,7 @@ func (d *deriver) opened(ch *store.Change) {
 	}
 	params := ch.Frame.Params
 	p := rootPayload{params: d.keep(payloadOf(params, d.content))}
-	meta := jsonraw.Member(params, "_meta")
-	p.traceParent, p.traceState = stringMember(meta, "traceparent"), stringMember(meta, "tracestate")
+	p.traceParent, p.traceState = mcp.TraceContext(params)
 	if r := ch.Record; r.HTTP != nil {
 		p.httpSession = r.HTTP.Headers[mcp.HeaderSessionID]
 	}
