@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"bytes"
 	"regexp"
 	"strconv"
 
@@ -24,10 +23,6 @@ const sensitiveNames = `(?i)(password|passwd|passphrase|secret|api[_ -]?key|acce
 // prose: a token there must be a credential ("access token"), not the
 // tokens a model counts.
 const sensitiveWords = `(?i)(password|passphrase|secret|api[_ -]?key|access[_ -]?key|(access|api|auth|bearer|refresh|personal)[_ -]?token|credit[_ -]?card|card[_ -]?number|\bcvv\b|\bcvc\b|\bssn\b|social[_ -]?security)`
-
-// The members an MRTR retry's params and an interim result hold; a
-// message without them is not read further (a cheap test on every call).
-const inputResponses, inputRequests = `"inputResponses"`, `"inputRequests"`
 
 // Elicitation checks elicitation requests and answers, in MRTR
 // inputRequests and inputResponses as in legacy elicitation/create calls,
@@ -68,11 +63,11 @@ func (el *Elicitation) Check(f *store.Frame, raise func(finding.Finding)) {
 		raise(fd)
 	}
 	switch {
-	case m.Kind == wire.KindRequest && r.Dir == capture.C2S && bytes.Contains(m.Params, []byte(inputResponses)):
+	case m.Kind == wire.KindRequest && r.Dir == capture.C2S && mcp.MayHoldInputResponses(m.Params):
 		el.retry(f, add)
 	case m.Kind == wire.KindResponse && r.Dir == capture.C2S && f.CallMethod == mcp.MethodElicit:
 		el.legacyAnswer(f, add)
-	case m.Kind == wire.KindResponse && r.Dir == capture.S2C && bytes.Contains(m.Result, []byte(inputRequests)):
+	case m.Kind == wire.KindResponse && r.Dir == capture.S2C && mcp.MayHoldInputRequests(m.Result):
 		for _, e := range mcp.InputElicitations(m.Result) {
 			el.sensitiveFields(r.Seq, "inputRequests["+strconv.Quote(e.Key)+"]", &e.Request, add)
 		}
@@ -80,9 +75,8 @@ func (el *Elicitation) Check(f *store.Frame, raise func(finding.Finding)) {
 	case m.Kind == wire.KindRequest && r.Dir == capture.S2C && m.Method == mcp.MethodElicit:
 		req := mcp.ParseElicitRequest(m.Params)
 		el.sensitiveFields(r.Seq, "elicitation/create", &req, add)
-		var p elicitParams
-		decode(m.Params, &p)
-		el.asked(r.Seq, "elicitation/create", questionRef{seq: r.Seq}, &p, add)
+		q := mcp.ParseFormQuestion(m.Params)
+		el.asked(r.Seq, "elicitation/create", questionRef{seq: r.Seq}, &q, add)
 	}
 	for i := range f.Answers {
 		delete(el.schemas, refOf(&f.Answers[i]))
@@ -106,8 +100,7 @@ func (el *Elicitation) legacyAnswer(f *store.Frame, add func(finding.Finding)) {
 	if a := mcp.ElicitAction(m.Result); !knownAction(a) {
 		add(finding.New(finding.ElicitActionUnknown, f.Seq, "elicitation/create answered with action %q; want accept, decline or cancel", a))
 	}
-	var a elicitAnswer
-	if decode(m.Result, &a) && a.Action != "" {
+	if a, ok := mcp.ParseElicitAnswer(m.Result); ok {
 		el.answered(f.Seq, "elicitation/create", el.schemaOf(f, store.LedgerLegacy, ""), &a, f.Record.Redacted, add)
 	}
 }

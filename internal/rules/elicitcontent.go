@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -18,50 +17,16 @@ import (
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
-// The questions and answers the content rules read: an interim result's
-// inputRequests, a retry's inputResponses, a legacy request's params and
-// its answer. Members that do not fit are left zero.
-type (
-	interim struct {
-		InputRequests map[string]jsontext.Value `json:"inputRequests"`
-	}
-	retryParams struct {
-		InputResponses map[string]jsontext.Value `json:"inputResponses"`
-	}
-	inputRequest struct {
-		Method string       `json:"method"`
-		Params elicitParams `json:"params"`
-	}
-	elicitParams struct {
-		Mode            string         `json:"mode"`
-		RequestedSchema jsontext.Value `json:"requestedSchema"`
-	}
-	elicitAnswer struct {
-		Action  string         `json:"action"`
-		Content jsontext.Value `json:"content"`
-	}
-)
-
-// decode unmarshals raw into v, leaving v as far as it got on an error
-// (the rules judge shapes that decode; the others are other rules').
-func decode(raw []byte, v any) bool { return json.Unmarshal(raw, v) == nil }
-
 // interimAsked reads an interim result's form questions: it raises
 // schema-unsupported and files each schema for the answer.
 func (el *Elicitation) interimAsked(seq uint64, result []byte, add func(finding.Finding)) {
-	var r interim
-	decode(result, &r)
-	for _, key := range sortedKeys(r.InputRequests) {
-		var q inputRequest
-		if !decode(r.InputRequests[key], &q) || q.Method != mcp.MethodElicit {
-			continue
-		}
-		el.asked(seq, fmt.Sprintf("inputRequests[%q]", key), questionRef{seq: seq, key: key}, &q.Params, add)
+	for _, q := range mcp.InputQuestions(result) {
+		el.asked(seq, fmt.Sprintf("inputRequests[%q]", q.Key), questionRef{seq: seq, key: q.Key}, &q.Question, add)
 	}
 }
 
 // asked checks one form question's schema and files it under k.
-func (el *Elicitation) asked(seq uint64, where string, k questionRef, p *elicitParams, add func(finding.Finding)) {
+func (el *Elicitation) asked(seq uint64, where string, k questionRef, p *mcp.FormQuestion, add func(finding.Finding)) {
 	if p.Mode != "" && p.Mode != mcp.ModeForm || len(p.RequestedSchema) == 0 {
 		return
 	}
@@ -78,22 +43,16 @@ func (el *Elicitation) asked(seq uint64, where string, k questionRef, p *elicitP
 // and accepted content that fails the schema of the question the store
 // paired it with.
 func (el *Elicitation) retryAnswered(f *store.Frame, add func(finding.Finding)) {
-	var r retryParams
-	decode(f.Msg.Params, &r)
-	for _, key := range sortedKeys(r.InputResponses) {
-		var a elicitAnswer
-		if !decode(r.InputResponses[key], &a) || a.Action == "" {
-			continue
-		}
-		schema := el.schemaOf(f, store.LedgerMRTR, key)
-		el.answered(f.Seq, fmt.Sprintf("inputResponses[%q]", key), schema, &a, f.Record.Redacted, add)
+	for _, a := range mcp.InputAnswers(f.Msg.Params) {
+		schema := el.schemaOf(f, store.LedgerMRTR, a.Key)
+		el.answered(f.Seq, fmt.Sprintf("inputResponses[%q]", a.Key), schema, &a.Answer, f.Record.Redacted, add)
 	}
 }
 
 // answered judges one answer against the schema it answers (nil: the
 // question was not seen or not a form). With redacted (the record is
 // marked redacted), a value redaction replaced is not judged.
-func (el *Elicitation) answered(seq uint64, where string, schema jsontext.Value, a *elicitAnswer, redacted bool, add func(finding.Finding)) {
+func (el *Elicitation) answered(seq uint64, where string, schema jsontext.Value, a *mcp.ElicitAnswer, redacted bool, add func(finding.Finding)) {
 	hasContent := len(a.Content) > 0 && string(a.Content) != "null"
 	switch {
 	case hasContent && (a.Action == mcp.ActionDecline || a.Action == mcp.ActionCancel):
@@ -192,15 +151,4 @@ func placeholderAt(inst any, loc []string) bool {
 			return false
 		}
 	}
-}
-
-// sortedKeys returns m's keys in order, so findings come out alike on
-// every run.
-func sortedKeys(m map[string]jsontext.Value) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
