@@ -26,7 +26,7 @@ func TraceContext(params jsontext.Value) (parent, state string) {
 // ProgressToken returns params._meta.progressToken, raw (a string or a
 // number); nil when absent.
 func ProgressToken(params jsontext.Value) jsontext.Value {
-	return jsonraw.Member(Meta(params), "progressToken")
+	return jsonraw.Member(Meta(params), MemberProgressToken)
 }
 
 // MetaVersion returns the protocol version a modern request's
