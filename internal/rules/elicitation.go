@@ -32,21 +32,15 @@ type Elicitation struct {
 	sensitive *regexp.Regexp // sensitiveNames
 	described *regexp.Regexp // sensitiveWords
 	// schemas holds the requestedSchema of each form question asked and
-	// not yet answered, by the question's reference; nil until one is
-	// asked. An answer finds its question through the ledger row the store
-	// paired it with (store.Frame.Answers), never by its id or state.
-	schemas map[questionRef]jsontext.Value
+	// not yet answered, by the question's reference as a ledger row holds
+	// it: the seq of the frame that asked it, then its inputRequests key
+	// ("" for a legacy question); nil until one is asked. An answer finds
+	// its question through the ledger row the store paired it with
+	// (store.Frame.Answers), never by its id or state. Once a frame's
+	// question is answered, its other questions never are (the store
+	// pairs a retry with one round), so the frame's entry goes.
+	schemas map[uint64]map[string]jsontext.Value
 }
-
-// questionRef names one question as a ledger row does: the seq of the
-// frame that asked it and, in MRTR, its inputRequests key.
-type questionRef struct {
-	seq uint64
-	key string
-}
-
-// refOf is the reference of the question a ledger row answers.
-func refOf(row *store.LedgerRow) questionRef { return questionRef{seq: row.AskedSeq, key: row.Key} }
 
 // NewElicitation returns the elicitation rules.
 func NewElicitation() *Elicitation {
@@ -76,10 +70,10 @@ func (el *Elicitation) Check(f *store.Frame, raise func(finding.Finding)) {
 		req := mcp.ParseElicitRequest(m.Params)
 		el.sensitiveFields(r.Seq, "elicitation/create", &req, add)
 		q := mcp.ParseFormQuestion(m.Params)
-		el.asked(r.Seq, "elicitation/create", questionRef{seq: r.Seq}, &q, add)
+		el.asked(r.Seq, "elicitation/create", "", &q, add)
 	}
 	for i := range f.Answers {
-		delete(el.schemas, refOf(&f.Answers[i]))
+		delete(el.schemas, f.Answers[i].AskedSeq)
 	}
 }
 
@@ -111,7 +105,7 @@ func (el *Elicitation) legacyAnswer(f *store.Frame, add func(finding.Finding)) {
 func (el *Elicitation) schemaOf(f *store.Frame, era, key string) jsontext.Value {
 	for i := range f.Answers {
 		if row := &f.Answers[i]; row.Era == era && row.Key == key {
-			return el.schemas[refOf(row)]
+			return el.schemas[row.AskedSeq][row.Key]
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/store"
 )
 
 func TestElicitationRules(t *testing.T) {
@@ -86,5 +87,30 @@ func TestLegacyAnswersPairByConnection(t *testing.T) {
 	want := []string{"elicitation-content-invalid@4"}
 	if diff := cmp.Diff(want, findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
+// TestElicitationForgetsSettledQuestions: a retry that answers one of a
+// round's two questions settles both (the store pairs the round with this
+// retry only), so the rules keep no schema of that round.
+func TestElicitationForgetsSettledQuestions(t *testing.T) {
+	t.Parallel()
+	two := `{"a":{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{"n":{"type":"integer"}}}}},` +
+		`"b":{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{"s":{"type":"string"}}}}}}`
+	steps := []step{
+		c2s(tool("1", "t", "{}", "")), s2c(inputRequired("1", two, "s")),
+		c2s(tool("2", "t", "{}", `,"inputResponses":{"a":{"action":"accept","content":{"n":1}}},"requestState":"s"`)),
+		s2c(res("2", `{"resultType":"complete","content":[]}`)),
+	}
+	el := NewElicitation()
+	st := store.New(&store.Options{Rules: Default(), Checks: []store.Check{el}})
+	for _, r := range records(steps) {
+		st.Ingest(&r)
+	}
+	if fs := st.Final().Findings.Slice(); len(fs) != 0 {
+		t.Errorf("findings %v, want none", findingLines(fs))
+	}
+	if len(el.schemas) != 0 {
+		t.Errorf("the rules still keep %d rounds' schemas after the retry settled them", len(el.schemas))
 	}
 }

@@ -21,12 +21,13 @@ import (
 // schema-unsupported and files each schema for the answer.
 func (el *Elicitation) interimAsked(seq uint64, result []byte, add func(finding.Finding)) {
 	for _, q := range mcp.InputQuestions(result) {
-		el.asked(seq, fmt.Sprintf("inputRequests[%q]", q.Key), questionRef{seq: seq, key: q.Key}, &q.Question, add)
+		el.asked(seq, fmt.Sprintf("inputRequests[%q]", q.Key), q.Key, &q.Question, add)
 	}
 }
 
-// asked checks one form question's schema and files it under k.
-func (el *Elicitation) asked(seq uint64, where string, k questionRef, p *mcp.FormQuestion, add func(finding.Finding)) {
+// asked checks one form question's schema and files it under the frame's
+// seq and key.
+func (el *Elicitation) asked(seq uint64, where, key string, p *mcp.FormQuestion, add func(finding.Finding)) {
 	if p.Mode != "" && p.Mode != mcp.ModeForm || len(p.RequestedSchema) == 0 {
 		return
 	}
@@ -34,9 +35,12 @@ func (el *Elicitation) asked(seq uint64, where string, k questionRef, p *mcp.For
 		add(finding.New(finding.ElicitSchemaUnsupported, seq, "%s requestedSchema is outside the form subset: %s", where, why))
 	}
 	if el.schemas == nil {
-		el.schemas = map[questionRef]jsontext.Value{}
+		el.schemas = map[uint64]map[string]jsontext.Value{}
 	}
-	el.schemas[k] = bytes.Clone(p.RequestedSchema)
+	if el.schemas[seq] == nil {
+		el.schemas[seq] = map[string]jsontext.Value{}
+	}
+	el.schemas[seq][key] = bytes.Clone(p.RequestedSchema)
 }
 
 // retryAnswered reads a retry's answers: content with decline or cancel,
