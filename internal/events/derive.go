@@ -5,7 +5,6 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/wire"
@@ -127,23 +126,16 @@ func elicitation(e *Event, asked bool, row *store.LedgerRow, x *rowExtra) {
 	}
 }
 
-// questionParams returns the elicitation/create params of a row the frame
-// f just opened; required counts the -32042 rows seen so far in f.
-func questionParams(row *store.LedgerRow, f *wire.Frame, required *int) []byte {
+// questionParams returns the elicitation/create params of a row that
+// frame f asked, by the row's reference: its inputRequests key (MRTR), its
+// entry of a -32042 error's data.elicitations, or the legacy request's
+// own params.
+func questionParams(row *store.LedgerRow, f *wire.Frame) []byte {
 	switch {
 	case row.Era == store.LedgerMRTR:
-		return jsonraw.Member(jsonraw.Member(jsonraw.Member(f.Result, "inputRequests"), row.Key), "params")
+		return mcp.InputRequestParams(f.Result, row.Key)
 	case row.Status == store.LedgerRequired:
-		var out []byte
-		n := 0
-		jsonraw.EachElement(jsonraw.Member(f.ErrorData, "elicitations"), func(v []byte) {
-			if n == *required {
-				out = v
-			}
-			n++
-		})
-		*required++
-		return out
+		return mcp.RequiredElicitation(f.ErrorData, row.Entry)
 	}
 	return f.Params
 }
@@ -152,7 +144,7 @@ func questionParams(row *store.LedgerRow, f *wire.Frame, required *int) []byte {
 // inputResponses entry of a retry, or a legacy response's result.
 func answerOf(row *store.LedgerRow, f *wire.Frame) []byte {
 	if row.Era == store.LedgerMRTR {
-		return jsonraw.Member(jsonraw.Member(f.Params, "inputResponses"), row.Key)
+		return mcp.InputResponse(f.Params, row.Key)
 	}
 	return f.Result
 }

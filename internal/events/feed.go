@@ -6,7 +6,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
-	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/wire"
@@ -79,10 +78,6 @@ type deriver struct {
 	// sweepAt is the size of roots at which opened next drops what is kept
 	// of calls the store forgot unanswered (cancelled, shadowed).
 	sweepAt int
-	// required counts the -32042 rows asked by message msg of record seq.
-	msg      *wire.Frame
-	seq      uint64
-	required int
 }
 
 type rootPayload struct {
@@ -111,8 +106,7 @@ func (d *deriver) opened(ch *store.Change) {
 	}
 	params := ch.Frame.Params
 	p := rootPayload{params: d.keep(payloadOf(params, d.content))}
-	meta := jsonraw.Member(params, "_meta")
-	p.traceParent, p.traceState = stringMember(meta, "traceparent"), stringMember(meta, "tracestate")
+	p.traceParent, p.traceState = mcp.TraceContext(params)
 	if r := ch.Record; r.HTTP != nil {
 		p.httpSession = r.HTTP.Headers[mcp.HeaderSessionID]
 	}
@@ -200,9 +194,9 @@ func (d *deriver) row(ch *store.Change) {
 	e := d.event(ch)
 	x := rowExtra{call: ch.CallAt(row.Call), root: ch.CallAt(row.Root.Call)}
 	if ch.Kind == store.ChangeRowAsked {
-		q := d.question(row, ch)
+		q := questionParams(row, ch.Frame)
 		if row.Mode == mcp.ModeForm || row.Fields != nil {
-			x.fields = fieldRules(jsonraw.Member(q, "requestedSchema"))
+			x.fields = fieldRules(mcp.RequestedSchema(q))
 		}
 		if row.Status == store.LedgerPending && x.fields != nil {
 			d.fields[ch.Row] = x.fields
@@ -211,7 +205,7 @@ func (d *deriver) row(ch *store.Change) {
 		x.fields = d.fields[ch.Row]
 		delete(d.fields, ch.Row)
 		if row.Status == store.LedgerAnswered {
-			content := jsonraw.Member(answerOf(row, ch.Frame), "content")
+			content := mcp.ElicitContent(answerOf(row, ch.Frame))
 			x.answerFields = memberNames(content)
 			if d.content {
 				x.answer = payloadOf(content, true)
@@ -220,16 +214,6 @@ func (d *deriver) row(ch *store.Change) {
 	}
 	elicitation(&e, ch.Kind == store.ChangeRowAsked, row, &x)
 	d.emit(&e)
-}
-
-// question returns the elicitation/create params of row, which the
-// change's message just asked.
-func (d *deriver) question(row *store.LedgerRow, ch *store.Change) []byte {
-	f := ch.Frame
-	if f != d.msg || ch.Seq != d.seq {
-		d.msg, d.seq, d.required = f, ch.Seq, 0
-	}
-	return questionParams(row, f, &d.required)
 }
 
 // event starts an event with what every event carries.

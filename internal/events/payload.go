@@ -45,7 +45,7 @@ func contentOf(v []byte) jsontext.Value {
 		b.WriteByte('{')
 		n := 0
 		jsonraw.EachMember(out, func(name, val []byte) bool {
-			if string(name) == `"_meta"` {
+			if string(name) == `"`+mcp.MemberMeta+`"` {
 				return true
 			}
 			if n > 0 {
@@ -100,7 +100,7 @@ func writeShape(b *bytes.Buffer, v []byte, depth int, top bool) {
 		b.WriteByte('{')
 		n := 0
 		ok := jsonraw.EachMember(v, func(name, val []byte) bool {
-			if top && string(name) == `"_meta"` {
+			if top && string(name) == `"`+mcp.MemberMeta+`"` {
 				return true
 			}
 			if n > 0 {
@@ -154,15 +154,6 @@ func memberNames(v []byte) []string {
 	return out
 }
 
-// stringMember returns the string member name of object v, or "".
-func stringMember(v []byte, name string) string {
-	raw := jsonraw.Member(v, name)
-	if len(raw) == 0 || raw[0] != '"' {
-		return ""
-	}
-	return unquoted(raw)
-}
-
 // unquoted decodes a raw JSON string; a malformed one is returned as
 // written.
 func unquoted(raw []byte) string {
@@ -172,59 +163,22 @@ func unquoted(raw []byte) string {
 	return string(raw)
 }
 
-// fieldRules reads a requested schema's properties with the validation
-// rules each subschema declares, in wire order; nil when the schema has
-// none. A select field's options (the server's words) are listed and
-// counted in Choices; a union such as anyOf [string, null] is a type
-// ("string|null"), not choices. Defaults and examples are never kept.
+// fieldRules is what an event says of a requested schema's fields
+// (mcp.FieldRules), with a select field's options counted in Choices; a
+// union such as anyOf [string, null] is a type ("string|null"), not
+// choices. Nil when the schema has none.
 func fieldRules(schema []byte) []Field {
-	var required []string
-	jsonraw.EachElement(jsonraw.Member(schema, "required"), func(v []byte) {
-		if len(v) > 0 && v[0] == '"' {
-			required = append(required, unquoted(v))
+	rules := mcp.FieldRules(schema)
+	if rules == nil {
+		return nil
+	}
+	out := make([]Field, len(rules))
+	for i, r := range rules {
+		out[i] = Field{
+			Name: r.Name, Type: r.Type, Required: r.Required, Format: r.Format,
+			MinLength: r.MinLength, MaxLength: r.MaxLength, Minimum: r.Minimum, Maximum: r.Maximum,
+			Choices: len(r.Options), Options: r.Options,
 		}
-	})
-	var out []Field
-	jsonraw.EachMember(jsonraw.Member(schema, "properties"), func(name, sub []byte) bool {
-		f := Field{Name: unquoted(name), Type: mcp.FieldUnknown}
-		for _, r := range required {
-			f.Required = f.Required || r == f.Name
-		}
-		f.Type, f.Options = mcp.FieldType(sub)
-		f.Format = stringMember(sub, "format")
-		f.MinLength, f.MaxLength = intMember(sub, "minLength"), intMember(sub, "maxLength")
-		f.Minimum, f.Maximum = numberMember(sub, "minimum"), numberMember(sub, "maximum")
-		f.Choices = len(f.Options)
-		out = append(out, f)
-		return true
-	})
+	}
 	return out
-}
-
-func intMember(v []byte, name string) *int64 {
-	raw := jsonraw.Member(v, name)
-	if len(raw) == 0 {
-		return nil
-	}
-	n, err := strconv.ParseInt(string(raw), 10, 64)
-	if err != nil {
-		f, ferr := strconv.ParseFloat(string(raw), 64)
-		if ferr != nil {
-			return nil
-		}
-		n = int64(f)
-	}
-	return &n
-}
-
-func numberMember(v []byte, name string) *float64 {
-	raw := jsonraw.Member(v, name)
-	if len(raw) == 0 {
-		return nil
-	}
-	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil {
-		return nil
-	}
-	return &f
 }

@@ -217,7 +217,7 @@ func (m *Mock) reply(entry, next int, a answer, id string, token []byte, out Sen
 		m.minted++
 		state := fmt.Sprintf("mcptrail-mock-%s-%d", m.nonce, m.minted)
 		q, _ := jsontext.AppendQuote(nil, state)
-		b, err = setPath(b, []string{"result"}, "requestState", q)
+		b, err = setPath(b, []string{"result"}, mcp.MemberRequestState, q)
 		m.states[state] = mrtrState{entry: entry, round: next, needs: a.asks}
 	}
 	if err != nil {

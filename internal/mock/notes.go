@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
-	"github.com/mcptrail/mcptrail/internal/jsonraw"
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
@@ -91,9 +91,7 @@ func notesBetween(snap *store.Snapshot, start, end uint64, claimed map[uint64]bo
 
 // progressToken returns the raw _meta.progressToken of a request's params,
 // or nil.
-func progressToken(params []byte) []byte {
-	return jsonraw.Member(jsonraw.Member(params, "_meta"), "progressToken")
-}
+func progressToken(params []byte) []byte { return mcp.ProgressToken(params) }
 
 // sendNotes sends a call's recorded notifications; a progress
 // notification carries the live request's token instead of the recorded
@@ -105,7 +103,7 @@ func sendNotes(notes [][]byte, token []byte, out Sender) {
 			if token == nil {
 				continue
 			}
-			b, err := setPath(n, []string{"params"}, "progressToken", token)
+			b, err := setPath(n, []string{"params"}, mcp.MemberProgressToken, token)
 			if err != nil {
 				continue
 			}

@@ -233,9 +233,9 @@ func matchParams(params jsontext.Value) (any, string) {
 	if len(params) == 0 || json.Unmarshal(params, &m) != nil || m == nil {
 		return nil, ""
 	}
-	delete(m, "_meta")
-	delete(m, "requestState")
-	delete(m, "inputResponses")
+	delete(m, mcp.MemberMeta)
+	delete(m, mcp.MemberRequestState)
+	delete(m, mcp.MemberInputResponses)
 	if len(m) == 0 {
 		return nil, ""
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
@@ -186,35 +185,35 @@ func (d *driver) retry(st *Step, round int, result jsontext.Value) (jsontext.Val
 		base = st.Retries[round]
 	}
 	var answers []member
-	for _, asked := range members(jsonraw.Member(result, "inputRequests")) {
+	for _, asked := range members(mcp.InputRequests(result)) {
 		v, ok := recordedResponse(st, round, asked.name)
 		if !ok {
-			method, _ := jsonraw.String(jsonraw.Member(asked.val, "method"))
+			method := mcp.InputRequestMethod(asked.val)
 			d.unanswered(st, asked.name, method)
-			if method != "elicitation/create" {
+			if method != mcp.MethodElicit {
 				continue
 			}
 			v = jsontext.Value(`{"action":"cancel"}`)
 		}
 		answers = append(answers, member{asked.name, v})
 	}
-	set := []member{{"inputResponses", object(answers)}}
-	if rs := jsonraw.Member(result, "requestState"); rs != nil {
-		return withMembers(base, append(set, member{"requestState", clone(rs)})), true
+	set := []member{{mcp.MemberInputResponses, object(answers)}}
+	if rs := mcp.RequestState(result); rs != nil {
+		return withMembers(base, append(set, member{mcp.MemberRequestState, clone(rs)})), true
 	}
-	return withMembers(base, set, "requestState"), true
+	return withMembers(base, set, mcp.MemberRequestState), true
 }
 
 // recordedResponse finds the recorded answer to the inputRequests key: in
 // the retry of the same round first, else in any retry of the call.
 func recordedResponse(st *Step, round int, key string) (jsontext.Value, bool) {
 	if round < len(st.Retries) {
-		if v := jsonraw.Member(jsonraw.Member(st.Retries[round], "inputResponses"), key); v != nil {
+		if v := mcp.InputResponse(st.Retries[round], key); v != nil {
 			return clone(v), true
 		}
 	}
 	for _, r := range st.Retries {
-		if v := jsonraw.Member(jsonraw.Member(r, "inputResponses"), key); v != nil {
+		if v := mcp.InputResponse(r, key); v != nil {
 			return clone(v), true
 		}
 	}

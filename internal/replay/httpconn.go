@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/tap/httpproxy"
 	"github.com/mcptrail/mcptrail/internal/wire"
@@ -128,11 +127,10 @@ func (c *httpConn) headers(h http.Header, f *wire.Frame) {
 		h.Set(mcp.HeaderSessionID, session)
 	}
 	if f.Kind == wire.KindRequest {
-		meta := jsonraw.Member(f.Params, "_meta")
-		if v, ok := jsonraw.String(jsonraw.Member(meta, mcp.MetaProtocolVersion)); ok {
+		if v, ok := mcp.MetaVersion(f.Params); ok {
 			version = v
 			h.Set(mcp.HeaderMethod, f.Method)
-			if name := mirroredName(f); name != "" {
+			if name := mcp.MirroredName(f.Method, f.Params); name != "" {
 				h.Set(mcp.HeaderName, headerValue(name))
 			}
 		}
@@ -157,10 +155,10 @@ func (c *httpConn) addExtra(h http.Header) {
 // when the capture kept them (params not nil), else those the capture's
 // catalog asks for. A request before 2026-07-28 carries none.
 func (c *httpConn) paramHeaders(h http.Header, f *wire.Frame, params map[string]string) {
-	if f.Kind != wire.KindRequest || f.Method != "tools/call" {
+	if f.Kind != wire.KindRequest || f.Method != mcp.MethodToolsCall {
 		return
 	}
-	name, _ := jsonraw.String(jsonraw.Member(f.Params, "name"))
+	name := mcp.ToolName(f.Params)
 	c.mu.Lock()
 	bs, listed := c.tools[name], c.listed[name]
 	c.mu.Unlock()
@@ -173,7 +171,7 @@ func (c *httpConn) paramHeaders(h http.Header, f *wire.Frame, params map[string]
 	if h.Get(mcp.HeaderMethod) == "" {
 		return // not a 2026-07-28 request: no mirrors
 	}
-	setParamHeaders(h, bs, jsonraw.Member(f.Params, "arguments"))
+	setParamHeaders(h, bs, mcp.ToolArguments(f.Params))
 }
 
 // learnTools keeps the x-mcp-header bindings of a tools/list result.
@@ -187,20 +185,6 @@ func (c *httpConn) learnTools(result []byte) {
 		c.listed = make(map[string]bool)
 	}
 	toolBindings(c.tools, c.listed, result)
-}
-
-// mirroredName is the params member that Mcp-Name mirrors for f's method.
-func mirroredName(f *wire.Frame) string {
-	member := "name"
-	switch f.Method {
-	case "tools/call", "prompts/get":
-	case "resources/read":
-		member = "uri"
-	default:
-		return ""
-	}
-	s, _ := jsonraw.String(jsonraw.Member(f.Params, member))
-	return s
 }
 
 // headerValue encodes a value that is not safe as a header value (spec
@@ -301,7 +285,7 @@ func (c *httpConn) readAnswer(resp *http.Response, f *wire.Frame) (bool, error) 
 				c.learnTools(g.Result)
 			}
 			if f.Method == "initialize" {
-				if v, ok := jsonraw.String(jsonraw.Member(g.Result, "protocolVersion")); ok {
+				if v, ok := mcp.InitializeVersion(g.Result); ok {
 					c.mu.Lock()
 					c.version = v
 					c.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
@@ -60,7 +61,7 @@ func matchValue(params jsontext.Value) map[string]any {
 	if len(params) == 0 || json.Unmarshal(params, &m) != nil {
 		return nil
 	}
-	delete(m, "_meta")
+	delete(m, mcp.MemberMeta)
 	if len(m) == 0 {
 		return nil
 	}

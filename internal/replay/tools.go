@@ -5,7 +5,6 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
@@ -191,14 +190,14 @@ func listParams(callParams jsontext.Value, cursor string) jsontext.Value {
 		ms = append(ms, member{"cursor", quote(cursor)})
 	}
 	var meta []member
-	for _, m := range members(jsonraw.Member(callParams, "_meta")) {
+	for _, m := range members(mcp.Meta(callParams)) {
 		switch m.name {
 		case mcp.MetaProtocolVersion, mcp.MetaClientCapabilities, mcp.MetaClientInfo:
 			meta = append(meta, m)
 		}
 	}
 	if len(meta) > 0 {
-		ms = append(ms, member{"_meta", withMembers(jsontext.Value(`{}`), meta)})
+		ms = append(ms, member{mcp.MemberMeta, withMembers(jsontext.Value(`{}`), meta)})
 	}
 	return object(ms)
 }

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"bytes"
 	"regexp"
 	"strconv"
 
@@ -25,10 +24,6 @@ const sensitiveNames = `(?i)(password|passwd|passphrase|secret|api[_ -]?key|acce
 // tokens a model counts.
 const sensitiveWords = `(?i)(password|passphrase|secret|api[_ -]?key|access[_ -]?key|(access|api|auth|bearer|refresh|personal)[_ -]?token|credit[_ -]?card|card[_ -]?number|\bcvv\b|\bcvc\b|\bssn\b|social[_ -]?security)`
 
-// The members an MRTR retry's params and an interim result hold; a
-// message without them is not read further (a cheap test on every call).
-const inputResponses, inputRequests = `"inputResponses"`, `"inputRequests"`
-
 // Elicitation checks elicitation requests and answers, in MRTR
 // inputRequests and inputResponses as in legacy elicitation/create calls,
 // and (Finish) the session's ledger. Its state is the requestedSchema of
@@ -36,13 +31,16 @@ const inputResponses, inputRequests = `"inputResponses"`, `"inputRequests"`
 type Elicitation struct {
 	sensitive *regexp.Regexp // sensitiveNames
 	described *regexp.Regexp // sensitiveWords
-	// schemas holds the requestedSchema of each question asked and not yet
-	// answered, by askedKey (MRTR) or legacyKey; nil until one is asked.
-	schemas map[string]jsontext.Value
+	// schemas holds the requestedSchema of each form question asked and
+	// not yet answered, by the question's reference as a ledger row holds
+	// it: the seq of the frame that asked it, then its inputRequests key
+	// ("" for a legacy question); nil until one is asked. An answer finds
+	// its question through the ledger row the store paired it with
+	// (store.Frame.Answers), never by its id or state. Once a frame's
+	// question is answered, its other questions never are (the store
+	// pairs a retry with one round), so the frame's entry goes.
+	schemas map[uint64]map[string]jsontext.Value
 }
-
-// legacyKey files a legacy question by the server's request id.
-func legacyKey(id string) string { return "legacy\x00" + id }
 
 // NewElicitation returns the elicitation rules.
 func NewElicitation() *Elicitation {
@@ -59,25 +57,11 @@ func (el *Elicitation) Check(f *store.Frame, raise func(finding.Finding)) {
 		raise(fd)
 	}
 	switch {
-	case m.Kind == wire.KindRequest && r.Dir == capture.C2S && bytes.Contains(m.Params, []byte(inputResponses)):
-		for _, a := range mcp.InputActions(m.Params) {
-			if !knownAction(a.Action) {
-				add(finding.New(finding.ElicitActionUnknown, r.Seq,
-					"inputResponses[%q] answers with action %q; want accept, decline or cancel", a.Key, a.Action))
-			}
-		}
-		el.retryAnswered(r.Seq, m.Params, r.Redacted, add)
+	case m.Kind == wire.KindRequest && r.Dir == capture.C2S && mcp.MayHoldInputResponses(m.Params):
+		el.retry(f, add)
 	case m.Kind == wire.KindResponse && r.Dir == capture.C2S && f.CallMethod == mcp.MethodElicit:
-		if a := mcp.ElicitAction(m.Result); !knownAction(a) {
-			add(finding.New(finding.ElicitActionUnknown, r.Seq, "elicitation/create answered with action %q; want accept, decline or cancel", a))
-		}
-		var a elicitAnswer
-		k := legacyKey(m.ID.Raw())
-		if decode(m.Result, &a) && a.Action != "" {
-			el.answered(r.Seq, "elicitation/create", el.schemas[k], &a, r.Redacted, add)
-		}
-		delete(el.schemas, k)
-	case m.Kind == wire.KindResponse && r.Dir == capture.S2C && bytes.Contains(m.Result, []byte(inputRequests)):
+		el.legacyAnswer(f, add)
+	case m.Kind == wire.KindResponse && r.Dir == capture.S2C && mcp.MayHoldInputRequests(m.Result):
 		for _, e := range mcp.InputElicitations(m.Result) {
 			el.sensitiveFields(r.Seq, "inputRequests["+strconv.Quote(e.Key)+"]", &e.Request, add)
 		}
@@ -85,10 +69,46 @@ func (el *Elicitation) Check(f *store.Frame, raise func(finding.Finding)) {
 	case m.Kind == wire.KindRequest && r.Dir == capture.S2C && m.Method == mcp.MethodElicit:
 		req := mcp.ParseElicitRequest(m.Params)
 		el.sensitiveFields(r.Seq, "elicitation/create", &req, add)
-		var p elicitParams
-		decode(m.Params, &p)
-		el.asked(r.Seq, "elicitation/create", legacyKey(m.ID.Raw()), &p, add)
+		q := mcp.ParseFormQuestion(m.Params)
+		el.asked(r.Seq, "elicitation/create", "", &q, add)
 	}
+	for i := range f.Answers {
+		delete(el.schemas, f.Answers[i].AskedSeq)
+	}
+}
+
+// retry judges an MRTR retry's answers: their actions, then their content.
+func (el *Elicitation) retry(f *store.Frame, add func(finding.Finding)) {
+	for _, a := range mcp.InputActions(f.Msg.Params) {
+		if !knownAction(a.Action) {
+			add(finding.New(finding.ElicitActionUnknown, f.Seq,
+				"inputResponses[%q] answers with action %q; want accept, decline or cancel", a.Key, a.Action))
+		}
+	}
+	el.retryAnswered(f, add)
+}
+
+// legacyAnswer judges the client's answer to a legacy elicitation/create.
+func (el *Elicitation) legacyAnswer(f *store.Frame, add func(finding.Finding)) {
+	m := f.Msg
+	if a := mcp.ElicitAction(m.Result); !knownAction(a) {
+		add(finding.New(finding.ElicitActionUnknown, f.Seq, "elicitation/create answered with action %q; want accept, decline or cancel", a))
+	}
+	if a, ok := mcp.ParseElicitAnswer(m.Result); ok {
+		el.answered(f.Seq, "elicitation/create", el.schemaOf(f, store.LedgerLegacy, ""), &a, f.Record.Redacted, add)
+	}
+}
+
+// schemaOf returns the schema of the question that the frame's answer
+// under key (era's) answers, as the store paired them; nil when the store
+// paired none or the question was not a form.
+func (el *Elicitation) schemaOf(f *store.Frame, era, key string) jsontext.Value {
+	for i := range f.Answers {
+		if row := &f.Answers[i]; row.Era == era && row.Key == key {
+			return el.schemas[row.AskedSeq][row.Key]
+		}
+	}
+	return nil
 }
 
 // knownAction reports whether a is an ElicitResult action (spec 3.5); ""

@@ -5,6 +5,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/store"
 )
 
 func TestElicitationRules(t *testing.T) {
@@ -54,5 +57,60 @@ func TestElicitationRules(t *testing.T) {
 				t.Errorf("findings (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// onConn puts a frame on connection conn (a stdio tap has one; an HTTP
+// tap one per stream).
+func onConn(conn string, st step) step {
+	st.rec = &capture.Record{Type: capture.TypeFrame, Dir: st.dir, Conn: conn}
+	return st
+}
+
+// TestLegacyAnswersPairByConnection: two connections whose servers ask
+// with the same request id each get their own question's schema. Pairing
+// by the id alone judged a's answer against b's schema, and b's answer
+// against none.
+func TestLegacyAnswersPairByConnection(t *testing.T) {
+	t.Parallel()
+	ask := func(props, required string) string {
+		return `{"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":` +
+			props + `,"required":` + required + `}}}`
+	}
+	steps := []step{
+		onConn("a", s2c(ask(`{"n":{"type":"integer","minimum":1}}`, `["n"]`))),
+		onConn("b", s2c(ask(`{"name":{"type":"string"}}`, `["name"]`))),
+		onConn("a", c2s(res("5", `{"action":"accept","content":{"n":2}}`))),
+		onConn("b", c2s(res("5", `{"action":"accept","content":{"name":3}}`))),
+	}
+	snap := load(t, steps)
+	want := []string{"elicitation-content-invalid@4"}
+	if diff := cmp.Diff(want, findingLines(snap.Findings.Slice()), cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
+// TestElicitationForgetsSettledQuestions: a retry that answers one of a
+// round's two questions settles both (the store pairs the round with this
+// retry only), so the rules keep no schema of that round.
+func TestElicitationForgetsSettledQuestions(t *testing.T) {
+	t.Parallel()
+	two := `{"a":{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{"n":{"type":"integer"}}}}},` +
+		`"b":{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{"s":{"type":"string"}}}}}}`
+	steps := []step{
+		c2s(tool("1", "t", "{}", "")), s2c(inputRequired("1", two, "s")),
+		c2s(tool("2", "t", "{}", `,"inputResponses":{"a":{"action":"accept","content":{"n":1}}},"requestState":"s"`)),
+		s2c(res("2", `{"resultType":"complete","content":[]}`)),
+	}
+	el := NewElicitation()
+	st := store.New(&store.Options{Rules: Default(), Checks: []store.Check{el}})
+	for _, r := range records(steps) {
+		st.Ingest(&r)
+	}
+	if fs := st.Final().Findings.Slice(); len(fs) != 0 {
+		t.Errorf("findings %v, want none", findingLines(fs))
+	}
+	if len(el.schemas) != 0 {
+		t.Errorf("the rules still keep %d rounds' schemas after the retry settled them", len(el.schemas))
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -15,59 +14,20 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/store"
 )
-
-// The questions and answers the content rules read: an interim result's
-// inputRequests, a retry's inputResponses, a legacy request's params and
-// its answer. Members that do not fit are left zero.
-type (
-	interim struct {
-		InputRequests map[string]jsontext.Value `json:"inputRequests"`
-		RequestState  string                    `json:"requestState"`
-	}
-	retry struct {
-		InputResponses map[string]jsontext.Value `json:"inputResponses"`
-		RequestState   string                    `json:"requestState"`
-	}
-	inputRequest struct {
-		Method string       `json:"method"`
-		Params elicitParams `json:"params"`
-	}
-	elicitParams struct {
-		Mode            string         `json:"mode"`
-		RequestedSchema jsontext.Value `json:"requestedSchema"`
-	}
-	elicitAnswer struct {
-		Action  string         `json:"action"`
-		Content jsontext.Value `json:"content"`
-	}
-)
-
-// decode unmarshals raw into v, leaving v as far as it got on an error
-// (the rules judge shapes that decode; the others are other rules').
-func decode(raw []byte, v any) bool { return json.Unmarshal(raw, v) == nil }
-
-// askedKey files a question's requestedSchema until its answer arrives:
-// an MRTR question by its interim result's requestState and key, a legacy
-// one by the server's request id.
-func askedKey(state, key string) string { return "mrtr\x00" + state + "\x00" + key }
 
 // interimAsked reads an interim result's form questions: it raises
 // schema-unsupported and files each schema for the answer.
 func (el *Elicitation) interimAsked(seq uint64, result []byte, add func(finding.Finding)) {
-	var r interim
-	decode(result, &r)
-	for _, key := range sortedKeys(r.InputRequests) {
-		var q inputRequest
-		if !decode(r.InputRequests[key], &q) || q.Method != mcp.MethodElicit {
-			continue
-		}
-		el.asked(seq, fmt.Sprintf("inputRequests[%q]", key), askedKey(r.RequestState, key), &q.Params, add)
+	for _, q := range mcp.InputQuestions(result) {
+		el.asked(seq, fmt.Sprintf("inputRequests[%q]", q.Key), q.Key, &q.Question, add)
 	}
 }
 
-// asked checks one form question's schema and files it under k.
-func (el *Elicitation) asked(seq uint64, where, k string, p *elicitParams, add func(finding.Finding)) {
+// asked checks one form question's schema and files it under the frame's
+// seq and key.
+func (el *Elicitation) asked(seq uint64, where, key string, p *mcp.FormQuestion, add func(finding.Finding)) {
 	if p.Mode != "" && p.Mode != mcp.ModeForm || len(p.RequestedSchema) == 0 {
 		return
 	}
@@ -75,31 +35,28 @@ func (el *Elicitation) asked(seq uint64, where, k string, p *elicitParams, add f
 		add(finding.New(finding.ElicitSchemaUnsupported, seq, "%s requestedSchema is outside the form subset: %s", where, why))
 	}
 	if el.schemas == nil {
-		el.schemas = map[string]jsontext.Value{}
+		el.schemas = map[uint64]map[string]jsontext.Value{}
 	}
-	el.schemas[k] = bytes.Clone(p.RequestedSchema)
+	if el.schemas[seq] == nil {
+		el.schemas[seq] = map[string]jsontext.Value{}
+	}
+	el.schemas[seq][key] = bytes.Clone(p.RequestedSchema)
 }
 
 // retryAnswered reads a retry's answers: content with decline or cancel,
-// and accepted content that fails its question's schema.
-func (el *Elicitation) retryAnswered(seq uint64, params []byte, redacted bool, add func(finding.Finding)) {
-	var r retry
-	decode(params, &r)
-	for _, key := range sortedKeys(r.InputResponses) {
-		var a elicitAnswer
-		if !decode(r.InputResponses[key], &a) || a.Action == "" {
-			continue
-		}
-		k := askedKey(r.RequestState, key)
-		el.answered(seq, fmt.Sprintf("inputResponses[%q]", key), el.schemas[k], &a, redacted, add)
-		delete(el.schemas, k)
+// and accepted content that fails the schema of the question the store
+// paired it with.
+func (el *Elicitation) retryAnswered(f *store.Frame, add func(finding.Finding)) {
+	for _, a := range mcp.InputAnswers(f.Msg.Params) {
+		schema := el.schemaOf(f, store.LedgerMRTR, a.Key)
+		el.answered(f.Seq, fmt.Sprintf("inputResponses[%q]", a.Key), schema, &a.Answer, f.Record.Redacted, add)
 	}
 }
 
 // answered judges one answer against the schema it answers (nil: the
 // question was not seen or not a form). With redacted (the record is
 // marked redacted), a value redaction replaced is not judged.
-func (el *Elicitation) answered(seq uint64, where string, schema jsontext.Value, a *elicitAnswer, redacted bool, add func(finding.Finding)) {
+func (el *Elicitation) answered(seq uint64, where string, schema jsontext.Value, a *mcp.ElicitAnswer, redacted bool, add func(finding.Finding)) {
 	hasContent := len(a.Content) > 0 && string(a.Content) != "null"
 	switch {
 	case hasContent && (a.Action == mcp.ActionDecline || a.Action == mcp.ActionCancel):
@@ -198,15 +155,4 @@ func placeholderAt(inst any, loc []string) bool {
 			return false
 		}
 	}
-}
-
-// sortedKeys returns m's keys in order, so findings come out alike on
-// every run.
-func sortedKeys(m map[string]jsontext.Value) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

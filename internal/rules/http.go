@@ -138,7 +138,7 @@ func (h *HTTP) requestRules(r *capture.Record, f *wire.Frame) {
 	case m != f.Method:
 		h.add(finding.New(finding.HTTPMethodHeader, r.Seq, "%s: Mcp-Method %q differs from the body's method", f.Describe(), m))
 	}
-	if !namedMethod(f.Method) {
+	if !mcp.NamedMethod(f.Method) {
 		return
 	}
 	switch n, ok := hdr[mcp.HeaderName]; {
@@ -150,11 +150,6 @@ func (h *HTTP) requestRules(r *capture.Record, f *wire.Frame) {
 	if f.Method == mcp.MethodToolsCall {
 		h.paramHeaders(r, &req)
 	}
-}
-
-// namedMethod reports whether a request must carry Mcp-Name.
-func namedMethod(m string) bool {
-	return m == mcp.MethodToolsCall || m == mcp.MethodPromptsGet || m == mcp.MethodResourcesRead
 }
 
 // decodeHeaderValue undoes the =?base64?…?= sentinel encoding of Mcp-Name

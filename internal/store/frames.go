@@ -52,6 +52,7 @@ func (s *Store) handOut(r *capture.Record, f *wire.Frame, kind Kind, size, call 
 		Seq: r.Seq, Time: r.Time, Dir: r.Dir, Conn: r.Conn,
 		Kind: kind, ID: f.ID, Method: f.Method, Size: size,
 		Problem: f.Problem, Call: call, Record: r, Msg: &s.msg, InExchange: inExchange,
+		Answers: s.ledger.frameAnswers(),
 	}
 	if call >= 0 {
 		if c := s.calls.at(call); c != nil {
@@ -65,6 +66,7 @@ func (s *Store) handOut(r *capture.Record, f *wire.Frame, kind Kind, size, call 
 		s.opts.OnFrame(&s.view)
 	}
 	s.view, s.msg = Frame{}, wire.Frame{}
+	s.ledger.dropAnswers()
 }
 
 // frameSize is the frame's size as recorded, else the length of its bytes.

@@ -80,9 +80,20 @@ type LedgerRow struct {
 	ElapsedMS   float64
 	AskedSeq    uint64
 	AnsweredSeq uint64
-	// AskedLine is the capture file line of the frame at AskedSeq; zero
-	// when unknown (a live or in-memory record).
-	AskedLine int
+	// AskedLine and AnsweredLine are the capture file lines of the frames
+	// at AskedSeq and AnsweredSeq; zero when unknown (a live or in-memory
+	// record) or unanswered.
+	AskedLine    int
+	AnsweredLine int
+	// AskedConn and AnsweredConn are the connection or stream id of those
+	// frames ("" on a transport with one, or unanswered): with the seqs
+	// and lines, what a view needs to open either frame.
+	AskedConn    string
+	AnsweredConn string
+	// Entry is the question's 0-based position in a -32042 error's
+	// data.elicitations (mcp.RequiredElicitation); zero for other rows,
+	// whose question Key (MRTR) or the whole params (legacy) names.
+	Entry int
 	// Observations lists the Obs* values that apply, in declaration order.
 	Observations []string
 	// Call is the index of the call that carried the question; Operation
@@ -154,11 +165,13 @@ func tally(counts []Count, name string) []Count {
 	return slices.Insert(counts, i, Count{Name: name, N: 1})
 }
 
-// newRow builds the part of a row that the question alone decides.
-func newRow(era string, q *mcp.ElicitRequest, askedAt time.Time, askedSeq uint64, declared modes) LedgerRow {
+// newRow builds the part of a row that the question alone decides; at is
+// the frame that carried it.
+func newRow(era string, q *mcp.ElicitRequest, at *frameRef, declared modes) LedgerRow {
 	row := LedgerRow{
 		Era: era, Mode: q.Mode, Message: q.Message, URL: q.URL, ElicitationID: q.ElicitationID,
-		Status: LedgerPending, AskedAt: askedAt, AskedSeq: askedSeq, Call: -1, Operation: -1,
+		Status: LedgerPending, AskedAt: at.time, AskedSeq: at.seq, AskedLine: at.line, AskedConn: at.conn,
+		Call: -1, Operation: -1,
 	}
 	if q.Fields != nil {
 		row.Fields = make([]LedgerField, len(q.Fields))
@@ -192,11 +205,19 @@ func urlObservations(info mcp.URLInfo) []string {
 	return obs
 }
 
-// answered records an answer on a row.
-func (r *LedgerRow) answered(action string, at time.Time, seq uint64) {
+// frameRef is where a frame sits in the capture, as a row refers to it.
+type frameRef struct {
+	time time.Time
+	seq  uint64
+	line int
+	conn string
+}
+
+// answered records an answer, carried by the frame at, on a row.
+func (r *LedgerRow) answered(action string, at *frameRef) {
 	r.Status, r.Action = LedgerAnswered, action
-	r.AnsweredAt, r.AnsweredSeq = at, seq
-	r.ElapsedMS = ms(at.Sub(r.AskedAt))
+	r.AnsweredAt, r.AnsweredSeq, r.AnsweredLine, r.AnsweredConn = at.time, at.seq, at.line, at.conn
+	r.ElapsedMS = ms(at.time.Sub(r.AskedAt))
 }
 
 // modes is what one request declared about elicitation, packed in a byte.

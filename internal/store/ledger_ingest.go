@@ -37,6 +37,47 @@ type ledgerState struct {
 	marked   []uint64
 	byOp     map[int][]int
 	unsorted bool
+	// answers holds the rows the frame being correlated answered, for
+	// Frame.Answers; kept only when frames are handed out.
+	answers []LedgerRow
+}
+
+// refOf is where record r sits in the capture.
+func (s *Store) refOf(r *capture.Record) frameRef {
+	return frameRef{time: r.Time, seq: r.Seq, line: r.Line, conn: s.names.intern(r.Conn)}
+}
+
+// answeredRow records on row i the answer action carried by the record at,
+// and hands it out with the frame.
+func (s *Store) answeredRow(i int, action string, at *frameRef) *LedgerRow {
+	row := &s.ledger.rows[i]
+	row.answered(action, at)
+	s.ledger.touch(i)
+	return row
+}
+
+// noteAnswer emits the change of row i, answered, and keeps a copy of the
+// row for the frame's Answers when frames are handed out.
+func (s *Store) noteAnswer(i int) {
+	if s.opts.OnFrame != nil || len(s.opts.Checks) > 0 {
+		s.ledger.answers = append(s.ledger.answers, s.ledger.rows[i])
+	}
+	s.emitRow(ChangeRowAnswered, i)
+}
+
+// frameAnswers returns the rows the frame being correlated answered, nil
+// for none.
+func (l *ledgerState) frameAnswers() []LedgerRow {
+	if len(l.answers) == 0 {
+		return nil
+	}
+	return l.answers
+}
+
+// dropAnswers forgets them once the frame is handed out.
+func (l *ledgerState) dropAnswers() {
+	clear(l.answers)
+	l.answers = l.answers[:0]
 }
 
 // touch notes that row i changed.
@@ -148,9 +189,9 @@ func (s *Store) ledgerAsked(c *Call, r *capture.Record, result jsontext.Value) {
 	if c.Operation >= 0 {
 		root, round = s.calls.at(s.ops[c.Operation].Root), c.Round
 	}
+	at := s.refOf(r)
 	for _, q := range mcp.InputElicitations(result) {
-		row := newRow(LedgerMRTR, &q.Request, r.Time, r.Seq, declared)
-		row.AskedLine = r.Line
+		row := newRow(LedgerMRTR, &q.Request, &at, declared)
 		row.Key, row.Round, row.RequestID, row.Call = q.Key, round, c.ID, c.Index
 		s.addRow(row, root, true)
 	}
@@ -167,12 +208,12 @@ func (s *Store) ledgerRetried(c *Call, r *capture.Record, params jsontext.Value)
 	}
 	delete(s.ledger.waiting, prev)
 	actions := mcp.InputActions(params)
+	at := s.refOf(r)
 	for _, i := range rows {
-		row := &s.ledger.rows[i]
-		if j := slices.IndexFunc(actions, func(a mcp.KeyedAction) bool { return a.Key == row.Key }); j >= 0 {
-			row.answered(actions[j].Action, r.Time, r.Seq)
-			s.ledger.touch(i)
-			s.emitRow(ChangeRowAnswered, i)
+		key := s.ledger.rows[i].Key
+		if j := slices.IndexFunc(actions, func(a mcp.KeyedAction) bool { return a.Key == key }); j >= 0 {
+			s.answeredRow(i, actions[j].Action, &at)
+			s.noteAnswer(i)
 		}
 	}
 }
@@ -185,8 +226,8 @@ func (s *Store) ledgerServerAsked(c *Call, r *capture.Record, params jsontext.Va
 		declared = modesOf(cl.ElicitForm, cl.ElicitURL)
 	}
 	q := mcp.ParseElicitRequest(params)
-	row := newRow(LedgerLegacy, &q, r.Time, r.Seq, declared)
-	row.AskedLine = r.Line
+	at := s.refOf(r)
+	row := newRow(LedgerLegacy, &q, &at, declared)
 	row.RequestID, row.Call = c.ID, c.Index
 	var root *Call
 	if c.Parent >= 0 {
@@ -202,17 +243,14 @@ func (s *Store) ledgerServerAnswered(c *Call, r *capture.Record, f *wire.Frame) 
 		return
 	}
 	delete(s.ledger.waiting, c.Index)
+	at := s.refOf(r)
 	for _, i := range rows {
-		row := &s.ledger.rows[i]
-		s.ledger.touch(i)
 		if f.Kind == wire.KindError {
-			row.answered("", r.Time, r.Seq)
-			row.Status = LedgerError
-			s.emitRow(ChangeRowAnswered, i)
-			continue
+			s.answeredRow(i, "", &at).Status = LedgerError
+		} else {
+			s.answeredRow(i, mcp.ElicitAction(f.Result), &at)
 		}
-		row.answered(mcp.ElicitAction(f.Result), r.Time, r.Seq)
-		s.emitRow(ChangeRowAnswered, i)
+		s.noteAnswer(i)
 	}
 }
 
@@ -224,10 +262,10 @@ func (s *Store) ledgerRequired(c *Call, r *capture.Record, data jsontext.Value) 
 	if c.Operation >= 0 {
 		root = s.calls.at(s.ops[c.Operation].Root)
 	}
-	for _, q := range mcp.RequiredElicitations(data) {
-		row := newRow(LedgerLegacy, &q, r.Time, r.Seq, declared)
-		row.AskedLine = r.Line
-		row.RequestID, row.Call, row.Status = c.ID, c.Index, LedgerRequired
+	at := s.refOf(r)
+	for n, q := range mcp.RequiredElicitations(data) {
+		row := newRow(LedgerLegacy, &q, &at, declared)
+		row.RequestID, row.Call, row.Status, row.Entry = c.ID, c.Index, LedgerRequired, n
 		s.addRow(row, root, false)
 	}
 }

@@ -331,19 +331,19 @@ func TestLedgerFixtures(t *testing.T) {
 		Root: LedgerRoot{Call: 0, ID: id(1), Method: "tools/call", Target: "create_account"}, Round: 1, RequestID: id(1),
 		Key: "profile", Era: LedgerMRTR, Mode: "form", Message: "Choose a username and give a contact email",
 		Fields: []LedgerField{{Name: "username", Type: "string", Required: true}, {Name: "email", Type: "string", Required: true}, {Name: "newsletter", Type: "boolean", Required: false}},
-		Action: "accept", Status: LedgerAnswered, ElapsedMS: 920, AskedSeq: 2, AnsweredSeq: 3, AskedLine: 3,
+		Action: "accept", Status: LedgerAnswered, ElapsedMS: 920, AskedSeq: 2, AnsweredSeq: 3, AskedLine: 3, AnsweredLine: 4,
 		Call: 0, Operation: 0, WaitMS: 920, ToolMS: 50,
 	}, {
 		Root: LedgerRoot{Call: 2, ID: id(3), Method: "tools/call", Target: "sync_calendar"}, Round: 1, RequestID: id(3),
 		Key: "auth", Era: LedgerMRTR, Mode: "url", Message: "Please provide your API key to continue.",
 		URL: "https://mcp.example.com/ui/set_api_key?flow=abc123", Host: "mcp.example.com",
-		Action: "accept", Status: LedgerAnswered, ElapsedMS: 2840, AskedSeq: 6, AnsweredSeq: 7, AskedLine: 7,
+		Action: "accept", Status: LedgerAnswered, ElapsedMS: 2840, AskedSeq: 6, AnsweredSeq: 7, AskedLine: 7, AnsweredLine: 8,
 		Call: 2, Operation: 1, WaitMS: 2840, ToolMS: 50,
 	}, {
 		Root: LedgerRoot{Call: 4, ID: id(5), Method: "tools/call", Target: "login_legacy"}, Round: 1, RequestID: id(5),
 		Key: "creds", Era: LedgerMRTR, Mode: "form", Message: "Enter your admin password to continue",
 		Fields: []LedgerField{{Name: "password", Type: "string", Required: true}},
-		Action: "decline", Status: LedgerAnswered, ElapsedMS: 270, AskedSeq: 10, AnsweredSeq: 11, AskedLine: 11,
+		Action: "decline", Status: LedgerAnswered, ElapsedMS: 270, AskedSeq: 10, AnsweredSeq: 11, AskedLine: 11, AnsweredLine: 12,
 		Call: 4, Operation: 2, WaitMS: 270, ToolMS: 40,
 	}}
 	ignoreTimes := cmpopts.IgnoreFields(LedgerRow{}, "AskedAt", "AnsweredAt", "CompletedAt")

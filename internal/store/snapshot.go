@@ -275,6 +275,11 @@ type Frame struct {
 	// InExchange reports whether the frame travelled in the HTTP exchange
 	// of a client call that was still pending when it arrived.
 	InExchange bool
+	// Answers lists the ledger rows the frame answered (an MRTR retry's
+	// inputResponses, the client's response to a legacy
+	// elicitation/create), as the store paired them; nil when it answered
+	// none. Valid only during the callback.
+	Answers []LedgerRow
 }
 
 // CountCalls counts the client's calls, an MRTR operation once (its
