@@ -177,6 +177,7 @@ type Store struct {
 	// of them after it is the same cancellation, not an unknown request.
 	closedCancels map[int]bool
 	frames        frameIndex // empty unless Options.Source or KeepFrames is set
+	lines         lineIndex  // each frame's capture line, empty under Forget (lines.go)
 	xchg          Exchanges  // exchanges.go
 	forgetting    forgetState
 }

@@ -1,12 +1,10 @@
-package check
+package store
 
 import (
 	"math/rand/v2"
 	"sort"
 	"testing"
 
-	"github.com/mcptrail/mcptrail/internal/capture"
-	"github.com/mcptrail/mcptrail/internal/store"
 )
 
 // flatIndex is lineIndex as it was: every frame's seq and line, searched.
@@ -51,12 +49,12 @@ func TestLineIndex(t *testing.T) {
 						seq -= min(seq-1, uint64(r.IntN(50)+1))
 					}
 				}
-				rec := &capture.Record{Seq: seq, Line: line}
+				l := line
 				if r.IntN(20) == 0 {
-					rec.Line = 0 // a record built in memory
+					l = 0 // a record built in memory
 				}
-				runs.add(&store.Frame{Seq: seq, Record: rec})
-				if rec.Line > 0 {
+				runs.add(seq, l)
+				if l > 0 {
 					flat.add(seq, line)
 				}
 				seq++
@@ -68,9 +66,14 @@ func TestLineIndex(t *testing.T) {
 			if !tc.descend && len(runs.runs) > len(flat.seqs)/3 {
 				t.Errorf("%d runs for %d frames", len(runs.runs), len(flat.seqs))
 			}
+			shared := runs.share()
 			for q := uint64(0); q < seq+5; q++ {
-				if got, want := runs.line(q), flat.line(q); got != want {
+				want := flat.line(q)
+				if got := runs.line(q); got != want {
 					t.Fatalf("line(%d) = %d, want %d", q, got, want)
+				}
+				if got := shared.line(q); got != want {
+					t.Fatalf("shared line(%d) = %d, want %d", q, got, want)
 				}
 			}
 		})
