@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"sort"
 	"testing"
-
 )
 
 // flatIndex is lineIndex as it was: every frame's seq and line, searched.
