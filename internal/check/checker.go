@@ -7,6 +7,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/rules"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -64,27 +65,12 @@ func (c *Checker) Report() *Report { return &c.report }
 // capture is checked (its damage is a finding); an error reading it is
 // returned and adds nothing.
 func (c *Checker) Check(r *capture.Reader, path string) error {
-	opts := &store.Options{Rules: c.reg, Checks: rules.Checks()}
-	ingest := c.opts.Ingest
-	if ingest == nil {
-		ingest = sequential
-	}
-	snap, err := ingest(r, opts)
+	s, err := session.Load(r, &session.Options{Rules: c.reg})
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", path, err)
 	}
-	c.report.Results = append(c.report.Results, c.result(snap, path))
+	c.report.Results = append(c.report.Results, c.result(s.Snapshot, path))
 	return nil
-}
-
-// sequential ingests r on the calling goroutine (store.Load); a read
-// error drops what was read.
-func sequential(r *capture.Reader, opts *store.Options) (*store.Snapshot, error) {
-	snap, err := store.Load(r, opts)
-	if err != nil {
-		return nil, err
-	}
-	return snap, nil
 }
 
 // result builds the Result of snap: the graded findings and assertions,

@@ -8,10 +8,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/check"
 	"github.com/mcptrail/mcptrail/internal/finding"
-	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -136,7 +134,7 @@ func (o *checkOptions) checkerOptions(fl *pflag.FlagSet, getenv func(string) str
 	if err := narrowRules(reg, o.only, o.skip, o.categories); err != nil {
 		return nil, err
 	}
-	opts := &check.Options{Tool: Version, FailOn: failOn, Rules: reg, Assert: o.assert, Ingest: checkIngest}
+	opts := &check.Options{Tool: Version, FailOn: failOn, Rules: reg, Assert: o.assert}
 	if o.baseline != "" {
 		if opts.Baseline, err = readBaseline(o.baseline); err != nil {
 			return nil, err
@@ -148,11 +146,6 @@ func (o *checkOptions) checkerOptions(fl *pflag.FlagSet, getenv func(string) str
 		}
 	}
 	return opts, nil
-}
-
-// checkIngest is check's ingest: the export's pipelined reader.
-func checkIngest(r *capture.Reader, opts *store.Options) (*store.Snapshot, error) {
-	return ingest(r, r.Header(), nil, opts)
 }
 
 // runCheck checks every input, writes the report and the baseline, and

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/admit"
 	"github.com/mcptrail/mcptrail/internal/mock"
-	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -121,7 +121,7 @@ func runMock(ios *IOStreams, opts *mockOptions) error {
 // loadMockScript reads the capture the argument names into a Script,
 // printing its warnings.
 func loadMockScript(ios *IOStreams, opts *mockOptions) (*mock.Script, string, error) {
-	snap, name, closeIn, err := readSnapshot(ios, opts.input, opts.session, store.Options{})
+	snap, name, closeIn, err := readSnapshot(ios, opts.input, opts.session, session.Options{NoChecks: true})
 	if err != nil {
 		return nil, "", err
 	}
