@@ -3,8 +3,8 @@ package session_test
 import (
 	"io"
 	"os"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
