@@ -47,10 +47,15 @@ func (q *sessionQuery) filter(now time.Time) (index.Filter, error) {
 
 // openIndex opens the session index in the state directory and brings it
 // in step with the sessions folder. When the index cannot be written (a
-// read-only state directory) it says so and uses one in memory. The
-// caller closes it.
+// read-only state directory) it says so and uses one in memory. Its
+// findings are graded by the configured [rules] (the index re-reads every
+// capture when they change). The caller closes it.
 func openIndex(io *IOStreams) (*index.Index, error) {
 	state, err := capture.StateDir(io.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := readRules(io.Getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +67,7 @@ func openIndex(io *IOStreams) (*index.Index, error) {
 			return nil, err
 		}
 	}
+	ix.SetRules(reg)
 	if _, err := ix.Sync(capture.SessionsDir(state)); err != nil {
 		_ = ix.Close()
 		return nil, err
@@ -135,10 +141,15 @@ func indexEnded(io *IOStreams, path string) {
 	if filepath.Clean(filepath.Dir(path)) != filepath.Clean(dir) {
 		return
 	}
+	reg, err := readRules(io.Getenv)
+	if err != nil {
+		return
+	}
 	ix, err := index.Open(state, func(s string) { fmt.Fprintln(io.ErrOut, termtext.Escape(s)) })
 	if err != nil {
 		return
 	}
 	defer ix.Close()
+	ix.SetRules(reg)
 	_ = ix.Update(filepath.Join(dir, filepath.Base(path)))
 }

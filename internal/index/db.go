@@ -11,6 +11,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/mcptrail/mcptrail/internal/finding"
 )
 
 // FileName is the index's file name in the state directory.
@@ -19,8 +21,9 @@ const FileName = "index.db"
 // schemaVersion is stored as the database's user_version; an index of
 // another version is moved aside and made anew. Bump it whenever the
 // schema or what is extracted from a capture changes (3: sessions.calls
-// counts the client's calls only, server_requests the server's).
-const schemaVersion = 3
+// counts the client's calls only, server_requests the server's; 4: meta
+// holds the fingerprint of the rules the findings were graded with).
+const schemaVersion = 4
 
 const schema = `
 CREATE TABLE IF NOT EXISTS files(
@@ -76,6 +79,10 @@ CREATE TABLE IF NOT EXISTS findings(
 	rule TEXT NOT NULL, severity TEXT NOT NULL, n INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS findings_sid ON findings(sid);
+CREATE TABLE IF NOT EXISTS meta(
+	key TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
 `
 
 // Index is an open session index. It is not safe for concurrent use; two
@@ -88,6 +95,9 @@ type Index struct {
 	file os.FileInfo
 	// warn reports an index moved aside, one line.
 	warn func(string)
+	// rules grades the findings counted (SetRules); nil until first
+	// needed, then rules.Default.
+	rules *finding.Registry
 }
 
 // Open opens (creating it, 0600 in a 0700 directory) the index in the
