@@ -17,6 +17,7 @@ import (
 	jsonexport "github.com/mcptrail/mcptrail/internal/export/json"
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/oauth"
 	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/store"
@@ -96,6 +97,11 @@ type exportView interface {
 	Finish(*store.Snapshot) error
 }
 
+// authView is an exportView that shows the authorization flows.
+type authView interface {
+	SetAuth(*oauth.Auth)
+}
+
 // stderrView is an exportView that shows the server's stderr lines.
 type stderrView interface {
 	Stderr(*store.StderrLine)
@@ -165,6 +171,9 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 			return fmt.Errorf("reading %s: %w", name, err)
 		}
 		snap := s.Snapshot
+		if av, ok := view.(authView); ok {
+			av.SetAuth(&s.Auth)
+		}
 		reportDamage(ios.ErrOut, name, snap.Session.Damage)
 		if err := view.Finish(snap); err != nil || safe == nil {
 			return err
