@@ -3,7 +3,13 @@ package store
 import (
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/finding"
 )
 
 // flatIndex is lineIndex as it was: every frame's seq and line, searched.
@@ -76,5 +82,60 @@ func TestLineIndex(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// seqFinisher raises one finding at seq, without a line, on each snapshot.
+type seqFinisher struct{ seq uint64 }
+
+func (seqFinisher) Check(*Frame, func(finding.Finding)) {}
+
+func (f seqFinisher) Finish(_ *Snapshot, raise func(finding.Finding)) {
+	raise(finding.New(finding.LateResult, f.seq, "finished"))
+}
+
+// TestFindingsCarryTheirLines checks every finding of a snapshot points at
+// the capture line of the frame it names: those raised while ingesting,
+// the unanswered requests made only as the findings are read, and a
+// Finisher's, which names an earlier frame than the record being read.
+func TestFindingsCarryTheirLines(t *testing.T) {
+	t.Parallel()
+	const capt = `{"type":"session","time":"2026-07-28T09:00:00Z","format":1,"session_id":"s","transport":"stdio"}
+{"type":"frame","seq":1,"time":"2026-07-28T09:00:00Z","dir":"c2s","msg":{"jsonrpc":"2.0","id":null,"method":"tools/list"}}
+{"type":"stderr","time":"2026-07-28T09:00:00Z","text":"starting"}
+{"type":"frame","seq":2,"time":"2026-07-28T09:00:01Z","dir":"c2s","msg":{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"a"}}}
+{"type":"frame","seq":3,"time":"2026-07-28T09:00:02Z","dir":"c2s","msg":{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"b"}}}
+{"type":"end","time":"2026-07-28T09:00:05Z"}
+`
+	r, err := capture.NewReader(strings.NewReader(capt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Load(r, &Options{Checks: []Check{seqFinisher{seq: 2}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type at struct {
+		Rule string
+		Seq  uint64
+		Line int
+	}
+	var got []at
+	for f := range snap.Findings.All() {
+		got = append(got, at{f.Rule, f.Seq, f.Line})
+	}
+	want := []at{
+		{finding.NullID, 1, 2},
+		{finding.LateResult, 2, 4},
+		{finding.UnansweredRequest, 2, 4},
+		{finding.UnansweredRequest, 3, 5},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	for seq, want := range map[uint64]int{0: 0, 1: 2, 2: 4, 3: 5, 4: 0} {
+		if got := snap.Line(seq); got != want {
+			t.Errorf("Line(%d) = %d, want %d", seq, got, want)
+		}
 	}
 }
