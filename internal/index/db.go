@@ -21,9 +21,8 @@ const FileName = "index.db"
 // schemaVersion is stored as the database's user_version; an index of
 // another version is moved aside and made anew. Bump it whenever the
 // schema or what is extracted from a capture changes (3: sessions.calls
-// counts the client's calls only, server_requests the server's; 4: meta
-// holds the fingerprint of the rules the findings were graded with).
-const schemaVersion = 4
+// counts the client's calls only, server_requests the server's).
+const schemaVersion = 3
 
 const schema = `
 CREATE TABLE IF NOT EXISTS files(
@@ -79,10 +78,6 @@ CREATE TABLE IF NOT EXISTS findings(
 	rule TEXT NOT NULL, severity TEXT NOT NULL, n INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS findings_sid ON findings(sid);
-CREATE TABLE IF NOT EXISTS meta(
-	key TEXT PRIMARY KEY,
-	value TEXT NOT NULL
-);
 `
 
 // Index is an open session index. It is not safe for concurrent use; two

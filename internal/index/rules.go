@@ -38,9 +38,14 @@ func Fingerprint(reg *finding.Registry) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// keyRules drops every file from the index when it was made with rules
+// metaSchema is the table keyRules keeps the fingerprint in. It is made
+// only when an index is first graded with rules other than rules.Default,
+// so that an index graded with the defaults is the schema it always was.
+const metaSchema = `CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`
+
+// keyRules drops every file from the index when it was graded with rules
 // other than the index's registry, and records the registry's
-// fingerprint.
+// fingerprint. An index without one was graded with rules.Default.
 func (ix *Index) keyRules(ctx context.Context) error {
 	want := Fingerprint(ix.registry())
 	tx, err := ix.db.BeginTx(ctx, nil)
@@ -48,17 +53,20 @@ func (ix *Index) keyRules(ctx context.Context) error {
 		return fmt.Errorf("reading the session index: %w", err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	var got string
-	err = tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'rules'`).Scan(&got)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-	case err != nil:
-		return fmt.Errorf("reading the session index: %w", err)
-	case got == want:
+	got, err := storedFingerprint(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if got == "" {
+		got = Fingerprint(rules.Default())
+	}
+	if got == want {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM files`); err != nil {
-		return fmt.Errorf("updating the session index: %w", err)
+	for _, q := range []string{metaSchema, `DELETE FROM files`} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("updating the session index: %w", err)
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES('rules', ?)`, want); err != nil {
 		return fmt.Errorf("updating the session index: %w", err)
@@ -67,4 +75,25 @@ func (ix *Index) keyRules(ctx context.Context) error {
 		return fmt.Errorf("updating the session index: %w", err)
 	}
 	return nil
+}
+
+// storedFingerprint returns the fingerprint of the rules the index was
+// graded with, "" when it holds none.
+func storedFingerprint(ctx context.Context, tx *sql.Tx) (string, error) {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).Scan(&n); err != nil {
+		return "", fmt.Errorf("reading the session index: %w", err)
+	}
+	if n == 0 {
+		return "", nil
+	}
+	var fp string
+	err := tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'rules'`).Scan(&fp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading the session index: %w", err)
+	}
+	return fp, nil
 }
