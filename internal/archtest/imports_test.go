@@ -70,8 +70,11 @@ func layers() map[string][]string {
 		"internal/oauth": below("internal/store"),
 		// Rules read the store; they render nothing.
 		"internal/rules": below("internal/store", "internal/oauth"),
+		// The session loader: a capture opened as the user configured it
+		// (redaction, the rules, the auth view), for every view below.
+		"internal/session": below("internal/store", "internal/oauth", "internal/rules", "internal/redact"),
 		// Views over snapshots and the change feed, each on its own.
-		"internal/events":          below("internal/store"),
+		"internal/events":          below("internal/store", "internal/session"),
 		"internal/events/httpsink": below("internal/store", "internal/events"),
 		"internal/events/otlp":     below("internal/store", "internal/events", "internal/events/httpsink"), // its redirect policy
 		"internal/events/mcpcat":   below("internal/store", "internal/events", "internal/events/httpsink"), // its retry policy
@@ -80,8 +83,8 @@ func layers() map[string][]string {
 		"internal/export/text":     view,
 		"internal/export/har":      view,
 		"internal/export/html":     append(slices.Clone(view), "internal/filter"), // the filter language, below every view
-		"internal/check":           view,
-		"internal/index":           view,
+		"internal/check":           append(slices.Clone(view), "internal/session"),
+		"internal/index":           append(slices.Clone(view), "internal/session"),
 		// The TUI: ui is what its screens share; each screen reads Data
 		// (snapshots) and never the capture; source follows the files;
 		// the app (internal/tui) composes them.
@@ -90,7 +93,7 @@ func layers() map[string][]string {
 		"internal/tui/inspector": below("internal/store", "internal/termtext", "internal/jsonraw", "internal/tui/ui"),
 		"internal/tui/overlay":   below("internal/store", "internal/rules", "internal/termtext", "internal/export/text", "internal/tui/ui"),
 		"internal/tui/hub":       below("internal/store", "internal/termtext", "internal/tui/ui", "internal/filter"),
-		"internal/tui/source":    below("internal/store", "internal/rules", "internal/redact", "internal/termtext", "internal/tui/ui"),
+		"internal/tui/source":    below("internal/store", "internal/rules", "internal/redact", "internal/termtext", "internal/tui/ui", "internal/session"),
 		"internal/tui": below("internal/store", "internal/rules", "internal/redact", "internal/termtext",
 			"internal/export/json", "internal/export/text", "internal/tui/ui", "internal/filter",
 			"internal/tui/stream", "internal/tui/inspector", "internal/tui/overlay", "internal/tui/hub", "internal/tui/source"),

@@ -7,6 +7,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/rules"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -64,33 +65,17 @@ func (c *Checker) Report() *Report { return &c.report }
 // capture is checked (its damage is a finding); an error reading it is
 // returned and adds nothing.
 func (c *Checker) Check(r *capture.Reader, path string) error {
-	var lines lineIndex
-	opts := &store.Options{Rules: c.reg, Checks: rules.Checks(), OnFrame: lines.add}
-	ingest := c.opts.Ingest
-	if ingest == nil {
-		ingest = sequential
-	}
-	snap, err := ingest(r, opts)
+	s, err := session.Load(r, &session.Options{Rules: c.reg})
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", path, err)
 	}
-	c.report.Results = append(c.report.Results, c.result(snap, path, &lines))
+	c.report.Results = append(c.report.Results, c.result(s.Snapshot, path))
 	return nil
-}
-
-// sequential ingests r on the calling goroutine (store.Load); a read
-// error drops what was read.
-func sequential(r *capture.Reader, opts *store.Options) (*store.Snapshot, error) {
-	snap, err := store.Load(r, opts)
-	if err != nil {
-		return nil, err
-	}
-	return snap, nil
 }
 
 // result builds the Result of snap: the graded findings and assertions,
 // described, located, fingerprinted and filtered by the baseline.
-func (c *Checker) result(snap *store.Snapshot, path string, lines *lineIndex) Result {
+func (c *Checker) result(snap *store.Snapshot, path string) Result {
 	res := Result{Path: path, SessionID: snap.Session.ID, Label: snap.Session.Label, Damage: snap.Session.Damage}
 	res.Unlisted = c.opts.Tools != nil && rules.ToolList(snap.Catalog) == nil
 	fs := make([]finding.Finding, 0, snap.Findings.Len())
@@ -107,8 +92,10 @@ func (c *Checker) result(snap *store.Snapshot, path string, lines *lineIndex) Re
 	var fp fingerprinter
 	for _, f := range fs {
 		it := Item{Finding: f, Call: describe(snap, f.Call)}
-		if it.Line == 0 && it.Seq != 0 {
-			it.Line = lines.line(it.Seq)
+		if it.Line == 0 {
+			// The store located its findings; the assertions and drift
+			// findings made here from the snapshot take their line too.
+			it.Line = snap.Line(it.Seq)
 		}
 		it.Fingerprint = fp.next(&it)
 		c.seen = append(c.seen, entryOf(&it))

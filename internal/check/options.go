@@ -3,10 +3,8 @@ package check
 import (
 	"time"
 
-	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/rules"
-	"github.com/mcptrail/mcptrail/internal/store"
 )
 
 // Options say how a Checker checks. The zero value checks every rule of
@@ -32,11 +30,6 @@ type Options struct {
 	// Baseline, when not nil, suppresses the items whose fingerprint it
 	// holds (ReadBaseline).
 	Baseline *Baseline
-	// Ingest, when not nil, streams the records of r (after its header)
-	// through a store made with opts and returns the final snapshot; the
-	// CLI passes its pipelined reader. Nil reads r on the calling
-	// goroutine.
-	Ingest func(r *capture.Reader, opts *store.Options) (*store.Snapshot, error)
 }
 
 // Assertions are the limits and expectations given to check on its

@@ -10,7 +10,7 @@ import (
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/oauth"
 	"github.com/mcptrail/mcptrail/internal/redact"
-	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -73,13 +73,12 @@ func runAuth(fac *Factory, opts *authOptions, red *redact.Redactor) error {
 	if err != nil {
 		return err
 	}
-	var t oauth.Tracker
-	snap, err := ingest(r, redactedHeader(r, red), red, &store.Options{OnFrame: t.Track})
+	s, err := session.Load(r, &session.Options{NoChecks: true, Redactor: red})
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", ci.name, err)
 	}
+	snap, a := s.Snapshot, s.Auth
 	reportDamage(ios.ErrOut, ci.name, snap.Session.Damage)
-	a := oauth.Read(snap, &t)
 	if opts.asJSON {
 		if a.Flows == nil {
 			a.Flows = []oauth.Flow{}

@@ -8,10 +8,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/check"
 	"github.com/mcptrail/mcptrail/internal/finding"
-	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -132,11 +130,14 @@ func (o *checkOptions) checkerOptions(fl *pflag.FlagSet, registry func() (*findi
 	if err != nil {
 		return nil, err
 	}
+	// The flags narrow a copy: the Factory's registry stays the user's
+	// [rules], which the session index is graded by.
+	reg = reg.Clone()
 	o.assert.EnableIn(reg)
 	if err := narrowRules(reg, o.only, o.skip, o.categories); err != nil {
 		return nil, err
 	}
-	opts := &check.Options{Tool: Version, FailOn: failOn, Rules: reg, Assert: o.assert, Ingest: checkIngest}
+	opts := &check.Options{Tool: Version, FailOn: failOn, Rules: reg, Assert: o.assert}
 	if o.baseline != "" {
 		if opts.Baseline, err = readBaseline(o.baseline); err != nil {
 			return nil, err
@@ -148,11 +149,6 @@ func (o *checkOptions) checkerOptions(fl *pflag.FlagSet, registry func() (*findi
 		}
 	}
 	return opts, nil
-}
-
-// checkIngest is check's ingest: the export's pipelined reader.
-func checkIngest(r *capture.Reader, opts *store.Options) (*store.Snapshot, error) {
-	return ingest(r, r.Header(), nil, opts)
 }
 
 // runCheck checks every input, writes the report and the baseline, and

@@ -17,8 +17,7 @@ import (
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/redact"
-	"github.com/mcptrail/mcptrail/internal/rules"
-	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/tap/stdio"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 	"github.com/mcptrail/mcptrail/internal/transcript"
@@ -181,10 +180,11 @@ func printDemoSummary(ios *IOStreams, path, id string, reg *finding.Registry, wi
 	if err != nil {
 		return fmt.Errorf("reading the demo capture: %w", err)
 	}
-	snap, err := store.Load(r, &store.Options{Rules: reg, Checks: rules.Checks()})
+	s, err := session.Load(r, &session.Options{Rules: reg})
 	if err != nil {
 		return fmt.Errorf("reading the demo capture: %w", err)
 	}
+	snap := s.Snapshot
 	if err := textexport.SummaryLayout(ios.Out, snap, ios.textLayout(wide)); err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/diff"
 	"github.com/mcptrail/mcptrail/internal/finding"
-	"github.com/mcptrail/mcptrail/internal/rules"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
@@ -138,9 +138,9 @@ func runDiff(fac *Factory, o *diffOptions, dopts diff.Options, argA, argB string
 // snapshot whose frames can be read back: at their offsets when the
 // input is a regular file, else kept in memory. It warns of the capture's
 // damage, and returns the input's name and a function that closes it.
-func readSnapshot(fac *Factory, arg, session string, opts store.Options) (*store.Snapshot, string, func(), error) {
+func readSnapshot(fac *Factory, arg, id string, opts session.Options) (*store.Snapshot, string, func(), error) {
 	ios := fac.IOStreams
-	ci, err := openExportInput(fac, arg, session)
+	ci, err := openExportInput(fac, arg, id)
 	if err != nil {
 		return nil, "", nil, err
 	}
@@ -155,18 +155,19 @@ func readSnapshot(fac *Factory, arg, session string, opts store.Options) (*store
 	} else {
 		opts.KeepFrames = true
 	}
-	snap, err := ingest(r, r.Header(), nil, &opts)
+	s, err := session.Load(r, &opts)
 	if err != nil {
 		closeIn()
 		return nil, "", nil, fmt.Errorf("reading %s: %w", termtext.Escape(ci.name), err)
 	}
+	snap := s.Snapshot
 	reportDamage(ios.ErrOut, ci.name, snap.Session.Damage)
 	return snap, ci.name, closeIn, nil
 }
 
 // readRulesSnapshot is readSnapshot with the configured rules evaluated.
-func readRulesSnapshot(fac *Factory, arg, session string, reg *finding.Registry) (*store.Snapshot, func(), error) {
-	snap, _, closeIn, err := readSnapshot(fac, arg, session, store.Options{Rules: reg, Checks: rules.Checks()})
+func readRulesSnapshot(fac *Factory, arg, id string, reg *finding.Registry) (*store.Snapshot, func(), error) {
+	snap, _, closeIn, err := readSnapshot(fac, arg, id, session.Options{Rules: reg})
 	return snap, closeIn, err
 }
 

@@ -11,14 +11,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcptrail/mcptrail/internal/capture"
 	harexport "github.com/mcptrail/mcptrail/internal/export/har"
 	htmlexport "github.com/mcptrail/mcptrail/internal/export/html"
 	jsonexport "github.com/mcptrail/mcptrail/internal/export/json"
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/oauth"
 	"github.com/mcptrail/mcptrail/internal/redact"
-	"github.com/mcptrail/mcptrail/internal/rules"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
@@ -104,6 +104,11 @@ type exportView interface {
 	Finish(*store.Snapshot) error
 }
 
+// authView is an exportView that shows the authorization flows.
+type authView interface {
+	SetAuth(*oauth.Auth)
+}
+
 // stderrView is an exportView that shows the server's stderr lines.
 type stderrView interface {
 	Stderr(*store.StderrLine)
@@ -166,13 +171,17 @@ func runExport(opts *exportOptions) error {
 			defer jw.Close()
 			view = jw
 		}
-		sopts := &store.Options{OnFrame: view.Frame, Rules: opts.rules, Checks: rules.Checks()}
+		sopts := &session.Options{OnFrame: view.Frame, Rules: opts.rules, Header: hdr, Redactor: red}
 		if sv, ok := view.(stderrView); ok {
 			sopts.OnStderr = sv.Stderr
 		}
-		snap, err := ingest(r, hdr, red, sopts)
+		s, err := session.Load(r, sopts)
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", name, err)
+		}
+		snap := s.Snapshot
+		if av, ok := view.(authView); ok {
+			av.SetAuth(&s.Auth)
 		}
 		reportDamage(ios.ErrOut, name, snap.Session.Damage)
 		if err := view.Finish(snap); err != nil || safe == nil {
@@ -180,65 +189,6 @@ func runExport(opts *exportOptions) error {
 		}
 		return safe.Flush()
 	})
-}
-
-// ingest streams the header hdr and every record of r through a store made
-// with opts (whose OnFrame sees each frame as it is correlated), and returns the final
-// snapshot. Decoding records and correlating them take about the same time,
-// so the reader runs one batch ahead in its own goroutine (which also
-// redacts each record with red, when it is not nil); batches are recycled,
-// keeping memory bounded.
-func ingest(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, opts *store.Options) (*store.Snapshot, error) {
-	const batchSize, depth = 256, 4
-	full := make(chan []capture.Record, depth)
-	free := make(chan []capture.Record, depth+2)
-	for range depth + 2 {
-		free <- make([]capture.Record, batchSize)
-	}
-	done := make(chan struct{})
-	defer close(done)
-	var readErr error
-	go func() {
-		defer close(full)
-		for {
-			var batch []capture.Record
-			select {
-			case batch = <-free:
-			case <-done:
-				return
-			}
-			n := 0
-			for n < batchSize {
-				err := r.Next(&batch[n])
-				if err != nil {
-					if !errors.Is(err, io.EOF) {
-						readErr = err
-					}
-					full <- batch[:n]
-					return
-				}
-				if red != nil {
-					red.Record(&batch[n])
-				}
-				n++
-			}
-			full <- batch[:n]
-		}
-	}()
-	st := store.New(opts)
-	st.Ingest(hdr)
-	for batch := range full {
-		for i := range batch {
-			st.Ingest(&batch[i])
-		}
-		free <- batch[:cap(batch)]
-	}
-	// full is closed: the reader goroutine is done with r and readErr.
-	if readErr != nil {
-		return nil, readErr
-	}
-	st.SetDamage(r.Damage())
-	return st.Final(), nil
 }
 
 // writeOutput runs write against standard output, or against a private

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/admit"
 	"github.com/mcptrail/mcptrail/internal/mock"
-	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -123,7 +123,7 @@ func runMock(fac *Factory, opts *mockOptions) error {
 // printing its warnings.
 func loadMockScript(fac *Factory, opts *mockOptions) (*mock.Script, string, error) {
 	ios := fac.IOStreams
-	snap, name, closeIn, err := readSnapshot(fac, opts.input, opts.session, store.Options{})
+	snap, name, closeIn, err := readSnapshot(fac, opts.input, opts.session, session.Options{NoChecks: true})
 	if err != nil {
 		return nil, "", err
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"regexp"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/redact"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -109,39 +109,20 @@ func (f *redactFlags) readRedactor(fs *pflag.FlagSet, getenv func(string) string
 }
 
 // redactedHeader returns a copy of the capture's header, redacted by red
-// when it is not nil.
+// when it is not nil (session.Header).
 func redactedHeader(r *capture.Reader, red *redact.Redactor) *capture.Record {
-	h := *r.Header()
-	if red != nil {
-		red.Reset()
-		red.Record(&h)
-	}
-	return &h
+	return session.Header(r, red)
 }
 
-// loadSnapshot is store.Load with each record redacted by red (nil: none)
-// before the store sees it. The file is only read.
+// loadSnapshot reads the session r is at through the session loader, each
+// record redacted by red (nil: none), without the frame rules: its callers
+// show no findings. The file is only read.
 func loadSnapshot(r *capture.Reader, red *redact.Redactor) (*store.Snapshot, error) {
-	if red == nil {
-		return store.Load(r, nil)
+	s, err := session.Load(r, &session.Options{NoChecks: true, Redactor: red})
+	if err != nil {
+		return nil, fmt.Errorf("loading capture: %w", err)
 	}
-	s := store.New(nil)
-	s.Ingest(redactedHeader(r, red))
-	var rec capture.Record
-	for {
-		err := r.Next(&rec)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("loading capture: %w", err)
-		}
-		red.Record(&rec)
-		s.Ingest(&rec)
-		rec = capture.Record{}
-	}
-	s.SetDamage(r.Damage())
-	return s.Final(), nil
+	return s.Snapshot, nil
 }
 
 // shownTarget is the target URL as mcptrail prints it: its password

@@ -47,11 +47,16 @@ func (q *sessionQuery) filter(now time.Time) (index.Filter, error) {
 
 // openIndex opens the session index in the state directory and brings it
 // in step with the sessions folder. When the index cannot be written (a
-// read-only state directory) it says so and uses one in memory. The
-// caller closes it.
+// read-only state directory) it says so and uses one in memory. Its
+// findings are graded by the configured [rules] (the index re-reads every
+// capture when they change). The caller closes it.
 func openIndex(fac *Factory) (*index.Index, error) {
 	io := fac.IOStreams
 	state, err := fac.StateDir()
+	if err != nil {
+		return nil, err
+	}
+	reg, err := fac.Rules()
 	if err != nil {
 		return nil, err
 	}
@@ -63,6 +68,7 @@ func openIndex(fac *Factory) (*index.Index, error) {
 			return nil, err
 		}
 	}
+	ix.SetRules(reg)
 	if _, err := ix.Sync(capture.SessionsDir(state)); err != nil {
 		_ = ix.Close()
 		return nil, err
@@ -138,10 +144,15 @@ func indexEnded(fac *Factory, path string) {
 	if filepath.Clean(filepath.Dir(path)) != filepath.Clean(dir) {
 		return
 	}
+	reg, err := fac.Rules()
+	if err != nil {
+		return
+	}
 	ix, err := index.Open(state, func(s string) { fmt.Fprintln(io.ErrOut, termtext.Escape(s)) })
 	if err != nil {
 		return
 	}
 	defer ix.Close()
+	ix.SetRules(reg)
 	_ = ix.Update(filepath.Join(dir, filepath.Base(path)))
 }

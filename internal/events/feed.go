@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
@@ -33,7 +34,8 @@ func NewFeed(content bool, emit func(*Event)) *Feed {
 		roots: make(map[int]jsontext.Value), rootMeta: make(map[int]rootPayload),
 		shapes: make(map[string]jsontext.Value), fields: make(map[int][]Field),
 	}}
-	f.st = store.New(&store.Options{OnChange: f.d.onChange, Forget: true})
+	// The feed's findings are the store's, ungraded: the sinks grade none.
+	f.st = session.NewStore(&session.Options{OnChange: f.d.onChange, Forget: true, NoChecks: true})
 	return f
 }
 

@@ -11,6 +11,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/mcptrail/mcptrail/internal/finding"
 )
 
 // FileName is the index's file name in the state directory.
@@ -88,6 +90,9 @@ type Index struct {
 	file os.FileInfo
 	// warn reports an index moved aside, one line.
 	warn func(string)
+	// rules grades the findings counted (SetRules); nil until first
+	// needed, then rules.Default.
+	rules *finding.Registry
 }
 
 // Open opens (creating it, 0600 in a 0700 directory) the index in the

@@ -9,8 +9,9 @@ import (
 	"slices"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/mcp"
-	"github.com/mcptrail/mcptrail/internal/rules"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -24,10 +25,10 @@ type fileEntries struct {
 	err     error
 }
 
-// readFile loads every session of the capture at path through the store
-// (graded by the default rules) and extracts its entries. A file that
+// readFile loads every session of the capture at path through the
+// session loader (graded by reg) and extracts its entries. A file that
 // fails part way keeps the sessions read before.
-func readFile(path string, fi os.FileInfo) fileEntries {
+func readFile(path string, fi os.FileInfo, reg *finding.Registry) fileEntries {
 	out := fileEntries{path: path, size: fi.Size(), mtimeNS: fi.ModTime().UnixNano()}
 	f, err := os.Open(path)
 	if err != nil {
@@ -42,12 +43,12 @@ func readFile(path string, fi os.FileInfo) fileEntries {
 	}
 	for ord := 0; ; ord++ {
 		header := *r.Header()
-		snap, err := store.Load(r, &store.Options{Rules: rules.Default(), Checks: rules.Checks()})
+		s, err := session.Load(r, &session.Options{Rules: reg})
 		if err != nil {
-			out.err = err
+			out.err = fmt.Errorf("loading capture: %w", err)
 			return out
 		}
-		out.entries = append(out.entries, Extract(path, ord, &header, snap))
+		out.entries = append(out.entries, Extract(path, ord, &header, s.Snapshot))
 		if err := r.NextSession(); err != nil {
 			if !errors.Is(err, io.EOF) {
 				out.err = err

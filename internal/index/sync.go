@@ -36,6 +36,9 @@ func (ix *Index) sync(dir string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if err := ix.keyRules(ctx); err != nil {
+		return 0, err
+	}
 	known, err := ix.stamps(ctx)
 	if err != nil {
 		return 0, err
@@ -118,7 +121,7 @@ func (ix *Index) index(ctx context.Context, paths []string, infos map[string]os.
 	for range min(runtime.GOMAXPROCS(0), len(paths)) {
 		wg.Go(func() {
 			for p := range work {
-				done <- readFile(p, infos[p])
+				done <- readFile(p, infos[p], ix.registry())
 			}
 		})
 	}
@@ -174,6 +177,9 @@ func (ix *Index) Update(path string) error {
 		fi, err := os.Stat(path)
 		if err != nil {
 			return fmt.Errorf("indexing %s: %w", path, err)
+		}
+		if err := ix.keyRules(context.Background()); err != nil {
+			return err
 		}
 		return ix.index(context.Background(), []string{path}, map[string]os.FileInfo{path: fi})
 	})

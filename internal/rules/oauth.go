@@ -21,6 +21,11 @@ type OAuth struct {
 // NewOAuth returns the OAuth rules of one session.
 func NewOAuth() *OAuth { return &OAuth{} }
 
+// Auth returns the authorization flows of s as the rules read them
+// (oauth.Read with the rules' tracker), so that the session loader reads
+// the flows once, from the one tracker of the session.
+func (o *OAuth) Auth(s *store.Snapshot) oauth.Auth { return oauth.Read(s, &o.t) }
+
 // Check implements store.Check.
 func (o *OAuth) Check(f *store.Frame, raise func(finding.Finding)) { o.t.Check(f, raise) }
 

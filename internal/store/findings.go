@@ -21,6 +21,8 @@ type Findings struct {
 	// flagged between the findings of list; n counts both.
 	calls Calls
 	n     int
+	// lines locates the lazily made findings (lines.go).
+	lines lineIndex
 }
 
 // FindingsOf returns Findings holding fs, which must be ordered.
@@ -39,7 +41,7 @@ func (fs *Findings) All() iter.Seq[finding.Finding] {
 					return
 				}
 			}
-			if f, ok := fs.rules.Grade(unansweredFinding(c)); ok && !yield(f) {
+			if f, ok := grade(fs.rules, &fs.lines, unansweredFinding(c)); ok && !yield(f) {
 				return
 			}
 		}
@@ -82,22 +84,42 @@ func unansweredFinding(c *Call) finding.Finding {
 	return finding.New(finding.UnansweredRequest, c.RequestSeq, "%s %s id %s was never answered", c.Dir, c.Method, c.ID.Raw()).OfCall(c.Index)
 }
 
-// raise adds a finding: every finding the store raises goes through here.
-// Options.Rules grades it (a disabled rule's is dropped), and a finding
-// anchored at the record being ingested points to its capture line.
+// raise adds a finding: every finding the store raises while it ingests
+// goes through here, and every other one it makes (those a snapshot
+// decides, appendGraded; the unanswered requests, Findings.All; the held
+// HTTP ones, http.go) through grade, which raise calls too.
 func (s *Store) raise(f finding.Finding) {
-	f, ok := s.opts.Rules.Grade(f)
+	f, ok := s.graded(f)
 	if !ok {
 		return
-	}
-	if r := s.feed.rec; r != nil && f.Seq == r.Seq && f.Line == 0 {
-		f.Line = r.Line
 	}
 	s.findings = append(s.findings, f)
 	s.emitFinding()
 	if s.opts.Forget {
 		s.findings = s.findings[:0]
 	}
+}
+
+// graded is grade with the store's registry and line index; under Forget,
+// which keeps no index, a finding at the record being ingested still takes
+// its line.
+func (s *Store) graded(f finding.Finding) (finding.Finding, bool) {
+	if f.Line == 0 {
+		f.Line = s.lineOf(f.Seq)
+	}
+	return grade(s.opts.Rules, &s.lines, f)
+}
+
+// grade is the one path every finding of the store takes: rules grades it
+// (a disabled rule's is dropped, ok false) and a finding that names a
+// frame and has no line yet takes that frame's capture line from lines.
+func grade(rules *finding.Registry, lines *lineIndex, f finding.Finding) (finding.Finding, bool) {
+	f, ok := rules.Grade(f)
+	if !ok {
+		return f, false
+	}
+	lines.locate(&f.Line, f.Seq)
+	return f, true
 }
 
 // allFindings returns the findings raised while ingesting plus those only
@@ -123,8 +145,7 @@ func (s *Store) allFindings(calls *Calls, finished []finding.Finding) Findings {
 		if !lazy {
 			for i := range calls.Len() {
 				if c := calls.At(i); unanswered(&c) {
-					f, _ := s.opts.Rules.Grade(unansweredFinding(&c))
-					out = append(out, f)
+					out = s.appendGraded(out, unansweredFinding(&c))
 				}
 			}
 		}
@@ -140,25 +161,17 @@ func (s *Store) allFindings(calls *Calls, finished []finding.Finding) Findings {
 	})
 	fs := FindingsOf(out)
 	if lazy && n > 0 {
-		fs.calls, fs.n, fs.rules = *calls, len(out)+n, s.opts.Rules
+		fs.calls, fs.n, fs.rules, fs.lines = *calls, len(out)+n, s.opts.Rules, s.lines.share()
 	}
 	return fs
 }
 
-// appendGraded appends f to fs when Options.Rules keeps it, graded. The
-// findings only a snapshot decides (the capture's damage) are made here,
-// not raised, so that each snapshot makes them afresh.
-// lineOf returns the capture line of the record being ingested when its
-// seq is seq, else 0.
-func (s *Store) lineOf(seq uint64) int {
-	if r := s.feed.rec; r != nil && r.Seq == seq {
-		return r.Line
-	}
-	return 0
-}
-
+// appendGraded appends f to fs when Options.Rules keeps it, graded and
+// located (grade). The findings only a snapshot decides (the capture's
+// damage, the Finishers', the unanswered requests) are made here, not
+// raised, so that each snapshot makes them afresh.
 func (s *Store) appendGraded(fs []finding.Finding, f finding.Finding) []finding.Finding {
-	if f, ok := s.opts.Rules.Grade(f); ok {
+	if f, ok := s.graded(f); ok {
 		return append(fs, f)
 	}
 	return fs
@@ -190,4 +203,13 @@ func countUnanswered(calls *Calls) (int, bool) {
 		last = max(last, c.RequestSeq)
 	}
 	return n, ordered
+}
+
+// lineOf returns the capture line of the record being ingested when its
+// seq is seq, else 0.
+func (s *Store) lineOf(seq uint64) int {
+	if r := s.feed.rec; r != nil && r.Seq == seq {
+		return r.Line
+	}
+	return 0
 }

@@ -12,6 +12,9 @@ import (
 func (s *Store) frame(r *capture.Record) {
 	size := frameSize(r)
 	s.frames.add(r, &s.opts)
+	if !s.opts.Forget {
+		s.lines.add(r.Seq, r.Line)
+	}
 	s.counts.Frames++
 	s.counts.Bytes += int64(size)
 	if r.Dir == capture.S2C {

@@ -56,6 +56,7 @@ func (s *Store) freeze(copyState bool) *Snapshot {
 		Summary:    s.calls.roll.summary(),
 		Counts:     s.counts,
 		frames:     s.frames.share(&s.opts),
+		lines:      s.lines.share(),
 	}
 	snap.Findings = s.allFindings(&snap.Calls, append(s.heldNoBody(&snap.Calls), s.finishChecks(snap)...))
 	return snap

@@ -121,8 +121,7 @@ func (s *Store) httpStatus(r *capture.Record, f *wire.Frame) int {
 				s.raise(f)
 			}
 		default:
-			if g, ok := s.opts.Rules.Grade(f); ok {
-				g.Line = r.Line
+			if g, ok := s.graded(f); ok {
 				s.noBody = append(s.noBody, g)
 			}
 		}

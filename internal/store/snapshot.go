@@ -37,7 +37,15 @@ type Snapshot struct {
 
 	// frames finds frames by seq for Frame (framesource.go).
 	frames frameView
+	// lines maps frame seqs to capture lines for Line (lines.go).
+	lines lineIndex
 }
+
+// Line returns the capture line of frame seq, 0 when the snapshot does
+// not know it (no such frame, a frame read without a line, or a store
+// that forgets). Every finding of Findings already carries its line; Line
+// locates the findings a view derives from the snapshot itself.
+func (s *Snapshot) Line(seq uint64) int { return s.lines.line(seq) }
 
 // Session describes the captured session as a whole.
 type Session struct {

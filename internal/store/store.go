@@ -23,10 +23,15 @@
 //   - a client call counts as in flight for legacy attribution until it is
 //     answered, cancelled, or its id is taken over by a newer request.
 //
-// Every finding goes through one function, raise: Options.Rules (a
-// finding.Registry, defined in internal/rules) grades it or drops it.
-// Rules that are not correlation, such as the HTTP header rules, live in
-// internal/rules and run as Options.Checks on each correlated frame.
+// The store raises the correlation findings itself (a late result, a
+// duplicate response, an unanswered request…: the rule ids
+// internal/archtest's TestStoreRaisesTheseRules lists), every one through
+// one path in findings.go (raise while ingesting, appendGraded for what
+// only a snapshot decides, both through grade): Options.Rules (a
+// finding.Registry, defined in internal/rules) grades it or drops it, and
+// it takes the capture line of the frame it names (lines.go). Every other
+// finding is a rule in internal/rules, run as Options.Checks on each
+// correlated frame (and as a Finisher on each snapshot).
 //
 // It sits below the rules and the views (export, check, tui, events) and
 // above capture, wire and mcp. A Store is not safe for concurrent use: one
@@ -177,6 +182,7 @@ type Store struct {
 	// of them after it is the same cancellation, not an unknown request.
 	closedCancels map[int]bool
 	frames        frameIndex // empty unless Options.Source or KeepFrames is set
+	lines         lineIndex  // each frame's capture line, empty under Forget (lines.go)
 	xchg          Exchanges  // exchanges.go
 	forgetting    forgetState
 }

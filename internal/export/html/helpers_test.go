@@ -2,7 +2,6 @@ package htmlexport
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/rules"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/transcript"
 )
@@ -60,8 +60,8 @@ func render(tb testing.TB, data []byte) (string, *store.Snapshot) {
 	return out.String(), snap
 }
 
-// export is the export command's path without the CLI: read, correlate,
-// write the page.
+// export is the export command's path without the CLI: read through the
+// session loader, write the page.
 func export(data []byte, out io.Writer, spoolDir string) (*store.Snapshot, error) {
 	r, err := capture.NewReader(bytes.NewReader(data))
 	if err != nil {
@@ -69,22 +69,12 @@ func export(data []byte, out io.Writer, spoolDir string) (*store.Snapshot, error
 	}
 	hw := New(out, r.Header(), &Options{SpoolDir: spoolDir, Version: "test"})
 	defer hw.Close()
-	st := store.New(&store.Options{OnFrame: hw.Frame, Rules: rules.Default(), Checks: rules.Checks()})
-	st.Ingest(r.Header())
-	var rec capture.Record
-	for {
-		err := r.Next(&rec)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		st.Ingest(&rec)
+	s, err := session.Load(r, &session.Options{OnFrame: hw.Frame, Rules: rules.Default()})
+	if err != nil {
+		return nil, err
 	}
-	st.SetDamage(r.Damage())
-	snap := st.Final()
-	return snap, hw.Finish(snap)
+	hw.SetAuth(&s.Auth)
+	return s.Snapshot, hw.Finish(s.Snapshot)
 }
 
 // jsonUnmarshal decodes s into v.

@@ -58,9 +58,14 @@ type Writer struct {
 	bySeq map[uint64]int
 	buf   []byte
 	err   error // the first error spooling a frame
-	// auth keeps the MCP envelopes of the authorization flow (auth.go).
-	auth oauth.Tracker
+	// auth is the session's authorization flows (SetAuth); nil: none.
+	auth *oauth.Auth
 }
+
+// SetAuth gives the writer the session's authorization flows, as the
+// session loader read them once (session.Session.Auth), for Finish to
+// show; without it Finish shows none. a must not change until Finish.
+func (hw *Writer) SetAuth(a *oauth.Auth) { hw.auth = a }
 
 // New returns a Writer of one session onto w. The header record h is
 // not needed (the snapshot holds the session) and may be nil.
@@ -83,7 +88,6 @@ func (hw *Writer) Close() error { return hw.frames.Remove() }
 // status frame whose error status ended the call (a 401 and its body).
 // Other frames are not shown in the report's call details.
 func (hw *Writer) Frame(f *store.Frame) {
-	hw.auth.Track(f)
 	switch f.Kind {
 	case store.KindRequest, store.KindResponse, store.KindError:
 	case store.KindHTTPStatus:
@@ -169,8 +173,11 @@ func (hw *Writer) Finish(snap *store.Snapshot) error {
 	}
 	bw := bufio.NewWriterSize(hw.w, 64<<10)
 	p := newPage(snap, &hw.opts)
-	a := oauth.Read(snap, &hw.auth)
-	p.Auth = authViews(&a, snap.Session.Start)
+	a := hw.auth
+	if a == nil {
+		a = &oauth.Auth{}
+	}
+	p.Auth = authViews(a, snap.Session.Start)
 	if err := pageTemplate.ExecuteTemplate(bw, "head", p); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}

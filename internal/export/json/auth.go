@@ -1,6 +1,8 @@
 package jsonexport
 
 import (
+	"slices"
+
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -8,19 +10,27 @@ import (
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
-// readAuth returns the session's authorization flows for the "auth"
-// member, or nil when the session has no exchange record (a capture of
-// the stdio tap or of the reverse proxy before it recorded exchanges),
-// which leaves the member out.
-func readAuth(s *store.Snapshot, t *oauth.Tracker) *oauth.Auth {
+// readAuth returns a copy of the session's authorization flows a for the
+// "auth" member (appendAuth changes its times), or nil when the session
+// has no exchange record (a capture of the stdio tap or of the reverse
+// proxy before it recorded exchanges), which leaves the member out. A
+// nil a is a session without a flow.
+func readAuth(s *store.Snapshot, a *oauth.Auth) *oauth.Auth {
 	if len(s.Exchanges) == 0 {
 		return nil
 	}
-	a := oauth.Read(s, t)
-	if a.Flows == nil {
-		a.Flows = []oauth.Flow{}
+	var c oauth.Auth
+	if a != nil {
+		c = *a
 	}
-	return &a
+	c.Flows = slices.Clone(c.Flows)
+	for i := range c.Flows {
+		c.Flows[i].Steps = slices.Clone(c.Flows[i].Steps)
+	}
+	if c.Flows == nil {
+		c.Flows = []oauth.Flow{}
+	}
+	return &c
 }
 
 // appendAuth adds the "auth" member (docs/export-json.md) when a is not

@@ -47,8 +47,13 @@ type Writer struct {
 	n      int
 	stderr stderrSpool // the server's stderr lines (stderr.go)
 	err    error
-	auth   oauth.Tracker // the MCP envelopes of the authorization flow (auth.go)
+	auth   *oauth.Auth // the authorization flows (SetAuth); nil: none
 }
+
+// SetAuth gives the writer the session's authorization flows, as the
+// session loader read them once (session.Session.Auth), for Finish to
+// show; without it Finish shows none. a must not change until Finish.
+func (w *Writer) SetAuth(a *oauth.Auth) { w.auth = a }
 
 // New returns a Writer that writes the export to w when Finish is called.
 func New(w io.Writer, opts *Options) *Writer {
@@ -63,7 +68,6 @@ func New(w io.Writer, opts *Options) *Writer {
 // Frame encodes one frame. It matches store.Options.OnFrame; errors are
 // sticky and reported by Finish.
 func (w *Writer) Frame(f *store.Frame) {
-	w.auth.Track(f)
 	if w.err != nil {
 		return
 	}
@@ -131,7 +135,7 @@ func (w *Writer) Finish(s *store.Snapshot) error {
 	if err != nil {
 		return fmt.Errorf("writing export: %w", err)
 	}
-	if err := writeTail(out, s, readAuth(s, &w.auth), hadFrames); err != nil {
+	if err := writeTail(out, s, readAuth(s, w.auth), hadFrames); err != nil {
 		return fmt.Errorf("writing export: %w", err)
 	}
 	if err := out.Flush(); err != nil {

@@ -56,9 +56,14 @@ type Writer struct {
 	stderr lines // the server's stderr lines (stderr.go)
 	buf    []byte
 	err    error
-	layout Layout        // how the tables fit (layout.go)
-	auth   oauth.Tracker // the MCP envelopes of the authorization flow (auth.go)
+	layout Layout      // how the tables fit (layout.go)
+	auth   *oauth.Auth // the authorization flows (SetAuth); nil: none
 }
+
+// SetAuth gives the writer the session's authorization flows, as the
+// session loader read them once (session.Session.Auth), for Finish to
+// show; without it Finish shows none. a must not change until Finish.
+func (w *Writer) SetAuth(a *oauth.Auth) { w.auth = a }
 
 // New returns a Writer for the capture whose session record is h.
 func New(w io.Writer, h *capture.Record, opts *Options) *Writer {
@@ -78,7 +83,6 @@ func title(id, label string) string {
 // Frame spools one frame line. It matches store.Options.OnFrame; errors
 // are sticky and reported by Finish.
 func (w *Writer) Frame(f *store.Frame) {
-	w.auth.Track(f)
 	if w.err != nil {
 		return
 	}
@@ -124,8 +128,11 @@ func (w *Writer) Finish(s *store.Snapshot) error {
 		return fmt.Errorf("writing text export: %w", w.err)
 	}
 	fmt.Fprintln(w.out, w.title)
-	a := oauth.Read(s, &w.auth)
-	writeReport(w.out, s, &a, w.layout)
+	a := w.auth
+	if a == nil {
+		a = &oauth.Auth{}
+	}
+	writeReport(w.out, s, a, w.layout)
 	if err := w.writeStderr(); err != nil {
 		return fmt.Errorf("writing text export: %w", err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/redact"
-	"github.com/mcptrail/mcptrail/internal/rules"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
@@ -39,8 +39,8 @@ type ingester struct {
 func newIngester(opts *Options, src io.ReaderAt, path string) *ingester {
 	in := &ingester{red: opts.Redactor, path: path, first: DefaultFirst, every: opts.interval()}
 	in.first = min(in.first, in.every)
-	in.st = store.New(&store.Options{
-		Rules: opts.Rules, Checks: rules.Checks(),
+	in.st = session.NewStore(&session.Options{
+		Rules:  opts.Rules,
 		Source: src, KeepFrames: src == nil,
 		OnFrame: in.onFrame,
 	})

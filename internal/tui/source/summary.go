@@ -5,7 +5,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
-	"github.com/mcptrail/mcptrail/internal/rules"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
@@ -21,7 +21,7 @@ type tally struct {
 }
 
 func newTally(path string, h *capture.Record, reg *finding.Registry) *tally {
-	t := &tally{path: path, st: store.New(&store.Options{Rules: reg, Checks: rules.Checks()}), last: h.Time}
+	t := &tally{path: path, st: session.NewStore(&session.Options{Rules: reg}), last: h.Time}
 	t.act.start = h.Time
 	t.st.Ingest(h)
 	t.dirty = true

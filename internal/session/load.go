@@ -1,0 +1,98 @@
+package session
+
+import (
+	"errors"
+	"io"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/redact"
+	"github.com/mcptrail/mcptrail/internal/store"
+)
+
+// Load reads the session r is at to its end (its session record, every
+// record after it and the damage r reports) and returns it. On a read
+// error it returns the reader's error as it is (callers name the input)
+// and no Session. The reader moves no further
+// than the session's end (r.NextSession goes on to the next one).
+//
+// Decoding records and correlating them take about the same time, so the
+// reader runs one batch ahead in its own goroutine (which also redacts
+// each record); batches are recycled, keeping memory bounded.
+func Load(r *capture.Reader, opts *Options) (*Session, error) {
+	l := newLoader(opts)
+	var red *redact.Redactor
+	hdr := (*capture.Record)(nil)
+	if opts != nil {
+		red, hdr = opts.Redactor, opts.Header
+	}
+	if hdr == nil {
+		hdr = Header(r, red)
+	}
+	snap, err := ingest(r, hdr, red, &l.opts)
+	if err != nil {
+		return nil, err
+	}
+	return l.session(snap), nil
+}
+
+// ingest streams hdr and every record of r through a store made with
+// opts and returns the final snapshot.
+func ingest(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, opts *store.Options) (*store.Snapshot, error) {
+	const batchSize, depth = 256, 4
+	full := make(chan []capture.Record, depth)
+	free := make(chan []capture.Record, depth+2)
+	for range depth + 2 {
+		free <- make([]capture.Record, batchSize)
+	}
+	done := make(chan struct{})
+	defer close(done)
+	var readErr error
+	go func() {
+		defer close(full)
+		readErr = readBatches(r, red, free, full, done)
+	}()
+	st := store.New(opts)
+	st.Ingest(hdr)
+	for batch := range full {
+		for i := range batch {
+			st.Ingest(&batch[i])
+		}
+		free <- batch[:cap(batch)]
+	}
+	// full is closed: the reader goroutine is done with r and readErr.
+	if readErr != nil {
+		return nil, readErr
+	}
+	st.SetDamage(r.Damage())
+	return st.Final(), nil
+}
+
+// readBatches fills the batches of free with the records of r, redacted
+// by red (nil: none), and sends them on full until r ends or done is
+// closed; it returns the read error that ended r (nil at its end).
+func readBatches(r *capture.Reader, red *redact.Redactor, free <-chan []capture.Record, full chan<- []capture.Record, done <-chan struct{}) error {
+	for {
+		var batch []capture.Record
+		select {
+		case batch = <-free:
+		case <-done:
+			return nil
+		}
+		n := 0
+		for n < len(batch) {
+			err := r.Next(&batch[n])
+			if err != nil {
+				full <- batch[:n]
+				if errors.Is(err, io.EOF) {
+					return nil
+				}
+				return err
+			}
+			if red != nil {
+				red.Record(&batch[n])
+			}
+			n++
+		}
+		full <- batch[:n]
+	}
+}
