@@ -34,6 +34,9 @@ type Options struct {
 	Export func(ctx context.Context, d ui.Data, format string) (string, error)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Streams are the terminal Run draws on; the zero value is the
+	// process's.
+	Streams Streams
 }
 
 // App is the TUI's root model.
