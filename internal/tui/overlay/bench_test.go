@@ -56,7 +56,7 @@ func BenchmarkLedgerSetData(b *testing.B) {
 	rows[9_002].Status, rows[9_002].Action = store.LedgerAnswered, "decline"
 	newer := ui.Data{Snap: &store.Snapshot{Ledger: store.ListOf(rows)}}
 	m := New(ui.NewTheme(true), Ledger, older).SetSize(120, 40)
-	if got := m.SetData(newer).ledger.counts; got.pending != 4 || got.decline != 1 || got.asked != 10_010 {
+	if got := rowsOf[ledgerRows](b, m.SetData(newer)).counts; got.pending != 4 || got.decline != 1 || got.asked != 10_010 {
 		b.Fatalf("counts = %+v", got)
 	}
 	b.ReportAllocs()
@@ -82,7 +82,7 @@ func BenchmarkFindingsSetData(b *testing.B) {
 		b.StopTimer()
 		m := New(th, Findings, older).SetSize(120, 40) // the model owns its findings, as in the app
 		b.StartTimer()
-		if m.SetData(newer).rows() != 100_014 {
+		if in(b, m.SetData(newer)).count() != 100_014 {
 			b.Fatal("wrong rows")
 		}
 	}

@@ -11,10 +11,6 @@ import (
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
-func binding(k, desc string) key.Binding {
-	return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc))
-}
-
 // TestHelpLists checks that the help lists exactly the enabled bindings it
 // is given, in order, a group at a time.
 func TestHelpLists(t *testing.T) {
@@ -67,7 +63,7 @@ func TestHelpOverlayBindings(t *testing.T) {
 		m := New(ui.NewTheme(true), tc.kind, d)
 		v := NewHelp(ui.NewTheme(true), m.Bindings()).SetSize(80, 24).View()
 		if got := strings.Contains(v, "jump to the stream"); got != tc.wantEnter {
-			t.Errorf("overlay %d: help lists enter = %v, want %v", tc.kind, got, tc.wantEnter)
+			t.Errorf("overlay %s: help lists enter = %v, want %v", tc.kind, got, tc.wantEnter)
 		}
 	}
 }
@@ -82,12 +78,12 @@ func TestHelpUpdate(t *testing.T) {
 	}
 	h, _ = h.Update(keyMsg(t, "j"))
 	h, _ = h.Update(keyMsg(t, "down"))
-	if h.top != 2 {
-		t.Errorf("top after two downs = %d, want 2", h.top)
+	if h.(Help).top != 2 {
+		t.Errorf("top after two downs = %d, want 2", h.(Help).top)
 	}
 	h, _ = h.Update(keyMsg(t, "k"))
-	if h.top != 1 {
-		t.Errorf("top after up = %d, want 1", h.top)
+	if h.(Help).top != 1 {
+		t.Errorf("top after up = %d, want 1", h.(Help).top)
 	}
 }
 

@@ -66,7 +66,7 @@ func TestUpdateKeys(t *testing.T) {
 	d := ledgerData(100)
 	// 80x24: title, header, 19 rows, 3 detail lines.
 	base := New(th, Ledger, d).SetSize(80, 24)
-	at := func(sel int) Model {
+	at := func(sel int) Overlay {
 		m := base
 		for range sel {
 			m, _ = m.Update(keyMsg(t, "down"))
@@ -75,7 +75,7 @@ func TestUpdateKeys(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name             string
-		from             Model
+		from             Overlay
 		msg              tea.Msg
 		wantSel, wantTop int
 	}{
@@ -99,8 +99,8 @@ func TestUpdateKeys(t *testing.T) {
 			if got := run(cmd); got != nil {
 				t.Errorf("command sent %#v, want none", got)
 			}
-			if m.cur.sel != tc.wantSel || m.cur.top != tc.wantTop {
-				t.Errorf("sel, top = %d, %d, want %d, %d", m.cur.sel, m.cur.top, tc.wantSel, tc.wantTop)
+			if c := in(t, m).position(); c.sel != tc.wantSel || c.top != tc.wantTop {
+				t.Errorf("sel, top = %d, %d, want %d, %d", c.sel, c.top, tc.wantSel, tc.wantTop)
 			}
 		})
 	}
@@ -114,7 +114,7 @@ func TestBack(t *testing.T) {
 		for _, k := range []string{"esc", "q"} {
 			m := New(ui.NewTheme(true), kind, d).SetSize(80, 24)
 			if _, cmd := m.Update(keyMsg(t, k)); run(cmd) != (ui.BackMsg{}) {
-				t.Errorf("overlay %d, %s: command = %#v, want ui.BackMsg", kind, k, run(cmd))
+				t.Errorf("overlay %s, %s: command = %#v, want ui.BackMsg", kind, k, run(cmd))
 			}
 		}
 	}
