@@ -29,17 +29,6 @@ func update(t testing.TB, a App, msgs ...tea.Msg) (App, tea.Cmd) {
 	return a, cmd
 }
 
-func press(s string) tea.KeyPressMsg {
-	switch s {
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	}
-	r := []rune(s)[0]
-	return tea.KeyPressMsg{Code: r, Text: s}
-}
-
 // opened is an app over the elicit-seed fixture, as Init and the source
 // would leave it once the first Data arrived.
 func opened(t *testing.T, opts Options) App {
@@ -104,24 +93,24 @@ func TestOverlayKeysToggle(t *testing.T) {
 	specs := overlay.Specs()
 	for i, s := range specs {
 		k := s.Key.Keys()[0]
-		b, _ := update(t, a, press(k))
+		b, _ := update(t, a, tuitest.Press(k))
 		if b.overlayKind() != s.Kind {
 			t.Errorf("%s: overlay %q, want %q", k, b.overlayKind(), s.Kind)
 		}
-		b, _ = update(t, b, press(k))
+		b, _ = update(t, b, tuitest.Press(k))
 		if b.overlayKind() != "" {
 			t.Errorf("%s twice: overlay %q still up", k, b.overlayKind())
 		}
-		b, _ = update(t, a, press(k), press("esc"))
+		b, _ = update(t, a, tuitest.Press(k), tuitest.Press("esc"))
 		if b.overlayKind() != "" {
 			t.Errorf("%s then esc: overlay %q still up", k, b.overlayKind())
 		}
 		next := specs[(i+1)%len(specs)]
-		b, _ = update(t, a, press(k), press(next.Key.Keys()[0]), press("esc"))
+		b, _ = update(t, a, tuitest.Press(k), tuitest.Press(next.Key.Keys()[0]), tuitest.Press("esc"))
 		if b.overlayKind() != "" || len(b.stack) != 0 {
 			t.Errorf("%s, %s, esc: overlay %q up, %d screens on the stack; want the stream", k, next.Kind, b.overlayKind(), len(b.stack))
 		}
-		b, _ = update(t, a, ui.InspectMsg{Call: 1}, press(k), press("esc"))
+		b, _ = update(t, a, ui.InspectMsg{Call: 1}, tuitest.Press(k), tuitest.Press("esc"))
 		if !b.inspecting() || b.overlayKind() != "" {
 			t.Errorf("inspector, %s, esc: inspector %v, overlay %q; want the inspector", k, b.inspecting(), b.overlayKind())
 		}
@@ -153,7 +142,7 @@ func TestJumpClosesOverlayAndInspector(t *testing.T) {
 	if !a.inspecting() {
 		t.Fatal("InspectMsg opened no inspector")
 	}
-	a, _ = update(t, a, press("l"), ui.JumpMsg{Call: 2})
+	a, _ = update(t, a, tuitest.Press("l"), ui.JumpMsg{Call: 2})
 	if a.inspecting() || a.overlayKind() != "" {
 		t.Errorf("after JumpMsg: inspector %v, overlay %q; want the stream", a.inspecting(), a.overlayKind())
 	}
@@ -168,17 +157,17 @@ func TestJumpClosesOverlayAndInspector(t *testing.T) {
 
 func TestQuitHelpAndBack(t *testing.T) {
 	a := opened(t, Options{})
-	if _, cmd := update(t, a, press("q")); !isQuit(cmd) {
+	if _, cmd := update(t, a, tuitest.Press("q")); !isQuit(cmd) {
 		t.Error("q does not quit")
 	}
-	if _, cmd := update(t, a, press("ctrl+c")); !isQuit(cmd) {
+	if _, cmd := update(t, a, tuitest.Press("ctrl+c")); !isQuit(cmd) {
 		t.Error("ctrl+c does not quit")
 	}
-	b, _ := update(t, a, press("?"))
+	b, _ := update(t, a, tuitest.Press("?"))
 	if !b.helping() {
 		t.Error("? shows no help")
 	}
-	b, cmd := update(t, b, press("q"))
+	b, cmd := update(t, b, tuitest.Press("q"))
 	if cmd == nil {
 		t.Fatal("q in the help does nothing")
 	}
@@ -190,7 +179,7 @@ func TestQuitHelpAndBack(t *testing.T) {
 		t.Error("q in the help leaves the help up")
 	}
 	// Without a hub, esc over the stream leaves the session open.
-	if b, _ := update(t, a, press("esc")); !b.hasSess {
+	if b, _ := update(t, a, tuitest.Press("esc")); !b.hasSess {
 		t.Error("esc closed the only session")
 	}
 }
@@ -214,11 +203,11 @@ func TestExportPrompt(t *testing.T) {
 		return "exported to x.json", nil
 	}
 	a := opened(t, Options{Export: export})
-	a, _ = update(t, a, press("e"))
+	a, _ = update(t, a, tuitest.Press("e"))
 	if !a.exporting() || !strings.Contains(a.Render(), "j json") {
 		t.Fatalf("e shows no export prompt:\n%s", a.Render())
 	}
-	a, cmd := update(t, a, press("j"))
+	a, cmd := update(t, a, tuitest.Press("j"))
 	if a.exporting() || cmd == nil {
 		t.Fatal("j did not start the export")
 	}
@@ -226,13 +215,13 @@ func TestExportPrompt(t *testing.T) {
 	if got != "json elicit-seed" || !strings.Contains(a.Render(), "exported to x.json") {
 		t.Errorf("export got %q; title %q", got, strings.SplitN(a.Render(), "\n", 2)[0])
 	}
-	_, cmd = update(t, opened(t, Options{Export: export}), press("e"), press("t"))
+	_, cmd = update(t, opened(t, Options{Export: export}), tuitest.Press("e"), tuitest.Press("t"))
 	b, _ := update(t, a, cmd())
 	if !strings.Contains(b.Render(), "export failed: disk full") {
 		t.Errorf("a failed export is not shown: %q", strings.SplitN(b.Render(), "\n", 2)[0])
 	}
 	// Without an Export func, e does nothing.
-	if c, _ := update(t, opened(t, Options{}), press("e")); c.exporting() {
+	if c, _ := update(t, opened(t, Options{}), tuitest.Press("e")); c.exporting() {
 		t.Error("e opened a prompt with no export")
 	}
 }

@@ -109,7 +109,7 @@ func (f *flow) waitFor(what string, ok func(App) bool) {
 	}
 }
 
-func (f *flow) key(s string) { f.tm.Send(press(s)) }
+func (f *flow) key(s string) { f.tm.Send(tuitest.Press(s)) }
 
 // quit ends the program and returns its final model.
 func (f *flow) quit() App {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
@@ -14,7 +15,7 @@ import (
 func BenchmarkLedgerView(b *testing.B) {
 	m := New(ui.NewTheme(true), Ledger, ledgerData(10_000)).SetSize(120, 40)
 	for range 5_000 {
-		m, _ = m.Update(keyMsg(b, "down"))
+		m, _ = m.Update(tuitest.Press("down"))
 	}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -28,7 +29,7 @@ func BenchmarkLedgerView(b *testing.B) {
 // ledger: Update and the View after it.
 func BenchmarkLedgerKey(b *testing.B) {
 	m := New(ui.NewTheme(true), Ledger, ledgerData(10_000)).SetSize(120, 40)
-	down, up := keyMsg(b, "down"), keyMsg(b, "up")
+	down, up := tuitest.Press("down"), tuitest.Press("up")
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
@@ -72,16 +73,16 @@ func TestHelpUpdate(t *testing.T) {
 	t.Parallel()
 	h := NewHelp(ui.NewTheme(true), DefaultKeyMap().bindings()).SetSize(20, 4)
 	for _, k := range []string{"esc", "q", "?"} {
-		if _, cmd := h.Update(keyMsg(t, k)); run(cmd) != (ui.BackMsg{}) {
+		if _, cmd := h.Update(tuitest.Press(k)); run(cmd) != (ui.BackMsg{}) {
 			t.Errorf("%s: command = %#v, want ui.BackMsg", k, run(cmd))
 		}
 	}
-	h, _ = h.Update(keyMsg(t, "j"))
-	h, _ = h.Update(keyMsg(t, "down"))
+	h, _ = h.Update(tuitest.Press("j"))
+	h, _ = h.Update(tuitest.Press("down"))
 	if h.(Help).top != 2 {
 		t.Errorf("top after two downs = %d, want 2", h.(Help).top)
 	}
-	h, _ = h.Update(keyMsg(t, "k"))
+	h, _ = h.Update(tuitest.Press("k"))
 	if h.(Help).top != 1 {
 		t.Errorf("top after up = %d, want 1", h.(Help).top)
 	}
@@ -110,7 +111,7 @@ func TestTinySizes(t *testing.T) {
 			m := New(th, kind, d).SetSize(size[0], size[1])
 			for _, k := range []string{"G", "pgup", "down", "pgdown", "g", "enter"} {
 				checkSize(t, m.View(), size[0], size[1])
-				m, _ = m.Update(keyMsg(t, k))
+				m, _ = m.Update(tuitest.Press(k))
 			}
 		}
 		checkSize(t, NewHelp(th, DefaultKeyMap().bindings()).SetSize(size[0], size[1]).View(), size[0], size[1])

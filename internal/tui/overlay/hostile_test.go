@@ -100,7 +100,7 @@ func TestHostile(t *testing.T) {
 				for range in(t, m).count() + 1 {
 					checkSafe(t, m.View(), size[0])
 					checkSize(t, m.View(), size[0], size[1])
-					m, _ = m.Update(keyMsg(t, "down"))
+					m, _ = m.Update(tuitest.Press("down"))
 				}
 			})
 		}

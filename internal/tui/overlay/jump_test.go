@@ -20,9 +20,9 @@ func enterAll(t *testing.T, m Overlay) []tea.Msg {
 		if in(t, m).Selected() != i {
 			t.Fatalf("selected %d, want %d", in(t, m).Selected(), i)
 		}
-		_, cmd := m.Update(keyMsg(t, "enter"))
+		_, cmd := m.Update(tuitest.Press("enter"))
 		got = append(got, run(cmd))
-		m, _ = m.Update(keyMsg(t, "down"))
+		m, _ = m.Update(tuitest.Press("down"))
 	}
 	return got
 }
@@ -87,7 +87,7 @@ func TestNoJump(t *testing.T) {
 	d := tuitest.Fixture(t, "catalog-drift")
 	for _, kind := range []Kind{Capabilities, Tools} {
 		m := New(ui.NewTheme(true), kind, d).SetSize(80, 24)
-		if _, cmd := m.Update(keyMsg(t, "enter")); cmd != nil {
+		if _, cmd := m.Update(tuitest.Press("enter")); cmd != nil {
 			t.Errorf("overlay %s: enter sent %#v", kind, run(cmd))
 		}
 		for _, b := range m.Bindings() {
@@ -97,7 +97,7 @@ func TestNoJump(t *testing.T) {
 		}
 	}
 	empty := New(ui.NewTheme(true), Ledger, d).SetSize(80, 24)
-	if _, cmd := empty.Update(keyMsg(t, "enter")); cmd != nil {
+	if _, cmd := empty.Update(tuitest.Press("enter")); cmd != nil {
 		t.Errorf("empty ledger: enter sent %#v", run(cmd))
 	}
 }
@@ -119,7 +119,7 @@ func TestPendingTurnsAccept(t *testing.T) {
 	}
 	before := m.View()
 	m = m.SetData(tuitest.Data(t, tuitest.Capture(t, "elicit-seed", steps[:6], false)))
-	m, _ = m.Update(keyMsg(t, "down")) // select the second question
+	m, _ = m.Update(tuitest.Press("down")) // select the second question
 	m = m.SetData(tuitest.Fixture(t, "elicit-seed"))
 	if in(t, m).Selected() != 1 {
 		t.Errorf("selected %d after SetData, want 1", in(t, m).Selected())

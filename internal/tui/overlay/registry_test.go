@@ -38,7 +38,7 @@ func TestSpecs(t *testing.T) {
 			t.Errorf("%s: the overlay's kind is %q", s.Kind, m.Kind())
 		}
 		checkSize(t, m.View(), 80, 24)
-		if _, cmd := m.Update(keyMsg(t, "esc")); run(cmd) != (ui.BackMsg{}) {
+		if _, cmd := m.Update(tuitest.Press("esc")); run(cmd) != (ui.BackMsg{}) {
 			t.Errorf("%s: esc sends %#v, want ui.BackMsg", s.Kind, run(cmd))
 		}
 	}
