@@ -118,19 +118,27 @@ func TestOverlayKeysToggle(t *testing.T) {
 }
 
 // TestOverlayKeysFree checks that no overlay's key is one of the app's
-// own over a session, which it would shadow or be shadowed by.
+// own over a session, which it would be shadowed by, or one of the
+// stream's or the inspector's, which it would shadow.
 func TestOverlayKeysFree(t *testing.T) {
-	k := newKeyMap()
-	app := map[string]bool{}
-	for _, b := range []key.Binding{k.Quit, k.ForceQuit, k.Back, k.Help, k.Export} {
-		for _, s := range b.Keys() {
-			app[s] = true
+	a := opened(t, Options{})
+	k := a.keys
+	taken := map[string]string{}
+	take := func(who string, bs []key.Binding) {
+		for _, b := range bs {
+			for _, s := range b.Keys() {
+				taken[s] = who
+			}
 		}
 	}
+	take("the app's", []key.Binding{k.Quit, k.ForceQuit, k.Back, k.Help, k.Export})
+	take("the stream's", a.sess.stream.Bindings())
+	a, _ = update(t, a, ui.InspectMsg{Call: 1})
+	take("the inspector's", a.stack.top().help().Bindings)
 	for _, s := range overlay.Specs() {
 		for _, name := range s.Key.Keys() {
-			if app[name] {
-				t.Errorf("overlay %s's key %q is the app's", s.Kind, name)
+			if who, ok := taken[name]; ok {
+				t.Errorf("overlay %s's key %q is %s", s.Kind, name, who)
 			}
 		}
 	}

@@ -24,9 +24,13 @@
 //     (internal/tui) binds every Spec's key, lists it in the help and
 //     pushes the overlay on its stack; it needs no edit.
 //
-// TestSpecs in registry_test.go fails until the Spec is complete (a kind,
-// an enabled key no other overlay or app key takes, a constructor whose
-// overlay has the Kind); TestViewGolden needs the new overlay's goldens.
+// TestEveryKindRegistered (registry_test.go) fails until the new file's
+// Kind has its Spec; TestSpecs until the Spec is complete (a kind of its
+// own, an enabled key with help no other overlay takes, a constructor
+// whose overlay has the Kind, draws in its size and closes on esc); the
+// app's TestOverlayKeysFree until the key is none of the app's own, and
+// TestOverlayKeysToggle opens and closes it. Its goldens come from a row
+// added to TestViewGolden (view_test.go), run once with -update.
 package overlay
 
 import (

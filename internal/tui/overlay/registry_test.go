@@ -1,6 +1,12 @@
 package overlay
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
@@ -45,4 +51,68 @@ func TestSpecs(t *testing.T) {
 	if New(th, "no-such-overlay", d) != nil {
 		t.Error("New of an unregistered kind is not nil")
 	}
+}
+
+// TestEveryKindRegistered reads the package's source for its Kind
+// constants and checks that Specs registers each: an overlay file whose
+// Spec is missing fails here.
+func TestEveryKindRegistered(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	registered := map[Kind]bool{}
+	for _, s := range Specs() {
+		registered[s.Kind] = true
+	}
+	fset := token.NewFileSet()
+	found := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, kind := range kindConsts(t, f) {
+			found++
+			if !registered[kind] {
+				t.Errorf("%s declares the overlay %q, which registry.go's Specs does not register", name, kind)
+			}
+		}
+	}
+	if found != len(registered) {
+		t.Errorf("the source declares %d Kind constants, Specs registers %d", found, len(registered))
+	}
+}
+
+// kindConsts returns the values of the constants of type Kind f declares.
+func kindConsts(t *testing.T, f *ast.File) []Kind {
+	var out []Kind
+	for _, decl := range f.Decls {
+		g, ok := decl.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range g.Specs {
+			v := spec.(*ast.ValueSpec)
+			if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "Kind" {
+				continue
+			}
+			for _, val := range v.Values {
+				lit, ok := val.(*ast.BasicLit)
+				if !ok {
+					t.Fatalf("a Kind constant's value is not a string literal: %T", val)
+				}
+				s, err := strconv.Unquote(lit.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, Kind(s))
+			}
+		}
+	}
+	return out
 }
