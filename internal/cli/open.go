@@ -76,9 +76,10 @@ shown and exported, as for export; the capture file itself is only read.`,
 func runOpen(ctx context.Context, fac *Factory, opts *openOptions, red *redact.Redactor, reg *finding.Registry) error {
 	ios := fac.IOStreams
 	topts := tui.Options{
-		Source: &source.Options{Redactor: red, Rules: reg},
-		ID:     opts.session,
-		Export: tuiExport(fac, opts.redact, red, reg),
+		Source:  &source.Options{Redactor: red, Rules: reg},
+		ID:      opts.session,
+		Export:  tuiExport(fac, opts.redact, red, reg),
+		Streams: tuiStreams(ios),
 	}
 	if opts.input == "-" {
 		topts.Stdin = ios.In
@@ -111,10 +112,22 @@ func runHub(ctx context.Context, fac *Factory) error {
 		return err
 	}
 	return tui.Run(ctx, tui.Options{
-		Source: &source.Options{Redactor: red, Rules: reg},
-		Dir:    capture.SessionsDir(state),
-		Export: tuiExport(fac, redactFlags{}, red, reg),
+		Source:  &source.Options{Redactor: red, Rules: reg},
+		Dir:     capture.SessionsDir(state),
+		Export:  tuiExport(fac, redactFlags{}, red, reg),
+		Streams: tuiStreams(fac.IOStreams),
 	})
+}
+
+// tuiStreams is the terminal of ios the TUI runs on: it draws on Out, and
+// reads keys from In when In is a terminal (else the TUI opens the
+// controlling terminal: In may carry the capture).
+func tuiStreams(ios *IOStreams) tui.Streams {
+	s := tui.Streams{Out: ios.Out}
+	if ios.InIsTerminal {
+		s.In = ios.In
+	}
+	return s
 }
 
 // tuiExport is the TUI's `e`: the session shown is exported as format

@@ -8,8 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcptrail/mcptrail/internal/tui/hub"
-	"github.com/mcptrail/mcptrail/internal/tui/inspector"
-	"github.com/mcptrail/mcptrail/internal/tui/overlay"
 	"github.com/mcptrail/mcptrail/internal/tui/source"
 	"github.com/mcptrail/mcptrail/internal/tui/stream"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
@@ -34,6 +32,9 @@ type Options struct {
 	Export func(ctx context.Context, d ui.Data, format string) (string, error)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Streams are the terminal Run draws on; the zero value is the
+	// process's.
+	Streams Streams
 }
 
 // App is the TUI's root model.
@@ -46,7 +47,7 @@ type App struct {
 
 	hubSrc *source.Hub
 	hub    hub.Model
-	inHub  bool // the hub is on screen (no session open)
+	inHub  bool // the hub is the base, under the stack (no session open)
 
 	sess    session
 	hasSess bool
@@ -60,9 +61,9 @@ type App struct {
 
 	fatal error // the session named at the start could not be opened
 
-	help      bool // the help overlay is up
-	helpM     overlay.Help
-	exporting bool // the export prompt is up
+	// stack holds the screens over the base (the hub, or the session's
+	// stream): the inspector, the overlays, the help, the export prompt.
+	stack stack
 }
 
 // session is the open session and its screens.
@@ -74,11 +75,7 @@ type session struct {
 	ended  bool // Updates closed
 	err    error
 
-	stream  stream.Model
-	insp    inspector.Model
-	hasInsp bool
-	ov      overlay.Model
-	ovKind  overlay.Kind // 0 when no overlay is up
+	stream stream.Model
 }
 
 // New returns the app for opts; ctx bounds every source it opens.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcptrail/mcptrail/internal/rules"
@@ -26,17 +27,6 @@ func update(t testing.TB, a App, msgs ...tea.Msg) (App, tea.Cmd) {
 		a = m.(App)
 	}
 	return a, cmd
-}
-
-func press(s string) tea.KeyPressMsg {
-	switch s {
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	}
-	r := []rune(s)[0]
-	return tea.KeyPressMsg{Code: r, Text: s}
 }
 
 // opened is an app over the elicit-seed fixture, as Init and the source
@@ -71,23 +61,85 @@ func isQuit(cmd tea.Cmd) bool {
 	return ok
 }
 
+// overlayKind is the kind of the overlay on top of a's stack, "" for none.
+func (a App) overlayKind() overlay.Kind {
+	if l, ok := a.stack.top().(overlayLayer); ok && !l.modal {
+		return l.ov.Kind()
+	}
+	return ""
+}
+
+// inspecting reports whether an inspector is on a's stack.
+func (a App) inspecting() bool {
+	for _, l := range a.stack {
+		if _, ok := l.(inspectorLayer); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// helping reports whether the help is on top of a's stack.
+func (a App) helping() bool {
+	l, ok := a.stack.top().(overlayLayer)
+	return ok && l.modal
+}
+
+// TestOverlayKeysToggle checks every registered overlay's key: it opens
+// the overlay, pressed again closes it, esc closes it; another overlay's
+// key replaces it; over the inspector, closing it shows the inspector.
 func TestOverlayKeysToggle(t *testing.T) {
 	a := opened(t, Options{})
-	for _, tt := range []struct {
-		key  string
-		want overlay.Kind
-	}{{"l", overlay.Ledger}, {"c", overlay.Capabilities}, {"t", overlay.Tools}, {"f", overlay.Findings}} {
-		b, _ := update(t, a, press(tt.key))
-		if b.sess.ovKind != tt.want {
-			t.Errorf("%s: overlay %d, want %d", tt.key, b.sess.ovKind, tt.want)
+	specs := overlay.Specs()
+	for i, s := range specs {
+		k := s.Key.Keys()[0]
+		b, _ := update(t, a, tuitest.Press(k))
+		if b.overlayKind() != s.Kind {
+			t.Errorf("%s: overlay %q, want %q", k, b.overlayKind(), s.Kind)
 		}
-		b, _ = update(t, b, press(tt.key))
-		if b.sess.ovKind != 0 {
-			t.Errorf("%s twice: overlay %d still up", tt.key, b.sess.ovKind)
+		b, _ = update(t, b, tuitest.Press(k))
+		if b.overlayKind() != "" {
+			t.Errorf("%s twice: overlay %q still up", k, b.overlayKind())
 		}
-		b, _ = update(t, a, press(tt.key), press("esc"))
-		if b.sess.ovKind != 0 {
-			t.Errorf("%s then esc: overlay %d still up", tt.key, b.sess.ovKind)
+		b, _ = update(t, a, tuitest.Press(k), tuitest.Press("esc"))
+		if b.overlayKind() != "" {
+			t.Errorf("%s then esc: overlay %q still up", k, b.overlayKind())
+		}
+		next := specs[(i+1)%len(specs)]
+		b, _ = update(t, a, tuitest.Press(k), tuitest.Press(next.Key.Keys()[0]), tuitest.Press("esc"))
+		if b.overlayKind() != "" || len(b.stack) != 0 {
+			t.Errorf("%s, %s, esc: overlay %q up, %d screens on the stack; want the stream", k, next.Kind, b.overlayKind(), len(b.stack))
+		}
+		b, _ = update(t, a, ui.InspectMsg{Call: 1}, tuitest.Press(k), tuitest.Press("esc"))
+		if !b.inspecting() || b.overlayKind() != "" {
+			t.Errorf("inspector, %s, esc: inspector %v, overlay %q; want the inspector", k, b.inspecting(), b.overlayKind())
+		}
+	}
+}
+
+// TestOverlayKeysFree checks that no overlay's key is one of the app's
+// own over a session, which it would be shadowed by, or one of the
+// stream's or the inspector's, which it would shadow.
+func TestOverlayKeysFree(t *testing.T) {
+	a := opened(t, Options{})
+	k := a.keys
+	taken := map[string]string{}
+	take := func(who string, bs []key.Binding) {
+		for _, b := range bs {
+			for _, s := range b.Keys() {
+				taken[s] = who
+			}
+		}
+	}
+	take("the app's", []key.Binding{k.Quit, k.ForceQuit, k.Back, k.Help, k.Export})
+	take("the stream's", a.sess.stream.Bindings())
+	a, _ = update(t, a, ui.InspectMsg{Call: 1})
+	take("the inspector's", a.stack.top().help().Bindings)
+	for _, s := range overlay.Specs() {
+		for _, name := range s.Key.Keys() {
+			if who, ok := taken[name]; ok {
+				t.Errorf("overlay %s's key %q is %s", s.Kind, name, who)
+			}
 		}
 	}
 }
@@ -95,35 +147,35 @@ func TestOverlayKeysToggle(t *testing.T) {
 func TestJumpClosesOverlayAndInspector(t *testing.T) {
 	a := opened(t, Options{})
 	a, _ = update(t, a, ui.InspectMsg{Call: 1})
-	if !a.sess.hasInsp {
+	if !a.inspecting() {
 		t.Fatal("InspectMsg opened no inspector")
 	}
-	a, _ = update(t, a, press("l"), ui.JumpMsg{Call: 2})
-	if a.sess.hasInsp || a.sess.ovKind != 0 {
-		t.Errorf("after JumpMsg: inspector %v, overlay %d; want the stream", a.sess.hasInsp, a.sess.ovKind)
+	a, _ = update(t, a, tuitest.Press("l"), ui.JumpMsg{Call: 2})
+	if a.inspecting() || a.overlayKind() != "" {
+		t.Errorf("after JumpMsg: inspector %v, overlay %q; want the stream", a.inspecting(), a.overlayKind())
 	}
 	if a.sess.stream.Selected() != 2 {
 		t.Errorf("stream selects call %d, want 2", a.sess.stream.Selected())
 	}
 	// An index the session does not have opens nothing.
-	if b, _ := update(t, a, ui.InspectMsg{Call: 99}); b.sess.hasInsp {
+	if b, _ := update(t, a, ui.InspectMsg{Call: 99}); b.inspecting() {
 		t.Error("InspectMsg{99} opened an inspector on a 6-call session")
 	}
 }
 
 func TestQuitHelpAndBack(t *testing.T) {
 	a := opened(t, Options{})
-	if _, cmd := update(t, a, press("q")); !isQuit(cmd) {
+	if _, cmd := update(t, a, tuitest.Press("q")); !isQuit(cmd) {
 		t.Error("q does not quit")
 	}
-	if _, cmd := update(t, a, press("ctrl+c")); !isQuit(cmd) {
+	if _, cmd := update(t, a, tuitest.Press("ctrl+c")); !isQuit(cmd) {
 		t.Error("ctrl+c does not quit")
 	}
-	b, _ := update(t, a, press("?"))
-	if !b.help {
+	b, _ := update(t, a, tuitest.Press("?"))
+	if !b.helping() {
 		t.Error("? shows no help")
 	}
-	b, cmd := update(t, b, press("q"))
+	b, cmd := update(t, b, tuitest.Press("q"))
 	if cmd == nil {
 		t.Fatal("q in the help does nothing")
 	}
@@ -131,11 +183,11 @@ func TestQuitHelpAndBack(t *testing.T) {
 	if _, quit := msg.(tea.QuitMsg); quit {
 		t.Fatal("q in the help quits")
 	}
-	if b, _ = update(t, b, msg); b.help {
+	if b, _ = update(t, b, msg); b.helping() {
 		t.Error("q in the help leaves the help up")
 	}
 	// Without a hub, esc over the stream leaves the session open.
-	if b, _ := update(t, a, press("esc")); !b.hasSess {
+	if b, _ := update(t, a, tuitest.Press("esc")); !b.hasSess {
 		t.Error("esc closed the only session")
 	}
 }
@@ -159,25 +211,25 @@ func TestExportPrompt(t *testing.T) {
 		return "exported to x.json", nil
 	}
 	a := opened(t, Options{Export: export})
-	a, _ = update(t, a, press("e"))
-	if !a.exporting || !strings.Contains(a.Render(), "j json") {
+	a, _ = update(t, a, tuitest.Press("e"))
+	if !a.exporting() || !strings.Contains(a.Render(), "j json") {
 		t.Fatalf("e shows no export prompt:\n%s", a.Render())
 	}
-	a, cmd := update(t, a, press("j"))
-	if a.exporting || cmd == nil {
+	a, cmd := update(t, a, tuitest.Press("j"))
+	if a.exporting() || cmd == nil {
 		t.Fatal("j did not start the export")
 	}
 	a, _ = update(t, a, cmd())
 	if got != "json elicit-seed" || !strings.Contains(a.Render(), "exported to x.json") {
 		t.Errorf("export got %q; title %q", got, strings.SplitN(a.Render(), "\n", 2)[0])
 	}
-	_, cmd = update(t, opened(t, Options{Export: export}), press("e"), press("t"))
+	_, cmd = update(t, opened(t, Options{Export: export}), tuitest.Press("e"), tuitest.Press("t"))
 	b, _ := update(t, a, cmd())
 	if !strings.Contains(b.Render(), "export failed: disk full") {
 		t.Errorf("a failed export is not shown: %q", strings.SplitN(b.Render(), "\n", 2)[0])
 	}
 	// Without an Export func, e does nothing.
-	if c, _ := update(t, opened(t, Options{}), press("e")); c.exporting {
+	if c, _ := update(t, opened(t, Options{}), tuitest.Press("e")); c.exporting() {
 		t.Error("e opened a prompt with no export")
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/testbin"
 	"github.com/mcptrail/mcptrail/internal/tui/source"
+	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 )
 
 // BenchmarkBurst20k is the timing harness of a live burst: the real
@@ -86,7 +87,7 @@ func burstOnce(b *testing.B, mt, fast string, n int) (dataTimes, keyTimes []time
 		bw.Flush()
 		stdin.Close() // the server answers what it read, then exits
 	}()
-	keys := []tea.KeyPressMsg{{Code: 'k', Text: "k"}, {Code: 'G', Text: "G"}}
+	keys := []tea.KeyPressMsg{tuitest.Press("k"), tuitest.Press("G")}
 	for d := range src.Updates() {
 		start := time.Now()
 		a, _ = update(b, a, dataMsg{gen: 1, d: d, ok: true})

@@ -109,7 +109,7 @@ func (f *flow) waitFor(what string, ok func(App) bool) {
 	}
 }
 
-func (f *flow) key(s string) { f.tm.Send(press(s)) }
+func (f *flow) key(s string) { f.tm.Send(tuitest.Press(s)) }
 
 // quit ends the program and returns its final model.
 func (f *flow) quit() App {
@@ -145,10 +145,10 @@ func TestFlowHubFilterInspect(t *testing.T) {
 	}
 	f.key("enter")
 	f.waitFor("the inspector", func(a App) bool {
-		return a.sess.hasInsp && strings.Contains(a.Render(), `"login_legacy"`)
+		return a.inspecting() && strings.Contains(a.Render(), `"login_legacy"`)
 	})
 	f.key("esc")
-	f.waitFor("the stream again", func(a App) bool { return !a.sess.hasInsp })
+	f.waitFor("the stream again", func(a App) bool { return !a.inspecting() })
 	a := f.quit()
 	if a.sess.stream.Filter() != "elicit:decline" || a.sess.stream.Selected() != 4 {
 		t.Errorf("back on the stream: filter %q, call %d selected; want elicit:decline, call 4",
@@ -162,10 +162,10 @@ func TestFlowLedgerJump(t *testing.T) {
 	f := startFlow(t, Options{Path: filepath.Join(dir, mustOnly(t, dir))}, 120, 40)
 	f.waitFor("the session", func(a App) bool { return a.hasSess && a.sess.loaded && a.sess.ended })
 	f.key("l")
-	f.waitFor("the ledger", func(a App) bool { return a.sess.ovKind != 0 && strings.Contains(a.Render(), "Elicitation ledger") })
+	f.waitFor("the ledger", func(a App) bool { return a.overlayKind() != "" && strings.Contains(a.Render(), "Elicitation ledger") })
 	f.key("j") // the second row: its root is book_table too
 	f.key("enter")
-	f.waitFor("the stream", func(a App) bool { return a.sess.ovKind == 0 })
+	f.waitFor("the stream", func(a App) bool { return a.overlayKind() == "" })
 	a := f.quit()
 	c := a.sess.data.Snap.Calls.At(a.sess.stream.Selected())
 	if c.Method != "tools/call" || c.Target != "book_table" {
@@ -192,7 +192,7 @@ func TestFlowBadFilterAndResize(t *testing.T) {
 	f.key("esc") // the bar keeps the focus after a bad filter
 	f.waitFor("the bar to let go", func(a App) bool { return !a.capturing() })
 	f.key("l")
-	f.waitFor("the ledger, small", func(a App) bool { return a.sess.ovKind != 0 })
+	f.waitFor("the ledger, small", func(a App) bool { return a.overlayKind() != "" })
 	tuitest.CheckTerminalSafe(t, f.render(), 40, 10)
 	f.quit()
 }

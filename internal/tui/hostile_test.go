@@ -51,19 +51,19 @@ func TestHostileSession(t *testing.T) {
 	check("stream")
 	for _, k := range []string{"l", "c", "t", "f", "?"} {
 		f.key(k)
-		f.waitFor("overlay "+k, func(a App) bool { return a.sess.ovKind != 0 || a.help })
+		f.waitFor("overlay "+k, func(a App) bool { return a.overlayKind() != "" || a.helping() })
 		check("overlay " + k)
 		f.key("esc")
-		f.waitFor("no overlay", func(a App) bool { return a.sess.ovKind == 0 && !a.help })
+		f.waitFor("no overlay", func(a App) bool { return a.overlayKind() == "" && !a.helping() })
 	}
 	for i := range calls {
 		f.tm.Send(ui.InspectMsg{Call: i})
 		f.waitFor("the inspector's frames", func(a App) bool {
-			return a.sess.hasInsp && !strings.Contains(a.Render(), "loading")
+			return a.inspecting() && !strings.Contains(a.Render(), "loading")
 		})
 		check("inspector " + itoa(i))
 		f.key("esc")
-		f.waitFor("the stream", func(a App) bool { return !a.sess.hasInsp })
+		f.waitFor("the stream", func(a App) bool { return !a.inspecting() })
 	}
 	f.quit()
 	out, err := io.ReadAll(f.tm.FinalOutput(t, teatest.WithFinalTimeout(5*time.Second)))

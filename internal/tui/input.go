@@ -14,82 +14,64 @@ func (a App) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case matches(msg, k.ForceQuit):
 		return a, tea.Quit
-	case a.help:
-		var cmd tea.Cmd
-		a.helpM, cmd = a.helpM.Update(msg)
-		return a, cmd
-	case a.exporting:
+	case a.exporting():
 		return a.exportKey(msg)
 	case a.capturing():
 		return a.toScreen(msg)
 	case matches(msg, k.Quit):
 		return a, tea.Quit
 	case matches(msg, k.Help):
-		a.help = true
-		a.helpM = overlay.NewHelpGroups(a.th, a.helpGroups()...).SetSize(a.w, max(a.h-1, 0))
+		help := overlay.NewHelpGroups(a.th, a.helpGroups()...).SetSize(a.w, max(a.h-1, 0))
+		a.stack = a.stack.push(overlayLayer{ov: help, modal: true})
 		return a, nil
 	case a.inHub || !a.hasSess:
 		return a.toScreen(msg)
 	case matches(msg, k.Back):
 		return a.back()
 	case matches(msg, k.Export) && a.opts.Export != nil && a.sess.loaded:
-		a.exporting = true
+		a.stack = a.stack.push(exportPrompt{})
 		return a, nil
 	}
-	if kind := a.overlayKey(msg); kind != 0 {
-		if !a.sess.loaded {
-			return a, nil
+	for _, s := range a.keys.overlays {
+		if matches(msg, s.Key) {
+			if !a.sess.loaded {
+				return a, nil
+			}
+			return a.toggleOverlay(s), nil
 		}
-		if kind == a.sess.ovKind {
-			a.sess.ovKind = 0
-			return a, nil
-		}
-		return a.openOverlay(kind), nil
 	}
 	return a.toScreen(msg)
 }
 
-// overlayKey is the overlay msg opens, or 0.
-func (a App) overlayKey(msg tea.KeyPressMsg) overlay.Kind {
-	k := a.keys
-	switch {
-	case matches(msg, k.Ledger):
-		return overlay.Ledger
-	case matches(msg, k.Caps):
-		return overlay.Capabilities
-	case matches(msg, k.Tools):
-		return overlay.Tools
-	case matches(msg, k.Findings):
-		return overlay.Findings
-	}
-	return 0
+// exporting reports whether the export prompt is up.
+func (a App) exporting() bool {
+	_, ok := a.stack.top().(exportPrompt)
+	return ok
 }
 
 // capturing reports whether the screen on top takes every key.
 func (a App) capturing() bool {
-	switch {
+	switch top := a.stack.top(); {
+	case top != nil:
+		return top.capturing()
 	case a.inHub || !a.hasSess:
 		return a.hub.Capturing()
-	case a.sess.ovKind != 0:
-		return false
-	case a.sess.hasInsp:
-		return a.sess.insp.Capturing()
 	}
 	return a.sess.stream.Capturing()
 }
 
-// toScreen hands msg to the screen on top; a mouse message's row is
-// counted from the screen's first line, under the title line.
+// toScreen hands msg to the screen on top of the stack, else to the base;
+// a mouse message's row is counted from the screen's first line, under
+// the title line.
 func (a App) toScreen(msg tea.Msg) (tea.Model, tea.Cmd) {
 	msg = belowTitle(msg)
 	var cmd tea.Cmd
-	switch {
+	switch top := a.stack.top(); {
+	case top != nil:
+		top, cmd = top.update(msg)
+		a.stack = a.stack.setTop(top)
 	case a.inHub || !a.hasSess:
 		a.hub, cmd = a.hub.Update(msg)
-	case a.sess.ovKind != 0:
-		a.sess.ov, cmd = a.sess.ov.Update(msg)
-	case a.sess.hasInsp:
-		a.sess.insp, cmd = a.sess.insp.Update(msg)
 	default:
 		a.sess.stream, cmd = a.sess.stream.Update(msg)
 	}
@@ -107,12 +89,12 @@ func (a App) exportKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case matches(msg, k.ExportText):
 		format = "text"
 	case matches(msg, k.ExportCancel):
-		a.exporting = false
+		a.stack = a.stack.pop()
 		return a, nil
 	default:
 		return a, nil
 	}
-	a.exporting = false
+	a.stack = a.stack.pop()
 	ctx, d, export := a.ctx, a.sess.data, a.opts.Export
 	a = a.setStatus("exporting as "+format+" …", false)
 	return a, func() tea.Msg {

@@ -1,13 +1,19 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/mcptrail/mcptrail/internal/tui/overlay"
+)
 
 // keyMap holds the app's own bindings, active on every session screen
 // unless a screen captures the keyboard (a filter or search input).
 type keyMap struct {
-	Quit, ForceQuit, Back, Help           key.Binding
-	Ledger, Caps, Tools, Findings, Export key.Binding
-	ExportJSON, ExportText, ExportCancel  key.Binding
+	Quit, ForceQuit, Back, Help          key.Binding
+	Export                               key.Binding
+	ExportJSON, ExportText, ExportCancel key.Binding
+	// overlays are the registered overlays, each opened by its Key.
+	overlays []overlay.Spec
 }
 
 func newKeyMap() keyMap {
@@ -19,14 +25,11 @@ func newKeyMap() keyMap {
 		ForceQuit:    b([]string{"ctrl+c"}, "ctrl+c", "quit"),
 		Back:         b([]string{"esc"}, "esc", "back"),
 		Help:         b([]string{"?"}, "?", "help"),
-		Ledger:       b([]string{"l"}, "l", "elicitation ledger"),
-		Caps:         b([]string{"c"}, "c", "capabilities"),
-		Tools:        b([]string{"t"}, "t", "tools"),
-		Findings:     b([]string{"f"}, "f", "findings"),
 		Export:       b([]string{"e"}, "e", "export the session"),
 		ExportJSON:   b([]string{"j"}, "j", "export as JSON"),
 		ExportText:   b([]string{"t"}, "t", "export as text"),
 		ExportCancel: b([]string{"esc"}, "esc", "cancel the export"),
+		overlays:     overlay.Specs(),
 	}
 }
 
@@ -37,7 +40,11 @@ func (k keyMap) session(hasHub bool) []key.Binding {
 	if hasHub {
 		back.SetHelp("esc", "back to the sessions")
 	}
-	return []key.Binding{k.Ledger, k.Caps, k.Tools, k.Findings, k.Export, k.Help, back, k.Quit}
+	bs := make([]key.Binding, 0, len(k.overlays)+4)
+	for _, s := range k.overlays {
+		bs = append(bs, s.Key)
+	}
+	return append(bs, k.Export, k.Help, back, k.Quit)
 }
 
 // hub lists the app's bindings active over the hub.

@@ -17,7 +17,7 @@ func TestRenderFitsAnySize(t *testing.T) {
 			t.Run(fmt.Sprintf("%dx%d%s", size[0], size[1], k), func(t *testing.T) {
 				a, _ := update(t, opened(t, Options{}), tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 				if k != "" {
-					a, _ = update(t, a, press(k))
+					a, _ = update(t, a, tuitest.Press(k))
 				}
 				tuitest.CheckSize(t, a.Render(), size[0], size[1])
 			})
@@ -36,7 +36,7 @@ func TestAppGolden(t *testing.T) {
 			}
 			a, _ := update(t, opened(t, Options{}), tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			if k != "" {
-				a, _ = update(t, a, press(k))
+				a, _ = update(t, a, tuitest.Press(k))
 			}
 			tuitest.Golden(t, name, a.Render())
 		}

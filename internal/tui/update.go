@@ -57,15 +57,13 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a.back()
 	case ui.InspectMsg:
 		return a.inspect(msg.Call)
-	case ui.JumpMsg:
-		a.sess.hasInsp, a.sess.ovKind = false, 0
+	case ui.JumpMsg: // to the stream, from under every screen
+		a.stack = nil
 		return a.toStream(msg)
 	case tea.KeyPressMsg:
 		return a.key(msg)
 	case inspector.LoadedMsg: // the inspector's frames, even under an overlay
-		if a.hasSess && a.sess.hasInsp {
-			a.sess.insp, _ = a.sess.insp.Update(msg)
-		}
+		a.stack, _ = a.stack.each(func(l layer) (layer, tea.Cmd) { return l.broadcast(msg) })
 		return a, nil
 	}
 	return a.toScreen(msg)
@@ -81,12 +79,10 @@ func (a App) setStatus(text string, isErr bool) App {
 func (a App) resize() App {
 	w, h := a.w, max(a.h-1, 0)
 	a.hub = a.hub.SetSize(w, h)
-	a.helpM = a.helpM.SetSize(w, h)
 	if a.hasSess {
 		a.sess.stream = a.sess.stream.SetSize(w, h)
-		a.sess.insp = a.sess.insp.SetSize(w, h)
-		a.sess.ov = a.sess.ov.SetSize(w, h)
 	}
+	a.stack, _ = a.stack.each(func(l layer) (layer, tea.Cmd) { return l.setSize(w, h), nil })
 	return a
 }
 
@@ -129,15 +125,9 @@ func (a App) gotData(msg dataMsg) (tea.Model, tea.Cmd) {
 	a.sess.data, a.sess.loaded = d, true
 	a.sess.stream = a.sess.stream.SetData(d)
 	next := waitData(a.gen, a.sess.src)
-	if a.sess.ovKind != 0 {
-		a.sess.ov = a.sess.ov.SetData(d)
-	}
-	if a.sess.hasInsp { // a call answered since it opened is read again
-		var reload tea.Cmd
-		a.sess.insp, reload = a.sess.insp.Update(ui.DataMsg{Data: d})
-		return a, tea.Batch(next, reload)
-	}
-	return a, next
+	var reload tea.Cmd // the inspector reads a call answered since it opened again
+	a.stack, reload = a.stack.each(func(l layer) (layer, tea.Cmd) { return l.broadcast(ui.DataMsg{Data: d}) })
+	return a, tea.Batch(next, reload)
 }
 
 func closeCmd(src interface{ Close() error }) tea.Cmd {
@@ -150,7 +140,7 @@ func (a App) openSession(msg ui.OpenSessionMsg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	if a.hasSess {
 		cmds = append(cmds, closeCmd(a.sess.src))
-		a.hasSess = false
+		a.hasSess, a.stack = false, nil
 	}
 	a.gen++ // what the closed session still sends is stale
 	a.want = a.gen + 1
@@ -158,18 +148,12 @@ func (a App) openSession(msg ui.OpenSessionMsg) (tea.Model, tea.Cmd) {
 	return a.setStatus("opening "+ui.Cell(msg.Path, 200)+" …", false), tea.Sequence(cmds...)
 }
 
-// back closes the top screen: the help, an overlay or the inspector, else
-// the session (back to the hub, when there is one).
+// back pops the top screen of the stack, else closes the session (back
+// to the hub, when there is one).
 func (a App) back() (tea.Model, tea.Cmd) {
 	switch {
-	case a.help:
-		a.help = false
-	case a.exporting:
-		a.exporting = false
-	case a.hasSess && a.sess.ovKind != 0:
-		a.sess.ovKind = 0
-	case a.hasSess && a.sess.hasInsp:
-		a.sess.hasInsp = false
+	case len(a.stack) > 0:
+		a.stack = a.stack.pop()
 	case a.hasSess && a.opts.Dir != "":
 		src := a.sess.src
 		a.hasSess, a.inHub = false, true
@@ -183,10 +167,9 @@ func (a App) inspect(call int) (tea.Model, tea.Cmd) {
 	if !a.hasSess || !a.sess.loaded || call < 0 || call >= a.sess.data.Snap.Calls.Len() {
 		return a, nil
 	}
-	a.sess.ovKind = 0
-	a.sess.insp = inspector.New(a.th, a.sess.data, call).SetSize(a.w, max(a.h-1, 0))
-	a.sess.hasInsp = true
-	return a, a.sess.insp.Init()
+	insp := inspector.New(a.th, a.sess.data, call).SetSize(a.w, max(a.h-1, 0))
+	a.stack = stack{inspectorLayer{insp}} // a new call's replaces the inspector and what is over it
+	return a, insp.Init()
 }
 
 func (a App) toStream(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -198,13 +181,25 @@ func (a App) toStream(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return a, cmd
 }
 
-func (a App) openOverlay(k overlay.Kind) App {
+// toggleOverlay closes the overlay s opens when it is on top, else opens
+// it: over the inspector or the stream, in place of another overlay.
+func (a App) toggleOverlay(s overlay.Spec) App {
+	top, ok := a.stack.top().(overlayLayer)
+	isOverlay := ok && !top.modal
+	if isOverlay && top.is(s.Kind) {
+		a.stack = a.stack.pop()
+		return a
+	}
 	var reg *finding.Registry
 	if a.opts.Source != nil {
 		reg = a.opts.Source.Rules
 	}
-	a.sess.ov = overlay.NewWith(a.th, k, a.sess.data, &overlay.Options{Rules: reg}).SetSize(a.w, max(a.h-1, 0))
-	a.sess.ovKind = k
+	ov := overlayLayer{ov: s.New(a.th, a.sess.data, &overlay.Options{Rules: reg}).SetSize(a.w, max(a.h-1, 0))}
+	if isOverlay {
+		a.stack = a.stack.setTop(ov)
+		return a
+	}
+	a.stack = a.stack.push(ov)
 	return a
 }
 

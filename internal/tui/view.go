@@ -39,19 +39,18 @@ func (a App) body() string {
 	if h <= 0 {
 		return ""
 	}
+	for i := len(a.stack) - 1; i >= 0; i-- {
+		if v, ok := a.stack[i].view(); ok {
+			return v
+		}
+	}
 	switch {
-	case a.help:
-		return a.helpM.View()
 	case a.inHub:
 		return a.hub.View()
 	case !a.hasSess:
 		return blank(a.th.Dim.Render(ui.Cell("opening …", w)), h)
 	case !a.sess.loaded:
 		return blank(a.th.Dim.Render(ui.Cell("reading "+a.sess.name+" …", w)), h)
-	case a.sess.ovKind != 0:
-		return a.sess.ov.View()
-	case a.sess.hasInsp:
-		return a.sess.insp.View()
 	}
 	return a.sess.stream.View()
 }
@@ -72,7 +71,7 @@ func (a App) title() string {
 	}
 	right := ""
 	switch {
-	case a.exporting:
+	case a.exporting():
 		right = a.th.Key.Render("export:") + " j json · t text · esc cancel"
 	case a.status != "" && a.now.Before(a.statusEnd):
 		st := a.th.Dim
@@ -148,10 +147,8 @@ func (a App) helpGroups() []overlay.HelpGroup {
 	switch {
 	case a.inHub || !a.hasSess:
 		return []overlay.HelpGroup{{Title: "sessions", Bindings: a.hub.Bindings()}, {Title: "everywhere", Bindings: a.keys.hub()}}
-	case a.sess.ovKind != 0:
-		return []overlay.HelpGroup{{Title: "overlay", Bindings: a.sess.ov.Bindings()}, {Title: "session", Bindings: app}}
-	case a.sess.hasInsp:
-		return []overlay.HelpGroup{{Title: "inspector", Bindings: a.sess.insp.Bindings()}, {Title: "session", Bindings: app}}
+	case len(a.stack) > 0:
+		return []overlay.HelpGroup{a.stack.top().help(), {Title: "session", Bindings: app}}
 	}
 	return []overlay.HelpGroup{{Title: "stream", Bindings: a.sess.stream.Bindings()}, {Title: "session", Bindings: app}}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
@@ -24,7 +25,7 @@ func manySessions(n int) []ui.SessionInfo {
 // BenchmarkView draws a 120×40 hub of 10k sessions.
 func BenchmarkView(b *testing.B) {
 	m := New(ui.NewTheme(true)).SetNow(now).SetSize(120, 40).SetSessions(manySessions(10_000))
-	m, _ = run(m, keys("pgdown", "pgdown"))
+	m, _ = run(m, tuitest.Keys("pgdown", "pgdown"))
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = m.View()
@@ -35,7 +36,7 @@ func BenchmarkView(b *testing.B) {
 // of 10k sessions.
 func BenchmarkKeyPress(b *testing.B) {
 	m := New(ui.NewTheme(true)).SetNow(now).SetSize(120, 40).SetSessions(manySessions(10_000))
-	j, k := press("j"), press("k")
+	j, k := tuitest.Press("j"), tuitest.Press("k")
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		msg := j
@@ -51,7 +52,7 @@ func BenchmarkKeyPress(b *testing.B) {
 // (the source's update, every second at most).
 func BenchmarkSetSessions(b *testing.B) {
 	list := manySessions(10_000)
-	m, _ := run(New(ui.NewTheme(true)).SetNow(now).SetSize(120, 40).SetSessions(list), keys("/", "l", "o", "a", "d", "enter"))
+	m, _ := run(New(ui.NewTheme(true)).SetNow(now).SetSize(120, 40).SetSessions(list), tuitest.Keys("/", "l", "o", "a", "d", "enter"))
 	b.ReportAllocs()
 	for b.Loop() {
 		m = m.SetSessions(list)

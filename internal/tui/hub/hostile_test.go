@@ -40,9 +40,9 @@ func TestHostile(t *testing.T) {
 	base := New(ui.NewTheme(true)).SetNow(now).SetDir("/home/\x1b]0;x\a\u202e").SetSessions(hostileSessions())
 	models := map[string]Model{
 		"list":      base,
-		"selected":  first(run(base, keys("j"))),
-		"filtering": first(run(base, keys("/", "l"))),
-		"pasted":    first(base.Update(press("/"))),
+		"selected":  first(run(base, tuitest.Keys("j"))),
+		"filtering": first(run(base, tuitest.Keys("/", "l"))),
+		"pasted":    first(base.Update(tuitest.Press("/"))),
 		"empty":     New(ui.NewTheme(true)).SetDir("/home/\x1b[2J\u202e\x00dir"),
 	}
 	models["pasted"], _ = models["pasted"].Update(tea.PasteMsg{Content: "\x1b]0;x\a\u202e" + strings.Repeat("x", 1000)})

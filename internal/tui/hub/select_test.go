@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
@@ -26,7 +27,7 @@ func TestSelectionKeptAcrossUpdates(t *testing.T) {
 		}
 		return out
 	}
-	m, _ := run(model(120, 8), keys("j", "j")) // c, on screen line 2
+	m, _ := run(model(120, 8), tuitest.Keys("j", "j")) // c, on screen line 2
 	steps := []struct {
 		name    string
 		apply   func(Model) Model
@@ -47,10 +48,10 @@ func TestSelectionKeptAcrossUpdates(t *testing.T) {
 		{"sessions back: the first is selected", func(m Model) Model { return m.SetSessions(sessions()) },
 			state{Selected: "a", Rows: 7}, 0},
 		{"filtered, then a new match arrives", func(m Model) Model {
-			m, _ = run(m, keys("/", "l", "o", "a", "d", "enter"))
+			m, _ = run(m, tuitest.Keys("/", "l", "o", "a", "d", "enter"))
 			return m.SetSessions(prepend(newest))
 		}, state{Selected: "e", Rows: 2, Filter: "load"}, 1},
-		{"filter cleared: the row stays", func(m Model) Model { m, _ = run(m, keys("esc")); return m },
+		{"filter cleared: the row stays", func(m Model) Model { m, _ = run(m, tuitest.Keys("esc")); return m },
 			state{Selected: "e", Rows: 8, Top: 4}, 1},
 	}
 	for _, st := range steps {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
@@ -17,12 +18,12 @@ func TestViewGolden(t *testing.T) {
 		m    Model
 	}{
 		{"80x24", model(80, 24)},
-		{"120x40", first(run(model(120, 40), keys("j", "j", "j")))}, // the Err row selected
+		{"120x40", first(run(model(120, 40), tuitest.Keys("j", "j", "j")))}, // the Err row selected
 		{"40x10", model(40, 10)},
 		{"empty-80x24", empty.SetSize(80, 24)},
-		{"filtering-80x24", first(run(model(80, 24), keys("/", "p", "a", "y")))},
-		{"filtered-80x24", first(run(model(80, 24).SetHints(nil), keys("/", "e", "r", "enter")))},
-		{"nomatch-80x24", first(run(model(80, 24), keys("/", "n", "o", "p", "e", "enter")))},
+		{"filtering-80x24", first(run(model(80, 24), tuitest.Keys("/", "p", "a", "y")))},
+		{"filtered-80x24", first(run(model(80, 24).SetHints(nil), tuitest.Keys("/", "e", "r", "enter")))},
+		{"nomatch-80x24", first(run(model(80, 24), tuitest.Keys("/", "n", "o", "p", "e", "enter")))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,9 +44,9 @@ func TestViewSize(t *testing.T) {
 	models := map[string]Model{
 		"sessions":  model(0, 0),
 		"empty":     New(ui.NewTheme(false)).SetDir("/a/very/long/state/directory/path/that/goes/on"),
-		"filtering": first(run(model(0, 0), keys("/", "a"))),
-		"no match":  first(run(model(0, 0), keys("/", "z", "enter"))),
-		"scrolled":  first(run(model(0, 0), keys("G"))),
+		"filtering": first(run(model(0, 0), tuitest.Keys("/", "a"))),
+		"no match":  first(run(model(0, 0), tuitest.Keys("/", "z", "enter"))),
+		"scrolled":  first(run(model(0, 0), tuitest.Keys("G"))),
 	}
 	sizes := [][2]int{{0, 0}, {0, 5}, {5, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}, {10, 3}, {40, 10}, {80, 1}, {1, 80}, {200, 60}}
 	for name, m := range models {
@@ -53,7 +54,7 @@ func TestViewSize(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%dx%d", name, s[0], s[1]), func(t *testing.T) {
 				m := m.SetSize(s[0], s[1])
 				checkSize(t, m.View(), s[0], s[1])
-				m, _ = run(m, keys("j", "G", "pgup", "k"))
+				m, _ = run(m, tuitest.Keys("j", "G", "pgup", "k"))
 				checkSize(t, m.View(), s[0], s[1])
 			})
 		}
@@ -63,7 +64,7 @@ func TestViewSize(t *testing.T) {
 // TestResizeKeepsSelection checks a resize keeps the selection on screen.
 func TestResizeKeepsSelection(t *testing.T) {
 	t.Parallel()
-	m, _ := run(model(120, 40), keys("G"))
+	m, _ := run(model(120, 40), tuitest.Keys("G"))
 	m = m.SetSize(40, 6) // two rows
 	if m.sel < m.top || m.sel >= m.top+2 {
 		t.Errorf("selection %d not on screen from %d", m.sel, m.top)

@@ -40,7 +40,7 @@ func benchOpen(b *testing.B, array bool) {
 	b.ResetTimer()
 	for b.Loop() {
 		m := open(b, d, 0, 120, 40)
-		m, _ = press(m, "tab")
+		m, _ = tuitest.Send(m, "tab")
 		_ = m.View()
 	}
 }
@@ -57,10 +57,10 @@ func BenchmarkSearch50kArray(b *testing.B) {
 // benchKeys measures one key press, Update and View, on the open response.
 func benchKeys(b *testing.B, array bool, keys ...string) {
 	m := open(b, bigData(b, array), 0, 120, 40)
-	m, _ = press(m, "tab", "j", "j", "j", "j", "j", "j")
+	m, _ = tuitest.Send(m, "tab", "j", "j", "j", "j", "j", "j")
 	msgs := make([]any, len(keys))
 	for i, k := range keys {
-		msgs[i] = keyMsg(k)
+		msgs[i] = tuitest.Press(k)
 	}
 	b.ResetTimer()
 	for b.Loop() {

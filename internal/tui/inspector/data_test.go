@@ -25,7 +25,7 @@ func TestSetDataReloads(t *testing.T) {
 		check     func(t *testing.T, m Model)
 	}{
 		{"the response arrives", "elicit-seed", 3, 1, false, func(t *testing.T, m Model) {
-			m, _ = press(m, "tab")
+			m, _ = tuitest.Send(m, "tab")
 			if f := m.curFrame(); f == nil || f.lay == nil || f.seq != 4 {
 				t.Errorf("response pane shows %+v, want frame 4", f)
 			}
@@ -34,7 +34,7 @@ func TestSetDataReloads(t *testing.T) {
 			if len(m.plan.rounds) != 2 || m.round != 0 {
 				t.Fatalf("rounds %v, shown %d; want 2 rounds, the first shown", m.plan.rounds, m.round)
 			}
-			m, _ = press(m, "]")
+			m, _ = tuitest.Send(m, "]")
 			if f := m.curFrame(); f == nil || f.seq != 3 {
 				t.Errorf("round 2 shows %+v, want frame 3", f)
 			}
@@ -48,7 +48,7 @@ func TestSetDataReloads(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := open(t, prefix(t, tt.fixture, tt.frames), tt.call, 80, 24)
-			m, _ = press(m, "j") // a cursor the reload must keep
+			m, _ = tuitest.Send(m, "j") // a cursor the reload must keep
 			full := fixture(t, tt.fixture)
 			if cmd := m.SetData(m.data).Refresh(); cmd != nil {
 				t.Fatal("the same Data asks for a reload")

@@ -37,51 +37,5 @@ func fixture(t testing.TB, name string) ui.Data {
 	return tuitest.Fixture(t, name)
 }
 
-// press sends the keys to m, one KeyPressMsg each, and returns the last
-// command.
-func press(m Model, keys ...string) (Model, tea.Cmd) {
-	var cmd tea.Cmd
-	for _, k := range keys {
-		m, cmd = m.Update(keyMsg(k))
-	}
-	return m, cmd
-}
-
-// keyMsg is the KeyPressMsg whose String() is k.
-func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	}
-	r := []rune(k)
-	if len(r) != 1 {
-		panic("keyMsg: unknown key " + k)
-	}
-	code := r[0]
-	msg := tea.KeyPressMsg{Code: code, Text: k}
-	if code >= 'A' && code <= 'Z' {
-		msg = tea.KeyPressMsg{Code: code + 'a' - 'A', ShiftedCode: code, Mod: tea.ModShift, Text: k}
-	}
-	return msg
-}
-
 // golden compares got with testdata/name.golden, rewriting it with -update.
 func golden(t *testing.T, name, got string) { t.Helper(); tuitest.Golden(t, name, got) }

@@ -30,12 +30,12 @@ func TestHostileContent(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {40, 10}, {1, 1}} {
 		base := open(t, d, 0, size[0], size[1]) // a Model is a value: each run starts from it
 		for _, k := range keys {
-			m, _ := press(base, k...)
+			m, _ := tuitest.Send(base, k...)
 			checkSize(t, m.View(), size[0], size[1])
 		}
 	}
 	// The decoded ESC shows escaped; the 1 MB line is cut to the width.
-	m, _ := press(open(t, d, 0, 80, 24), "tab")
+	m, _ := tuitest.Send(open(t, d, 0, 80, 24), "tab")
 	view := m.View()
 	if !strings.Contains(view, `\x1b[2J\x1b]0;x\x07`) {
 		t.Errorf("the escaped text is not shown:\n%s", view)
@@ -45,7 +45,7 @@ func TestHostileContent(t *testing.T) {
 	for k := range l.lines {
 		checkSafe(t, m.jsonRow(l, k, k == 1), m.w)
 	}
-	if _, cmd := press(m, "y"); len(msgs(cmd)) != 1 {
+	if _, cmd := tuitest.Send(m, "y"); len(msgs(cmd)) != 1 {
 		t.Errorf("y on a 1 MB body sent %d messages, want the status alone", len(msgs(cmd)))
 	}
 }

@@ -63,7 +63,7 @@ func TestUpdateKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, _ := press(open(t, d, tt.call, 80, 24), tt.keys...)
+			m, _ := tuitest.Send(open(t, d, tt.call, 80, 24), tt.keys...)
 			if diff := cmp.Diff(tt.want, whereOf(m)); diff != "" {
 				t.Errorf("after %v (-want +got):\n%s", tt.keys, diff)
 			}
@@ -77,7 +77,7 @@ func TestUpdatePure(t *testing.T) {
 	m := open(t, fixture(t, "elicit-seed"), 1, 80, 24)
 	before := m.View()
 	for _, k := range []string{"j", "enter", "z", "tab", "]", "/", "x", "enter"} {
-		m.Update(keyMsg(k))
+		m.Update(tuitest.Press(k))
 	}
 	if got := m.View(); got != before {
 		t.Errorf("Update changed the Model it was given:\n%s", got)
@@ -123,7 +123,7 @@ func TestUpdateNavigationMessages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, cmd := press(open(t, tt.d, tt.call, 80, 24), tt.keys...)
+			_, cmd := tuitest.Send(open(t, tt.d, tt.call, 80, 24), tt.keys...)
 			if diff := cmp.Diff([]tea.Msg{tt.want}, msgs(cmd)); diff != "" {
 				t.Errorf("after %v (-want +got):\n%s", tt.keys, diff)
 			}
@@ -134,14 +134,14 @@ func TestUpdateNavigationMessages(t *testing.T) {
 func TestNestedPaneOnlyWhenNested(t *testing.T) {
 	t.Parallel()
 	legacy := fixture(t, "legacy-2025-11-25")
-	m, _ := press(open(t, legacy, 1, 80, 24), "tab", "tab")
+	m, _ := tuitest.Send(open(t, legacy, 1, 80, 24), "tab", "tab")
 	if m.pane != paneNested {
 		t.Fatalf("pane %d after two tabs on a call with nested requests, want the nested list", m.pane)
 	}
 	if got := whereOf(m); got.Cursor != 0 || len(m.nestedCalls()) != 2 {
 		t.Errorf("nested list: cursor %d, %d calls; want 0, 2", got.Cursor, len(m.nestedCalls()))
 	}
-	m, _ = press(open(t, legacy, 2, 80, 24), "tab", "tab")
+	m, _ = tuitest.Send(open(t, legacy, 2, 80, 24), "tab", "tab")
 	if m.pane != paneRequest {
 		t.Errorf("pane %d after two tabs on a call without nested requests, want the request", m.pane)
 	}
@@ -150,15 +150,15 @@ func TestNestedPaneOnlyWhenNested(t *testing.T) {
 func TestSearch(t *testing.T) {
 	t.Parallel()
 	m := open(t, fixture(t, "elicit-seed"), 1, 80, 24)
-	m, _ = press(m, "z", "/")
+	m, _ = tuitest.Send(m, "z", "/")
 	if !m.Capturing() {
 		t.Fatal("Capturing false while typing a search")
 	}
-	m, _ = press(m, "C", "A", "N", "A", "R", "Y", "x", "backspace")
+	m, _ = tuitest.Send(m, "C", "A", "N", "A", "R", "Y", "x", "backspace")
 	if m.search.input != "CANARY" {
 		t.Fatalf("input %q, want CANARY", m.search.input)
 	}
-	m, cmd := press(m, "enter")
+	m, cmd := tuitest.Send(m, "enter")
 	if m.Capturing() || cmd != nil {
 		t.Fatalf("after enter: Capturing %v, cmd %v", m.Capturing(), cmd)
 	}
@@ -169,12 +169,12 @@ func TestSearch(t *testing.T) {
 	for range 3 {
 		v, _ = m.curView()
 		got = append(got, v.lay.t.path(v.lay.nodeAt(v.cursor)))
-		m, _ = press(m, "n")
+		m, _ = tuitest.Send(m, "n")
 	}
 	if diff := cmp.Diff(append(want, want[0]), got); diff != "" {
 		t.Errorf("n visits (-want +got):\n%s", diff)
 	}
-	m, _ = press(m, "N")
+	m, _ = tuitest.Send(m, "N")
 	v, _ = m.curView()
 	if p := v.lay.t.path(v.lay.nodeAt(v.cursor)); p != want[0] {
 		t.Errorf("N went to %s, want %s", p, want[0])
@@ -182,7 +182,7 @@ func TestSearch(t *testing.T) {
 	if footer := m.footer(); !strings.Contains(footer, "1/2") {
 		t.Errorf("footer %q does not say 1/2", footer)
 	}
-	m, _ = press(m, "/", "esc")
+	m, _ = tuitest.Send(m, "/", "esc")
 	if m.Capturing() || len(m.search.matches) != 2 {
 		t.Errorf("esc in the input: Capturing %v, %d matches (want the old search kept)", m.Capturing(), len(m.search.matches))
 	}
@@ -191,7 +191,7 @@ func TestSearch(t *testing.T) {
 func TestSearchNoMatch(t *testing.T) {
 	t.Parallel()
 	m := open(t, fixture(t, "elicit-seed"), 1, 80, 24)
-	m, _ = press(m, "/", "z", "z", "z", "enter", "n")
+	m, _ = tuitest.Send(m, "/", "z", "z", "z", "enter", "n")
 	if len(m.search.matches) != 0 || whereOf(m).Cursor != 0 || !strings.Contains(m.footer(), "0/0") {
 		t.Errorf("no match: %d matches, cursor %d, footer %q", len(m.search.matches), whereOf(m).Cursor, m.footer())
 	}
@@ -200,14 +200,14 @@ func TestSearchNoMatch(t *testing.T) {
 func TestCopy(t *testing.T) {
 	t.Parallel()
 	m := open(t, fixture(t, "elicit-seed"), 1, 80, 24)
-	_, cmd := press(m, "tab", "y")
+	_, cmd := tuitest.Send(m, "tab", "y")
 	body := `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"account created"}]}}`
 	want := []tea.Msg{tea.SetClipboard(body)(), ui.StatusMsg{Text: "copied the response body (112 bytes) to the clipboard " +
 		"(OSC 52; if your terminal does not support it, use mcptrail export)"}}
 	if diff := cmp.Diff(fmt.Sprint(want), fmt.Sprint(msgs(cmd))); diff != "" {
 		t.Errorf("y (-want +got):\n%s", diff)
 	}
-	_, cmd = press(m, "j", "j", "j", "j", "j", "Y")
+	_, cmd = tuitest.Send(m, "j", "j", "j", "j", "j", "Y")
 	want = []tea.Msg{tea.SetClipboard(".params.name")(), ui.StatusMsg{Text: "copied .params.name to the clipboard " +
 		"(OSC 52; if your terminal does not support it, the path is: .params.name)"}}
 	if diff := cmp.Diff(fmt.Sprint(want), fmt.Sprint(msgs(cmd))); diff != "" {
@@ -226,7 +226,7 @@ func TestCopyTooLarge(t *testing.T) {
 		{Dir: "s2c", Raw: []byte(big)},
 	}
 	m := open(t, tuitest.Data(t, tuitest.Capture(t, "big", steps, true)), 0, 80, 24)
-	_, cmd := press(m, "tab", "y")
+	_, cmd := tuitest.Send(m, "tab", "y")
 	want := []tea.Msg{ui.StatusMsg{Text: "the response body is 300.1 KB: too large for the clipboard; use mcptrail export", Err: true}}
 	if diff := cmp.Diff(want, msgs(cmd)); diff != "" {
 		t.Errorf("y on a big body (-want +got):\n%s", diff)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
@@ -32,11 +33,11 @@ func TestViewGolden(t *testing.T) {
 				m := open(t, seed, 1, size[0], size[1])
 				switch tt.name {
 				case "nested":
-					m, _ = press(open(t, legacy, 1, size[0], size[1]), "tab", "tab", "j")
+					m, _ = tuitest.Send(open(t, legacy, 1, size[0], size[1]), "tab", "tab", "j")
 				case "pending":
 					m = open(t, pending, 1, size[0], size[1])
 				}
-				m, _ = press(m, tt.keys...)
+				m, _ = tuitest.Send(m, tt.keys...)
 				got := m.View()
 				checkSize(t, got, size[0], size[1])
 				golden(t, name, got)
@@ -70,11 +71,11 @@ func TestViewSizes(t *testing.T) {
 			// Opened at 80x24 then resized, and opened at the size.
 			for _, m := range []Model{open(t, seed, 1, 80, 24).SetSize(w, h), open(t, seed, 1, w, h)} {
 				for _, keys := range [][]string{nil, {"G"}, {"tab", "pgdown"}, {"/", "x"}, {"z", "/", "c", "a", "n", "enter"}} {
-					m, _ := press(m, keys...)
+					m, _ := tuitest.Send(m, keys...)
 					checkSize(t, m.View(), w, h)
 				}
 			}
-			m, _ := press(open(t, legacy, 1, w, h), "tab", "tab", "G")
+			m, _ := tuitest.Send(open(t, legacy, 1, w, h), "tab", "tab", "G")
 			checkSize(t, m.View(), w, h)
 			checkSize(t, New(ui.NewTheme(true), seed, 1).SetSize(w, h).View(), w, h) // not loaded yet
 		})

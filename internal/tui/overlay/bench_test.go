@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
@@ -14,7 +15,7 @@ import (
 func BenchmarkLedgerView(b *testing.B) {
 	m := New(ui.NewTheme(true), Ledger, ledgerData(10_000)).SetSize(120, 40)
 	for range 5_000 {
-		m, _ = m.Update(keyMsg(b, "down"))
+		m, _ = m.Update(tuitest.Press("down"))
 	}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -28,7 +29,7 @@ func BenchmarkLedgerView(b *testing.B) {
 // ledger: Update and the View after it.
 func BenchmarkLedgerKey(b *testing.B) {
 	m := New(ui.NewTheme(true), Ledger, ledgerData(10_000)).SetSize(120, 40)
-	down, up := keyMsg(b, "down"), keyMsg(b, "up")
+	down, up := tuitest.Press("down"), tuitest.Press("up")
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -56,7 +57,7 @@ func BenchmarkLedgerSetData(b *testing.B) {
 	rows[9_002].Status, rows[9_002].Action = store.LedgerAnswered, "decline"
 	newer := ui.Data{Snap: &store.Snapshot{Ledger: store.ListOf(rows)}}
 	m := New(ui.NewTheme(true), Ledger, older).SetSize(120, 40)
-	if got := m.SetData(newer).ledger.counts; got.pending != 4 || got.decline != 1 || got.asked != 10_010 {
+	if got := rowsOf[ledgerRows](b, m.SetData(newer)).counts; got.pending != 4 || got.decline != 1 || got.asked != 10_010 {
 		b.Fatalf("counts = %+v", got)
 	}
 	b.ReportAllocs()
@@ -82,7 +83,7 @@ func BenchmarkFindingsSetData(b *testing.B) {
 		b.StopTimer()
 		m := New(th, Findings, older).SetSize(120, 40) // the model owns its findings, as in the app
 		b.StartTimer()
-		if m.SetData(newer).rows() != 100_014 {
+		if in(b, m.SetData(newer)).count() != 100_014 {
 			b.Fatal("wrong rows")
 		}
 	}

@@ -10,6 +10,24 @@ import (
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
+// Capabilities shows what the peers declared and the session's protocol.
+const Capabilities Kind = "capabilities"
+
+func newCaps(th *ui.Theme, d ui.Data, opts *Options) Overlay {
+	return newList(th, Capabilities, d, opts, capRows(nil))
+}
+
+// capRows are the capabilities overlay's lines.
+type capRows []capLine
+
+func (capRows) set(_ *frame, d ui.Data) capRows { return capLines(d.Snap) }
+
+func (c capRows) count(*frame) int { return len(c) }
+
+func (capRows) title(f *frame) string { return f.th.Title.Render("Capabilities") }
+
+func (capRows) empty() string { return "" }
+
 // capLine is one line of the capabilities overlay: a key at a depth and
 // its value (raw text, escaped when drawn); a section title when title.
 type capLine struct {
@@ -159,16 +177,16 @@ func cut(s string) string {
 	return s
 }
 
-func (m Model) capCells(i int) []cell {
-	l := &m.caps[i]
+func (c capRows) cells(f *frame, i int) []cell {
+	l := &c[i]
 	if l.title {
-		return []cell{{s: ui.Cell(l.key, 12), w: 12, st: styled(m.th.Title)}, {s: ui.Cell(l.val, m.w)}}
+		return []cell{{s: ui.Cell(l.key, 12), w: 12, st: styled(f.th.Title)}, {s: ui.Cell(l.val, f.w)}}
 	}
 	indent := strings.Repeat("  ", l.depth)
-	k := indent + ui.Cell(l.key, max(m.w-len(indent), 0))
+	k := indent + ui.Cell(l.key, max(f.w-len(indent), 0))
 	if l.val == "" {
-		return []cell{{s: k, st: styled(m.th.JSONKey)}}
+		return []cell{{s: k, st: styled(f.th.JSONKey)}}
 	}
 	kw := max(ui.Width(k)+1, 20)
-	return []cell{{s: k, w: kw, st: styled(m.th.JSONKey)}, {s: ui.Cell(l.val, m.w)}}
+	return []cell{{s: k, w: kw, st: styled(f.th.JSONKey)}, {s: ui.Cell(l.val, f.w)}}
 }

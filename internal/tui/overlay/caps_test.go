@@ -65,7 +65,7 @@ func TestToolRows(t *testing.T) {
 		Changes    string
 	}
 	var got []row
-	for _, r := range m.tools {
+	for _, r := range rowsOf[toolRows](t, m).rows {
 		var chs []string
 		for _, ch := range r.changes {
 			chs = append(chs, ch.Change)
@@ -84,7 +84,7 @@ func TestToolRows(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
-	if len(m.toolsCache.when) == 0 {
+	if len(rowsOf[toolRows](t, m).when) == 0 {
 		t.Errorf("no change has a time")
 	}
 }

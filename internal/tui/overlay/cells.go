@@ -20,9 +20,9 @@ type cell struct {
 // renderCells lays the cells out on one line of exactly the overlay's
 // width, a space between them, each in its own style. A non-nil fill
 // styles the gaps and the padding.
-func (m Model) renderCells(cs []cell, fill *lipgloss.Style) string {
+func (f *frame) renderCells(cs []cell, fill *lipgloss.Style) string {
 	var b strings.Builder
-	left := m.w
+	left := f.w
 	gap := func(n int) {
 		if n <= 0 {
 			return
@@ -65,17 +65,17 @@ func (m Model) renderCells(cs []cell, fill *lipgloss.Style) string {
 }
 
 // renderHeader draws a column header line.
-func (m Model) renderHeader(cs []cell) string {
+func (f *frame) renderHeader(cs []cell) string {
 	for i := range cs {
-		cs[i].st = &m.th.Header
+		cs[i].st = &f.th.Header
 	}
-	return m.renderCells(cs, nil)
+	return f.renderCells(cs, nil)
 }
 
 // renderSelected draws the selected row on the selection's background
 // across the whole width, each cell keeping its colour.
-func (m Model) renderSelected(cs []cell) string {
-	sel := m.th.Selected
+func (f *frame) renderSelected(cs []cell) string {
+	sel := f.th.Selected
 	for i := range cs {
 		st := sel
 		if cs[i].st != nil {
@@ -83,7 +83,7 @@ func (m Model) renderSelected(cs []cell) string {
 		}
 		cs[i].st = &st
 	}
-	return m.renderCells(cs, &sel)
+	return f.renderCells(cs, &sel)
 }
 
 // fit cuts safe text s to w cells with "…"; it never pads.

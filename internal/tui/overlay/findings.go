@@ -15,6 +15,32 @@ import (
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
+// Findings lists the session's findings grouped by rule, most severe
+// first.
+const Findings Kind = "findings"
+
+func newFindings(th *ui.Theme, d ui.Data, opts *Options) Overlay {
+	return newList(th, Findings, d, opts, findingRows{reg: opts.rules()})
+}
+
+// findingRows are the findings overlay's rows: the grouping, and the
+// registry each rule's summary, help, spec and severity come from.
+type findingRows struct {
+	reg *finding.Registry
+	findState
+}
+
+func (r findingRows) count(*frame) int { return r.rows }
+
+func (findingRows) empty() string { return "no findings" }
+
+func (findingRows) detailHeight(h int) int {
+	if h < 20 {
+		return 2
+	}
+	return 5
+}
+
 // findRow is one row of the findings overlay: a rule's header (its
 // severity, id, count and summary) or one of its findings.
 type findRow struct {
@@ -54,18 +80,18 @@ func sevRank(s finding.Severity) int {
 	return 3
 }
 
-// setFindings brings the grouping up to date with d: the findings that
-// are as before are kept, the rest regrouped, and the selection stays on
-// the same row.
-func (m Model) setFindings(d ui.Data) Model {
-	if m.data.Snap == d.Snap && m.data.Snap != nil {
-		return m
+// set brings the grouping up to date with d: the findings that are as
+// before are kept, the rest regrouped, and the selection stays on the
+// same row.
+func (fr findingRows) set(f *frame, d ui.Data) findingRows {
+	if f.data.Snap == d.Snap && f.data.Snap != nil {
+		return fr
 	}
 	var sel findRow
-	if m.cur.sel < m.finds.rows {
-		sel = m.findRowAt(m.cur.sel)
+	if f.cur.sel < fr.rows {
+		sel = fr.rowAt(f.cur.sel)
 	}
-	st := m.finds
+	st := fr.findState
 	st.groups = slices.Clone(st.groups)
 	j, diverged := 0, false
 	for f := range d.Snap.Findings.All() {
@@ -84,11 +110,11 @@ func (m Model) setFindings(d ui.Data) Model {
 		st.truncate(j)
 	}
 	st.tidy()
-	m.finds = st
+	fr.findState = st
 	if sel.rule != "" {
-		m.cur.sel = m.findRowIndex(sel)
+		f.cur.sel = st.rowIndex(sel, f.cur.sel)
 	}
-	return m
+	return fr
 }
 
 // truncate drops the findings from index n on.
@@ -126,65 +152,64 @@ func (st *findState) tidy() {
 	}
 }
 
-// findRowAt returns row i (< rows): the groups are few, so this walks
-// them.
-func (m Model) findRowAt(i int) findRow {
-	for _, g := range m.finds.groups {
+// rowAt returns row i (< rows): the groups are few, so this walks them.
+func (st findState) rowAt(i int) findRow {
+	for _, g := range st.groups {
 		n := len(g.idx.s)
 		switch {
 		case i == 0:
-			return findRow{rule: g.rule, header: true, n: n, f: m.finds.all.s[g.idx.s[0]]}
+			return findRow{rule: g.rule, header: true, n: n, f: st.all.s[g.idx.s[0]]}
 		case i <= n:
-			return findRow{rule: g.rule, f: m.finds.all.s[g.idx.s[i-1]]}
+			return findRow{rule: g.rule, f: st.all.s[g.idx.s[i-1]]}
 		}
 		i -= 1 + n
 	}
 	return findRow{}
 }
 
-// findRowIndex returns the index of the row showing what r showed, or the
-// selection's index when it is gone.
-func (m Model) findRowIndex(r findRow) int {
+// rowIndex returns the index of the row showing what r showed, or sel
+// when it is gone.
+func (st findState) rowIndex(r findRow, sel int) int {
 	base := 0
-	for _, g := range m.finds.groups {
+	for _, g := range st.groups {
 		if g.rule == r.rule {
 			if r.header {
 				return base
 			}
 			for k, ix := range g.idx.s {
-				if m.finds.all.s[ix] == r.f {
+				if st.all.s[ix] == r.f {
 					return base + 1 + k
 				}
 			}
 		}
 		base += 1 + len(g.idx.s)
 	}
-	return m.cur.sel
+	return sel
 }
 
-func (m Model) findingsTitle() string {
-	sev, rules := m.finds.sev, len(m.finds.groups)
+func (fr findingRows) title(f *frame) string {
+	sev, rules := fr.sev, len(fr.groups)
 	total := sev[0] + sev[1] + sev[2] + sev[3]
-	t := m.th.Title.Render("Findings") + " " + m.th.Dim.Render(fmt.Sprintf("%d by %d rules", total, rules))
+	t := f.th.Title.Render("Findings") + " " + f.th.Dim.Render(fmt.Sprintf("%d by %d rules", total, rules))
 	for i, s := range []string{"error", "warning", "info"} {
-		t += m.th.Dim.Render(" · ") + m.th.Severity(s).Render(fmt.Sprintf("%s %d", s, sev[i]))
+		t += f.th.Dim.Render(" · ") + f.th.Severity(s).Render(fmt.Sprintf("%s %d", s, sev[i]))
 	}
 	return t
 }
 
-func (m Model) findingCells(i int) []cell {
-	row := m.findRowAt(i)
+func (fr findingRows) cells(f *frame, i int) []cell {
+	row := fr.rowAt(i)
 	r := &row
 	if r.header {
 		sum := ""
-		if rule, ok := m.reg.Rule(r.rule); ok {
+		if rule, ok := fr.reg.Rule(r.rule); ok {
 			sum = termtext.Escape(rule.Summary)
 		}
 		return []cell{
-			{s: ui.Cell(string(r.f.Severity), 7), w: 7, st: styled(m.th.Severity(string(r.f.Severity)))},
-			{s: ui.Cell(r.rule, 32), w: 32, st: styled(m.th.Title)},
+			{s: ui.Cell(string(r.f.Severity), 7), w: 7, st: styled(f.th.Severity(string(r.f.Severity)))},
+			{s: ui.Cell(r.rule, 32), w: 32, st: styled(f.th.Title)},
 			{s: strconv.Itoa(r.n), w: 5},
-			{s: sum, st: styled(m.th.Dim)},
+			{s: sum, st: styled(f.th.Dim)},
 		}
 	}
 	call := "-"
@@ -199,46 +224,46 @@ func (m Model) findingCells(i int) []cell {
 	if r.f.Seq != 0 {
 		seq = "#" + strconv.FormatUint(r.f.Seq, 10)
 	}
-	if m.w < 80 { // narrow: the message first
-		return []cell{{s: "", w: 1}, {s: seq, w: 7, st: styled(m.th.Dim)}, {s: call, w: 9}, {s: ui.Cell(r.f.Message, m.w)}}
+	if f.w < 80 { // narrow: the message first
+		return []cell{{s: "", w: 1}, {s: seq, w: 7, st: styled(f.th.Dim)}, {s: call, w: 9}, {s: ui.Cell(r.f.Message, f.w)}}
 	}
 	return []cell{
 		{s: "", w: 7},
-		{s: seq, w: 8, st: styled(m.th.Dim)},
+		{s: seq, w: 8, st: styled(f.th.Dim)},
 		{s: call, w: 10},
-		{s: line, w: 10, st: styled(m.th.Dim)},
-		{s: ui.Cell(r.f.Message, m.w)},
+		{s: line, w: 10, st: styled(f.th.Dim)},
+		{s: ui.Cell(r.f.Message, f.w)},
 	}
 }
 
-// findingDetail shows the selected row's rule: id, severity, category and
-// spec, then its summary and help text, wrapped.
-func (m Model) findingDetail() []string {
-	row := m.findRowAt(m.cur.sel)
+// detail shows the selected row's rule in n lines: id, severity,
+// category and spec, then its summary and help text, wrapped.
+func (fr findingRows) detail(f *frame, n int) []string {
+	row := fr.rowAt(f.cur.sel)
 	r := &row
-	rule, ok := m.reg.Rule(r.rule)
-	sev := string(m.reg.Severity(r.rule))
+	rule, ok := fr.reg.Rule(r.rule)
+	sev := string(fr.reg.Severity(r.rule))
 	if sev == "" {
 		sev = string(r.f.Severity)
 	}
-	first := m.th.Title.Render(ui.Cell(r.rule, m.w)) + " " + m.th.Severity(sev).Render(ui.Cell(sev, 8))
+	first := f.th.Title.Render(ui.Cell(r.rule, f.w)) + " " + f.th.Severity(sev).Render(ui.Cell(sev, 8))
 	if !ok {
-		return []string{first, m.th.Dim.Render("not a rule of the registry")}
+		return []string{first, f.th.Dim.Render("not a rule of the registry")}
 	}
-	first += m.th.Dim.Render(" · " + ui.Cell(string(rule.Category), 16) + " · " + ui.Cell(rule.Spec, m.w))
+	first += f.th.Dim.Render(" · " + ui.Cell(string(rule.Category), 16) + " · " + ui.Cell(rule.Spec, f.w))
 	text := strings.TrimSuffix(termtext.Escape(rule.Summary), ".") + ". " + termtext.Escape(rule.Help)
-	lines := strings.Split(ansi.Wrap(text, max(m.w, 1), ""), "\n")
-	if n := m.detail() - 1; len(lines) > n {
+	lines := strings.Split(ansi.Wrap(text, max(f.w, 1), ""), "\n")
+	if n := n - 1; len(lines) > n {
 		lines = lines[:n]
-		lines[n-1] = fit(lines[n-1], max(m.w-1, 0)) + "…"
+		lines[n-1] = fit(lines[n-1], max(f.w-1, 0)) + "…"
 	}
 	return append([]string{first}, lines...)
 }
 
-// findingJump jumps to the finding's call and frame (to the first finding
-// of a rule from its header); a session-wide finding has neither.
-func (m Model) findingJump() tea.Cmd {
-	f := m.findRowAt(m.cur.sel).f
+// jump jumps to the finding's call and frame (to the first finding of a
+// rule from its header); a session-wide finding has neither.
+func (fr findingRows) jump(fm *frame) tea.Cmd {
+	f := fr.rowAt(fm.cur.sel).f
 	switch {
 	case f.Call >= 0:
 		return send(ui.JumpMsg{Call: f.Call, Seq: f.Seq})

@@ -12,10 +12,12 @@ import (
 )
 
 // findRows lists every row of a findings overlay.
-func findRows(m Model) []findRow {
-	out := make([]findRow, m.rows())
+func findRows(t testing.TB, m Overlay) []findRow {
+	t.Helper()
+	r := rowsOf[findingRows](t, m)
+	out := make([]findRow, r.rows)
 	for i := range out {
-		out[i] = m.findRowAt(i)
+		out[i] = r.rowAt(i)
 	}
 	return out
 }
@@ -42,17 +44,17 @@ func TestFindingsIncremental(t *testing.T) {
 			for k, d := range datas[1:] {
 				m = m.SetData(d)
 				want := New(th, Findings, d)
-				if diff := cmp.Diff(findRows(want), findRows(m), cmp.AllowUnexported(findRow{})); diff != "" {
+				if diff := cmp.Diff(findRows(t, want), findRows(t, m), cmp.AllowUnexported(findRow{})); diff != "" {
 					t.Fatalf("after Data %d (-fresh +incremental):\n%s", k+1, diff)
 				}
-				if m.finds.sev != want.finds.sev {
-					t.Errorf("after Data %d: severities %v, want %v", k+1, m.finds.sev, want.finds.sev)
+				if got, want := rowsOf[findingRows](t, m).sev, rowsOf[findingRows](t, want).sev; got != want {
+					t.Errorf("after Data %d: severities %v, want %v", k+1, got, want)
 				}
 			}
-			before := findRows(m)
+			before := findRows(t, m)
 			_ = first.SetData(datas[len(datas)-1])
 			_ = first.SetData(datas[1])
-			if diff := cmp.Diff(before, findRows(m), cmp.AllowUnexported(findRow{})); diff != "" {
+			if diff := cmp.Diff(before, findRows(t, m), cmp.AllowUnexported(findRow{})); diff != "" {
 				t.Errorf("an older model's SetData changed a newer one (-before +after):\n%s", diff)
 			}
 		})
@@ -94,10 +96,10 @@ func TestFindingsOlderModel(t *testing.T) {
 	a := New(nil, Findings, data(f(1, "x"), f(2, "x"), f(3, "x")))
 	b := a.SetData(data(f(1, "x"), f(2, "x"), f(3, "x"), f(4, "x")))
 	c := a.SetData(data(f(1, "x"), f(2, "x"), f(3, "x"), f(5, "x")))
-	if got := b.findRowAt(4).f.Seq; got != 4 {
+	if got := rowsOf[findingRows](t, b).rowAt(4).f.Seq; got != 4 {
 		t.Errorf("b's last finding has seq %d, want 4", got)
 	}
-	if got := c.findRowAt(4).f.Seq; got != 5 {
+	if got := rowsOf[findingRows](t, c).rowAt(4).f.Seq; got != 5 {
 		t.Errorf("c's last finding has seq %d, want 5", got)
 	}
 }

@@ -39,12 +39,21 @@ func NewHelpGroups(th *ui.Theme, groups ...HelpGroup) Help {
 	return Help{th: th, groups: groups}
 }
 
-// SetSize sets the help's size in cells.
-func (h Help) SetSize(w, hh int) Help { h.w, h.h = max(w, 0), max(hh, 0); return h }
+// SetSize implements Overlay.
+func (h Help) SetSize(w, hh int) Overlay { h.w, h.h = max(w, 0), max(hh, 0); return h }
 
-// Update scrolls the help (up/down, j/k) and closes it (esc, q, ?) with
-// ui.BackMsg.
-func (h Help) Update(msg tea.Msg) (Help, tea.Cmd) {
+// SetData implements Overlay: the help shows no Data.
+func (h Help) SetData(ui.Data) Overlay { return h }
+
+// Bindings implements Overlay: the help lists no keys of its own.
+func (h Help) Bindings() []key.Binding { return nil }
+
+// Kind implements Overlay: the help is no Spec's overlay.
+func (h Help) Kind() Kind { return "" }
+
+// Update implements Overlay: it scrolls the help (up/down, j/k) and closes
+// it (esc, q, ?) with ui.BackMsg.
+func (h Help) Update(msg tea.Msg) (Overlay, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return h, nil

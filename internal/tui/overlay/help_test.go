@@ -8,12 +8,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
-
-func binding(k, desc string) key.Binding {
-	return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc))
-}
 
 // TestHelpLists checks that the help lists exactly the enabled bindings it
 // is given, in order, a group at a time.
@@ -67,7 +64,7 @@ func TestHelpOverlayBindings(t *testing.T) {
 		m := New(ui.NewTheme(true), tc.kind, d)
 		v := NewHelp(ui.NewTheme(true), m.Bindings()).SetSize(80, 24).View()
 		if got := strings.Contains(v, "jump to the stream"); got != tc.wantEnter {
-			t.Errorf("overlay %d: help lists enter = %v, want %v", tc.kind, got, tc.wantEnter)
+			t.Errorf("overlay %s: help lists enter = %v, want %v", tc.kind, got, tc.wantEnter)
 		}
 	}
 }
@@ -76,18 +73,18 @@ func TestHelpUpdate(t *testing.T) {
 	t.Parallel()
 	h := NewHelp(ui.NewTheme(true), DefaultKeyMap().bindings()).SetSize(20, 4)
 	for _, k := range []string{"esc", "q", "?"} {
-		if _, cmd := h.Update(keyMsg(t, k)); run(cmd) != (ui.BackMsg{}) {
+		if _, cmd := h.Update(tuitest.Press(k)); run(cmd) != (ui.BackMsg{}) {
 			t.Errorf("%s: command = %#v, want ui.BackMsg", k, run(cmd))
 		}
 	}
-	h, _ = h.Update(keyMsg(t, "j"))
-	h, _ = h.Update(keyMsg(t, "down"))
-	if h.top != 2 {
-		t.Errorf("top after two downs = %d, want 2", h.top)
+	h, _ = h.Update(tuitest.Press("j"))
+	h, _ = h.Update(tuitest.Press("down"))
+	if h.(Help).top != 2 {
+		t.Errorf("top after two downs = %d, want 2", h.(Help).top)
 	}
-	h, _ = h.Update(keyMsg(t, "k"))
-	if h.top != 1 {
-		t.Errorf("top after up = %d, want 1", h.top)
+	h, _ = h.Update(tuitest.Press("k"))
+	if h.(Help).top != 1 {
+		t.Errorf("top after up = %d, want 1", h.(Help).top)
 	}
 }
 
@@ -114,7 +111,7 @@ func TestTinySizes(t *testing.T) {
 			m := New(th, kind, d).SetSize(size[0], size[1])
 			for _, k := range []string{"G", "pgup", "down", "pgdown", "g", "enter"} {
 				checkSize(t, m.View(), size[0], size[1])
-				m, _ = m.Update(keyMsg(t, k))
+				m, _ = m.Update(tuitest.Press(k))
 			}
 		}
 		checkSize(t, NewHelp(th, DefaultKeyMap().bindings()).SetSize(size[0], size[1]).View(), size[0], size[1])

@@ -95,12 +95,12 @@ func TestHostile(t *testing.T) {
 	th := ui.NewTheme(true)
 	for _, kind := range []Kind{Ledger, Capabilities, Tools, Findings} {
 		for _, size := range [][2]int{{80, 24}, {120, 40}, {40, 10}} {
-			t.Run(fmt.Sprintf("%d-%dx%d", kind, size[0], size[1]), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s-%dx%d", kind, size[0], size[1]), func(t *testing.T) {
 				m := New(th, kind, d).SetSize(size[0], size[1])
-				for range m.rows() + 1 {
+				for range in(t, m).count() + 1 {
 					checkSafe(t, m.View(), size[0])
 					checkSize(t, m.View(), size[0], size[1])
-					m, _ = m.Update(keyMsg(t, "down"))
+					m, _ = m.Update(tuitest.Press("down"))
 				}
 			})
 		}

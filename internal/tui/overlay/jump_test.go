@@ -13,16 +13,16 @@ import (
 
 // enterAll presses enter on every row of m, from the first, and returns
 // the messages the commands sent.
-func enterAll(t *testing.T, m Model) []tea.Msg {
+func enterAll(t *testing.T, m Overlay) []tea.Msg {
 	t.Helper()
 	var got []tea.Msg
-	for i := range m.rows() {
-		if m.Selected() != i {
-			t.Fatalf("selected %d, want %d", m.Selected(), i)
+	for i := range in(t, m).count() {
+		if in(t, m).Selected() != i {
+			t.Fatalf("selected %d, want %d", in(t, m).Selected(), i)
 		}
-		_, cmd := m.Update(keyMsg(t, "enter"))
+		_, cmd := m.Update(tuitest.Press("enter"))
 		got = append(got, run(cmd))
-		m, _ = m.Update(keyMsg(t, "down"))
+		m, _ = m.Update(tuitest.Press("down"))
 	}
 	return got
 }
@@ -87,17 +87,17 @@ func TestNoJump(t *testing.T) {
 	d := tuitest.Fixture(t, "catalog-drift")
 	for _, kind := range []Kind{Capabilities, Tools} {
 		m := New(ui.NewTheme(true), kind, d).SetSize(80, 24)
-		if _, cmd := m.Update(keyMsg(t, "enter")); cmd != nil {
-			t.Errorf("overlay %d: enter sent %#v", kind, run(cmd))
+		if _, cmd := m.Update(tuitest.Press("enter")); cmd != nil {
+			t.Errorf("overlay %s: enter sent %#v", kind, run(cmd))
 		}
 		for _, b := range m.Bindings() {
 			if b.Help().Key == "enter" {
-				t.Errorf("overlay %d lists enter among its active bindings", kind)
+				t.Errorf("overlay %s lists enter among its active bindings", kind)
 			}
 		}
 	}
 	empty := New(ui.NewTheme(true), Ledger, d).SetSize(80, 24)
-	if _, cmd := empty.Update(keyMsg(t, "enter")); cmd != nil {
+	if _, cmd := empty.Update(tuitest.Press("enter")); cmd != nil {
 		t.Errorf("empty ledger: enter sent %#v", run(cmd))
 	}
 }
@@ -114,17 +114,17 @@ func TestPendingTurnsAccept(t *testing.T) {
 	if r := early.Snap.Ledger.At(0); r.Status != "pending" {
 		t.Fatalf("the prefix's row is %s, want pending", r.Status)
 	}
-	if got := m.ledger.counts; got != (ledgerCounts{asked: 1, pending: 1}) {
+	if got := rowsOf[ledgerRows](t, m).counts; got != (ledgerCounts{asked: 1, pending: 1}) {
 		t.Errorf("early counts = %+v", got)
 	}
 	before := m.View()
 	m = m.SetData(tuitest.Data(t, tuitest.Capture(t, "elicit-seed", steps[:6], false)))
-	m, _ = m.Update(keyMsg(t, "down")) // select the second question
+	m, _ = m.Update(tuitest.Press("down")) // select the second question
 	m = m.SetData(tuitest.Fixture(t, "elicit-seed"))
-	if m.Selected() != 1 {
-		t.Errorf("selected %d after SetData, want 1", m.Selected())
+	if in(t, m).Selected() != 1 {
+		t.Errorf("selected %d after SetData, want 1", in(t, m).Selected())
 	}
-	if got := m.ledger.counts; got != (ledgerCounts{asked: 3, accept: 2, decline: 1}) {
+	if got := rowsOf[ledgerRows](t, m).counts; got != (ledgerCounts{asked: 3, accept: 2, decline: 1}) {
 		t.Errorf("final counts = %+v", got)
 	}
 	after := m.View()

@@ -16,9 +16,17 @@ import (
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
-// ledgerState is what the ledger overlay keeps besides the rows, which it
+// Ledger is the elicitation ledger: a row a question the server asked,
+// with its answer.
+const Ledger Kind = "ledger"
+
+func newLedger(th *ui.Theme, d ui.Data, opts *Options) Overlay {
+	return newList(th, Ledger, d, opts, ledgerRows{})
+}
+
+// ledgerRows is what the ledger overlay keeps besides the rows, which it
 // reads from the snapshot's Ledger as they are drawn.
-type ledgerState struct {
+type ledgerRows struct {
 	// seen rows were looked at by the last SetData; of those, the final
 	// ones (answered: they never change again) are counted in base, and
 	// open lists the others, which the next SetData looks at again.
@@ -69,17 +77,16 @@ func final(r *store.LedgerRow) bool {
 	return r.Status == store.LedgerAnswered || r.Status == store.LedgerError
 }
 
-// setLedger counts the rows that may have changed since the last Data
-// and finds the selected row again.
-func (m Model) setLedger(d ui.Data) Model {
+// set counts the rows that may have changed since the last Data and
+// finds the selected row again.
+func (st ledgerRows) set(f *frame, d ui.Data) ledgerRows {
 	l := &d.Snap.Ledger
-	st := m.ledger
 	if l.Len() < st.seen { // another session: start over
-		st = ledgerState{}
+		st = ledgerRows{}
 	}
 	var sel rowID
-	if old := m.data.Snap; old != nil && m.cur.sel < old.Ledger.Len() {
-		r := old.Ledger.At(m.cur.sel)
+	if old := f.data.Snap; old != nil && f.cur.sel < old.Ledger.Len() {
+		r := old.Ledger.At(f.cur.sel)
 		sel = idOf(&r)
 	}
 	var open ledgerCounts
@@ -100,12 +107,21 @@ func (m Model) setLedger(d ui.Data) Model {
 		count(i)
 	}
 	st.seen, st.open = l.Len(), still
-	counts := st.base.plus(open)
-	st.counts = counts
-	m.ledger = st
-	m.cur.sel = ledgerIndex(l, m.cur.sel, sel)
-	return m
+	st.counts = st.base.plus(open)
+	f.cur.sel = ledgerIndex(l, f.cur.sel, sel)
+	return st
 }
+
+func (ledgerRows) count(f *frame) int {
+	if f.data.Snap == nil {
+		return 0
+	}
+	return f.data.Snap.Ledger.Len()
+}
+
+func (ledgerRows) empty() string { return "no elicitations in this session" }
+
+func (ledgerRows) detailHeight(int) int { return 3 }
 
 // ledgerIndex returns the index of the row id, looking at near first (rows
 // are only appended, so it is almost always there); near when absent.
@@ -126,9 +142,9 @@ func ledgerIndex(l *store.Ledger, near int, id rowID) int {
 	return near
 }
 
-func (m Model) ledgerTitle() string {
-	c := m.ledger.counts
-	t := m.th.Title.Render("Elicitation ledger") + " " + m.th.Dim.Render(fmt.Sprintf("asked %d", c.asked))
+func (st ledgerRows) title(f *frame) string {
+	c := st.counts
+	t := f.th.Title.Render("Elicitation ledger") + " " + f.th.Dim.Render(fmt.Sprintf("asked %d", c.asked))
 	for _, p := range []struct {
 		name string
 		n    int
@@ -136,11 +152,11 @@ func (m Model) ledgerTitle() string {
 		if p.n == 0 && p.name == "other" {
 			continue
 		}
-		st := m.th.Action(p.name)
+		st := f.th.Action(p.name)
 		if p.name == "other" || p.n == 0 {
-			st = m.th.Dim
+			st = f.th.Dim
 		}
-		t += m.th.Dim.Render(" · ") + st.Render(fmt.Sprintf("%s %d", p.name, p.n))
+		t += f.th.Dim.Render(" · ") + st.Render(fmt.Sprintf("%s %d", p.name, p.n))
 	}
 	return t
 }
@@ -161,7 +177,7 @@ func ledgerWidths(w int) (root, asks int, elapsed bool) {
 	return 0, max(w-fixed, 0) * 4 / 10, false
 }
 
-func ledgerHeader(w int) []cell {
+func (ledgerRows) header(w int) []cell {
 	root, asks, elapsed := ledgerWidths(w)
 	cs := []cell{{s: "TIME", w: 9}, {s: "ROUND", w: 6}, {s: "MODE", w: 4}, {s: "ACTION", w: 10}, {s: "WAIT/TOOL", w: 15}}
 	if elapsed {
@@ -173,15 +189,15 @@ func ledgerHeader(w int) []cell {
 	return append(cs, cell{s: "FIELDS/HOST", w: asks}, cell{s: "MESSAGE"})
 }
 
-func (m Model) ledgerCells(i int) []cell {
-	r := bounded(m.data.Snap.Ledger.At(i), m.w)
+func (ledgerRows) cells(f *frame, i int) []cell {
+	r := bounded(f.data.Snap.Ledger.At(i), f.w)
 	c := textexport.LedgerRowCells(&r)
-	root, asks, elapsed := ledgerWidths(m.w)
+	root, asks, elapsed := ledgerWidths(f.w)
 	cs := []cell{
-		{s: m.since(r.AskedAt), w: 9, st: styled(m.th.Dim)},
+		{s: f.since(r.AskedAt), w: 9, st: styled(f.th.Dim)},
 		{s: roundText(&r), w: 6},
 		{s: c.Mode, w: 4},
-		{s: c.Answer, w: 10, st: styled(m.answerStyle(&r))},
+		{s: c.Answer, w: 10, st: styled(f.answerStyle(&r))},
 		{s: c.WaitTool, w: 15},
 	}
 	if elapsed {
@@ -190,13 +206,13 @@ func (m Model) ledgerCells(i int) []cell {
 	if root > 0 {
 		cs = append(cs, cell{s: c.Root, w: root})
 	}
-	return append(cs, cell{s: c.Asks, w: asks}, cell{s: ui.Cell(r.Message, m.w)})
+	return append(cs, cell{s: c.Asks, w: asks}, cell{s: ui.Cell(r.Message, f.w)})
 }
 
 // since is the time t from the session's start: "+920.0ms"; "-" when
 // either is unknown.
-func (m Model) since(t time.Time) string {
-	start := m.data.Snap.Session.Start
+func (f *frame) since(t time.Time) string {
+	start := f.data.Snap.Session.Start
 	if t.IsZero() || start.IsZero() {
 		return "-"
 	}
@@ -212,30 +228,30 @@ func roundText(r *store.LedgerRow) string {
 }
 
 // answerStyle colours a row's answer: its action, else its status.
-func (m Model) answerStyle(r *store.LedgerRow) lipgloss.Style {
+func (f *frame) answerStyle(r *store.LedgerRow) lipgloss.Style {
 	switch {
 	case r.Action != "":
-		return m.th.Action(r.Action)
+		return f.th.Action(r.Action)
 	case r.Status == store.LedgerPending:
-		return m.th.Pending
+		return f.th.Pending
 	case r.Status == store.LedgerError:
-		return m.th.Bad
+		return f.th.Bad
 	}
-	return m.th.Warn
+	return f.th.Warn
 }
 
-// ledgerDetail describes the selected row: its root call and key, when it
+// detail describes the selected row: its root call and key, when it
 // was asked and answered, the whole question, and the notes.
-func (m Model) ledgerDetail() []string {
-	r := bounded(m.data.Snap.Ledger.At(m.cur.sel), m.w)
+func (ledgerRows) detail(f *frame, _ int) []string {
+	r := bounded(f.data.Snap.Ledger.At(f.cur.sel), f.w)
 	c := textexport.LedgerRowCells(&r)
-	dim := m.th.Dim
-	first := dim.Render("root ") + fit(c.Root, m.w/2) + dim.Render(" · key ") + fit(c.Key, m.w/4) +
+	dim := f.th.Dim
+	first := dim.Render("root ") + fit(c.Root, f.w/2) + dim.Render(" · key ") + fit(c.Key, f.w/4) +
 		dim.Render(" · asked ") + "#" + strconv.FormatUint(r.AskedSeq, 10)
 	if r.AnsweredSeq != 0 {
 		first += dim.Render(" · answered ") + "#" + strconv.FormatUint(r.AnsweredSeq, 10) + dim.Render(" after ") + c.Elapsed
 	}
-	second := dim.Render("question ") + ui.Cell(r.Message, m.w)
+	second := dim.Render("question ") + ui.Cell(r.Message, f.w)
 	third := dim.Render("asks ") + c.Asks
 	if c.Notes != "" {
 		third += dim.Render(" · notes ") + c.Notes
@@ -243,10 +259,10 @@ func (m Model) ledgerDetail() []string {
 	return []string{first, second, third}
 }
 
-// ledgerJump jumps to the row's root call; to the call that carried the
+// jump jumps to the row's root call; to the call that carried the
 // question, or its frame, when no root is known.
-func (m Model) ledgerJump() tea.Cmd {
-	r := m.data.Snap.Ledger.At(m.cur.sel)
+func (ledgerRows) jump(f *frame) tea.Cmd {
+	r := f.data.Snap.Ledger.At(f.cur.sel)
 	switch {
 	case r.Root.Call >= 0:
 		return send(ui.JumpMsg{Call: r.Root.Call})

@@ -13,6 +13,26 @@ import (
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
+// Tools is the catalog (tools, prompts, resources and resource templates)
+// with the calls' statistics and the catalog's changes.
+const Tools Kind = "tools"
+
+func newTools(th *ui.Theme, d ui.Data, opts *Options) Overlay {
+	return newList(th, Tools, d, opts, toolRows{})
+}
+
+// toolRows are the tools overlay's rows and the times of the catalog's
+// changes, found once per catalog.
+type toolRows struct {
+	rows    []toolRow
+	catalog *store.Catalog
+	when    map[uint64]time.Time
+}
+
+func (t toolRows) count(*frame) int { return len(t.rows) }
+
+func (toolRows) empty() string { return "the server listed nothing and no tool was called" }
+
 // toolRow is one definition of the catalog (a tool, prompt, resource or
 // resource template), or a tool the client called that was never listed.
 type toolRow struct {
@@ -23,16 +43,9 @@ type toolRow struct {
 	changes    []store.CatalogChange
 }
 
-// toolsState is the tools overlay's cache: the times of the catalog's
-// changes, found once per catalog.
-type toolsState struct {
-	catalog *store.Catalog
-	when    map[uint64]time.Time
-}
-
-// setTools builds the rows: the current definitions of every list, those
+// set builds the rows: the current definitions of every list, those
 // removed since, then the tools called but never listed.
-func (m Model) setTools(d ui.Data) Model {
+func (t toolRows) set(_ *frame, d ui.Data) toolRows {
 	snap := d.Snap
 	stats := make(map[string]store.Stat, len(snap.Summary.Tools))
 	for _, s := range snap.Summary.Tools {
@@ -67,11 +80,11 @@ func (m Model) setTools(d ui.Data) Model {
 			rows[i].stat = stats[rows[i].name]
 		}
 	}
-	m.tools = rows
-	if snap.Catalog != m.toolsCache.catalog {
-		m.toolsCache = toolsState{catalog: snap.Catalog, when: changeTimes(snap)}
+	t.rows = rows
+	if snap.Catalog != t.catalog {
+		t.catalog, t.when = snap.Catalog, changeTimes(snap)
 	}
-	return m
+	return t
 }
 
 // changeTimes finds the time of each catalog change: the end of the list
@@ -95,9 +108,9 @@ func changeTimes(snap *store.Snapshot) map[uint64]time.Time {
 	return want
 }
 
-func (m Model) toolsTitle() string {
+func (t toolRows) title(f *frame) string {
 	var defs, changed, called int
-	for _, r := range m.tools {
+	for _, r := range t.rows {
 		if r.listed {
 			defs++
 		}
@@ -108,19 +121,19 @@ func (m Model) toolsTitle() string {
 			called++
 		}
 	}
-	return m.th.Title.Render("Tools") + " " + m.th.Dim.Render(fmt.Sprintf("%d listed · %d called · %d changed during the session", defs, called, changed))
+	return f.th.Title.Render("Tools") + " " + f.th.Dim.Render(fmt.Sprintf("%d listed · %d called · %d changed during the session", defs, called, changed))
 }
 
 // nameWidth is the width of the NAME column on a line of w cells.
 func nameWidth(w int) int { return max(12, (w-48)*4/10) }
 
-func toolsHeader(w int) []cell {
+func (toolRows) header(w int) []cell {
 	return []cell{{s: "KIND", w: 8}, {s: "NAME", w: nameWidth(w)}, {s: "CALLS", w: 5}, {s: "ERRORS", w: 6},
 		{s: "P50", w: 8}, {s: "P95", w: 8}, {s: "SIZE", w: 6}, {s: "CHANGES"}}
 }
 
-func (m Model) toolCells(i int) []cell {
-	r := &m.tools[i]
+func (t toolRows) cells(f *frame, i int) []cell {
+	r := &t.rows[i]
 	kind := r.kind
 	if kind == store.KindResourceTemplate {
 		kind = "template"
@@ -137,7 +150,7 @@ func (m Model) toolCells(i int) []cell {
 		}
 		return textexport.FormatMS(v)
 	}
-	nw := nameWidth(m.w)
+	nw := nameWidth(f.w)
 	name := ui.Cell(r.name, nw)
 	if r.name == "" {
 		name = "(none)"
@@ -146,13 +159,13 @@ func (m Model) toolCells(i int) []cell {
 	if r.listed {
 		size = bytesText(r.size)
 	}
-	errSt := m.th.Dim
+	errSt := f.th.Dim
 	if r.stat.Errors > 0 {
-		errSt = m.th.Bad
+		errSt = f.th.Bad
 	}
-	chText, chSt := m.changesText(r)
+	chText, chSt := t.changesText(f, r)
 	return []cell{
-		{s: ui.Cell(kind, 8), w: 8, st: styled(m.th.Dim)},
+		{s: ui.Cell(kind, 8), w: 8, st: styled(f.th.Dim)},
 		{s: name, w: nw},
 		{s: num(r.stat.Count, r.kind == store.KindTool), w: 5},
 		{s: num(r.stat.Errors, r.kind == store.KindTool), w: 6, st: styled(errSt)},
@@ -165,10 +178,10 @@ func (m Model) toolCells(i int) []cell {
 
 // changesText lists a row's changes, latest first: "changed #12 +2.840s";
 // a tool called but never listed says so.
-func (m Model) changesText(r *toolRow) (string, *lipgloss.Style) {
+func (t toolRows) changesText(f *frame, r *toolRow) (string, *lipgloss.Style) {
 	if len(r.changes) == 0 {
 		if !r.listed && r.kind == store.KindTool {
-			return "not listed", styled(m.th.Warn)
+			return "not listed", styled(f.th.Warn)
 		}
 		return "", nil
 	}
@@ -176,17 +189,17 @@ func (m Model) changesText(r *toolRow) (string, *lipgloss.Style) {
 	for i := len(r.changes) - 1; i >= 0; i-- {
 		ch := r.changes[i]
 		p := ui.Cell(ch.Change, 10) + " #" + strconv.FormatUint(ch.Seq, 10)
-		if t := m.toolsCache.when[ch.Seq]; !t.IsZero() {
-			p += " " + m.since(t)
+		if at := t.when[ch.Seq]; !at.IsZero() {
+			p += " " + f.since(at)
 		}
 		parts = append(parts, p)
 	}
-	st := m.th.Warn
+	st := f.th.Warn
 	switch r.changes[len(r.changes)-1].Change {
 	case store.ChangeAdded:
-		st = m.th.OK
+		st = f.th.OK
 	case store.ChangeRemoved:
-		st = m.th.Bad
+		st = f.th.Bad
 	}
 	return strings.Join(parts, ", "), styled(st)
 }

@@ -12,23 +12,6 @@ import (
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
-// keyMsg returns the key press whose String is s.
-func keyMsg(t testing.TB, s string) tea.KeyPressMsg {
-	t.Helper()
-	codes := map[string]rune{"up": tea.KeyUp, "down": tea.KeyDown, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
-		"home": tea.KeyHome, "end": tea.KeyEnd, "enter": tea.KeyEnter, "esc": tea.KeyEscape}
-	var k tea.KeyPressMsg
-	if c, ok := codes[s]; ok {
-		k = tea.KeyPressMsg{Code: c}
-	} else {
-		k = tea.KeyPressMsg{Code: []rune(s)[0], Text: s}
-	}
-	if k.String() != s {
-		t.Fatalf("key %q reads as %q", s, k.String())
-	}
-	return k
-}
-
 // run returns the message cmd delivers, nil for none.
 func run(cmd tea.Cmd) tea.Msg {
 	if cmd == nil {
@@ -66,41 +49,41 @@ func TestUpdateKeys(t *testing.T) {
 	d := ledgerData(100)
 	// 80x24: title, header, 19 rows, 3 detail lines.
 	base := New(th, Ledger, d).SetSize(80, 24)
-	at := func(sel int) Model {
+	at := func(sel int) Overlay {
 		m := base
 		for range sel {
-			m, _ = m.Update(keyMsg(t, "down"))
+			m, _ = m.Update(tuitest.Press("down"))
 		}
 		return m
 	}
 	for _, tc := range []struct {
 		name             string
-		from             Model
+		from             Overlay
 		msg              tea.Msg
 		wantSel, wantTop int
 	}{
-		{"down", base, keyMsg(t, "down"), 1, 0},
-		{"j", base, keyMsg(t, "j"), 1, 0},
-		{"up at the top", base, keyMsg(t, "up"), 0, 0},
-		{"k", at(5), keyMsg(t, "k"), 4, 0},
-		{"down past the page", at(18), keyMsg(t, "down"), 19, 1},
-		{"pgdown", base, keyMsg(t, "pgdown"), 18, 0},
-		{"pgup", at(50), keyMsg(t, "pgup"), 32, 32},
-		{"G", base, keyMsg(t, "G"), 99, 81},
-		{"end", base, keyMsg(t, "end"), 99, 81},
-		{"g", at(50), keyMsg(t, "g"), 0, 0},
-		{"home", at(50), keyMsg(t, "home"), 0, 0},
+		{"down", base, tuitest.Press("down"), 1, 0},
+		{"j", base, tuitest.Press("j"), 1, 0},
+		{"up at the top", base, tuitest.Press("up"), 0, 0},
+		{"k", at(5), tuitest.Press("k"), 4, 0},
+		{"down past the page", at(18), tuitest.Press("down"), 19, 1},
+		{"pgdown", base, tuitest.Press("pgdown"), 18, 0},
+		{"pgup", at(50), tuitest.Press("pgup"), 32, 32},
+		{"G", base, tuitest.Press("G"), 99, 81},
+		{"end", base, tuitest.Press("end"), 99, 81},
+		{"g", at(50), tuitest.Press("g"), 0, 0},
+		{"home", at(50), tuitest.Press("home"), 0, 0},
 		{"wheel down drags the selection", base, tea.MouseWheelMsg{Button: tea.MouseWheelDown}, 3, 3},
 		{"wheel up", at(50), tea.MouseWheelMsg{Button: tea.MouseWheelUp}, 47, 29},
-		{"unbound key", at(3), keyMsg(t, "x"), 3, 0},
+		{"unbound key", at(3), tuitest.Press("x"), 3, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, cmd := tc.from.Update(tc.msg)
 			if got := run(cmd); got != nil {
 				t.Errorf("command sent %#v, want none", got)
 			}
-			if m.cur.sel != tc.wantSel || m.cur.top != tc.wantTop {
-				t.Errorf("sel, top = %d, %d, want %d, %d", m.cur.sel, m.cur.top, tc.wantSel, tc.wantTop)
+			if c := in(t, m).position(); c.sel != tc.wantSel || c.top != tc.wantTop {
+				t.Errorf("sel, top = %d, %d, want %d, %d", c.sel, c.top, tc.wantSel, tc.wantTop)
 			}
 		})
 	}
@@ -113,8 +96,8 @@ func TestBack(t *testing.T) {
 	for _, kind := range []Kind{Ledger, Capabilities, Tools, Findings} {
 		for _, k := range []string{"esc", "q"} {
 			m := New(ui.NewTheme(true), kind, d).SetSize(80, 24)
-			if _, cmd := m.Update(keyMsg(t, k)); run(cmd) != (ui.BackMsg{}) {
-				t.Errorf("overlay %d, %s: command = %#v, want ui.BackMsg", kind, k, run(cmd))
+			if _, cmd := m.Update(tuitest.Press(k)); run(cmd) != (ui.BackMsg{}) {
+				t.Errorf("overlay %s, %s: command = %#v, want ui.BackMsg", kind, k, run(cmd))
 			}
 		}
 	}

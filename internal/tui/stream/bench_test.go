@@ -47,12 +47,12 @@ func BenchmarkSetDataGrow(b *testing.B) {
 // BenchmarkKey200k measures one key press, Update and View, at 200k rows.
 func BenchmarkKey200k(b *testing.B) {
 	m := New(ui.NewTheme(true)).SetSize(120, 40).SetData(big(b, bigCalls, true))
-	m = press(&testing.T{}, m, "g")
+	m, _ = tuitest.Send(m, "g")
 	keys := []string{"j", "pgdown", "k", "space"}
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		m, _ = m.Update(keyMsg(keys[i%len(keys)]))
+		m, _ = m.Update(tuitest.Press(keys[i%len(keys)]))
 		_ = m.View()
 		i++
 	}

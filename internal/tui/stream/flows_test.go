@@ -31,7 +31,7 @@ func TestFilterElicitDecline(t *testing.T) {
 	} {
 		t.Run(fx.name, func(t *testing.T) {
 			t.Parallel()
-			m := press(t, screen(t, fx.name, 120, 40), "/", "e", "l", "i", "c", "i", "t", ":", "d", "e", "c", "l", "i", "n", "e", "enter")
+			m, _ := tuitest.Send(screen(t, fx.name, 120, 40), "/", "e", "l", "i", "c", "i", "t", ":", "d", "e", "c", "l", "i", "n", "e", "enter")
 			var got []int32
 			for _, r := range m.ix.rows {
 				got = append(got, r.idx)
@@ -48,9 +48,9 @@ func TestFilterElicitDecline(t *testing.T) {
 
 func TestBadFilterKeepsRows(t *testing.T) {
 	t.Parallel()
-	m := press(t, screen(t, "elicit-seed", 80, 24), "/", "e", "l", "i", "c", "i", "t", ":", "d", "e", "c", "l", "i", "n", "e", "enter")
+	m, _ := tuitest.Send(screen(t, "elicit-seed", 80, 24), "/", "e", "l", "i", "c", "i", "t", ":", "d", "e", "c", "l", "i", "n", "e", "enter")
 	before := append([]row(nil), m.ix.rows...)
-	m = press(t, m, "/", "ctrl+u", "s", "t", "a", "t", "u", "s", ":", "o", "k", "k", "enter")
+	m, _ = tuitest.Send(m, "/", "ctrl+u", "s", "t", "a", "t", "u", "s", ":", "o", "k", "k", "enter")
 	if diff := cmp.Diff(before, m.ix.rows, cmp.AllowUnexported(row{})); diff != "" {
 		t.Errorf("a bad filter changed the rows (-before +after):\n%s", diff)
 	}
@@ -59,9 +59,9 @@ func TestBadFilterKeepsRows(t *testing.T) {
 		t.Errorf("error %q capturing %v filter %q", m.barErr, m.Capturing(), m.Filter())
 	}
 	for _, bad := range []string{`"`, `!`, `slow:>`, `tool:`, `zzz:1`, `id:"a`} {
-		m := press(t, screen(t, "elicit-seed", 80, 24), "/")
+		m, _ := tuitest.Send(screen(t, "elicit-seed", 80, 24), "/")
 		m.bar = bad
-		m = press(t, m, "enter")
+		m, _ = tuitest.Send(m, "enter")
 		if m.barErr == "" {
 			t.Errorf("filter %q: no error", bad)
 		}
@@ -71,11 +71,11 @@ func TestBadFilterKeepsRows(t *testing.T) {
 
 func TestIDFindsRounds(t *testing.T) {
 	t.Parallel()
-	m := press(t, screen(t, "mrtr-chain", 120, 40), "/", "i", "d", ":", "c", "-", "4", "2", "enter")
+	m, _ := tuitest.Send(screen(t, "mrtr-chain", 120, 40), "/", "i", "d", ":", "c", "-", "4", "2", "enter")
 	if len(m.ix.rows) != 1 || m.ix.rows[0].idx != 1 {
 		t.Fatalf("id:c-42 rows %v, want the operation rooted at call 1", m.ix.rows)
 	}
-	m = press(t, m, "right")
+	m, _ = tuitest.Send(m, "right")
 	if len(m.ix.rows) != 4 {
 		t.Errorf("expanded: %d rows, want the operation and its 3 rounds", len(m.ix.rows))
 	}
@@ -83,7 +83,7 @@ func TestIDFindsRounds(t *testing.T) {
 
 func TestExpandCollapse(t *testing.T) {
 	t.Parallel()
-	m := press(t, screen(t, "mrtr-chain", 120, 40), "g", "j")
+	m, _ := tuitest.Send(screen(t, "mrtr-chain", 120, 40), "g", "j")
 	for _, tc := range []struct {
 		key  string
 		rows int
@@ -100,7 +100,7 @@ func TestExpandCollapse(t *testing.T) {
 		{"g", 3, rowCall, 0},
 		{"space", 3, rowCall, 0}, // not an operation
 	} {
-		m = press(t, m, tc.key)
+		m, _ = tuitest.Send(m, tc.key)
 		k, idx := selected(m)
 		if len(m.ix.rows) != tc.rows || k != tc.kind || idx != tc.idx {
 			t.Errorf("after %s: %d rows, selected %d/%d; want %d rows, %d/%d", tc.key, len(m.ix.rows), k, idx, tc.rows, tc.kind, tc.idx)
@@ -174,12 +174,12 @@ func TestFollowPauseResume(t *testing.T) {
 	if k, idx := selected(followed); k != rowChild || idx != 3 {
 		t.Errorf("following: selected %d/%d, want the last nested request 3", k, idx)
 	}
-	paused := press(t, m, "k")
+	paused, _ := tuitest.Send(m, "k")
 	paused = paused.SetData(d2)
 	if k, idx := selected(paused); k != rowCall || idx != 0 || paused.Following() {
 		t.Errorf("paused: selected %d/%d following %v, want call 0 kept", k, idx, paused.Following())
 	}
-	resumed := press(t, paused, "G")
+	resumed, _ := tuitest.Send(paused, "G")
 	if k, idx := selected(resumed); k != rowChild || idx != 3 || !resumed.Following() {
 		t.Errorf("G: selected %d/%d following %v", k, idx, resumed.Following())
 	}
@@ -235,7 +235,7 @@ func TestToggleLines(t *testing.T) {
 		{"s", 4, []kind{rowCall, rowCall, rowChild, rowChild}},
 	} {
 		if tc.key != "" {
-			m = press(t, m, tc.key)
+			m, _ = tuitest.Send(m, tc.key)
 		}
 		var kinds []kind
 		for _, r := range m.ix.rows {
@@ -245,7 +245,7 @@ func TestToggleLines(t *testing.T) {
 			t.Errorf("after %q (-want +got):\n%s", tc.key, diff)
 		}
 	}
-	m = press(t, m, "/", "c", "o", "m", "p", "l", "e", "t", "e", "enter")
+	m, _ = tuitest.Send(m, "/", "c", "o", "m", "p", "l", "e", "t", "e", "enter")
 	if len(m.ix.rows) != 0 {
 		t.Errorf("free text over hidden lines shows %d rows", len(m.ix.rows))
 	}
@@ -258,7 +258,7 @@ func TestToggleLines(t *testing.T) {
 func TestLinesGoldens(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
-		m := press(t, New(ui.NewTheme(true)).SetSize(size[0], size[1]).SetData(withLines(t)), "n", "s")
+		m, _ := tuitest.Send(New(ui.NewTheme(true)).SetSize(size[0], size[1]).SetData(withLines(t)), "n", "s")
 		v := m.View()
 		checkSize(t, v, size[0], size[1])
 		golden(t, "lines-"+sizeName(size), v)
@@ -267,16 +267,16 @@ func TestLinesGoldens(t *testing.T) {
 
 func TestResize(t *testing.T) {
 	t.Parallel()
-	m := press(t, screen(t, "elicit-ledger-edges", 120, 40), "g", "space", "n", "s", "/", "x")
+	m, _ := tuitest.Send(screen(t, "elicit-ledger-edges", 120, 40), "g", "space", "n", "s", "/", "x")
 	for _, size := range [][2]int{{40, 10}, {1, 1}, {0, 0}, {2, 5}, {10, 3}, {200, 2}, {80, 24}} {
 		m = m.SetSize(size[0], size[1])
 		checkSize(t, m.View(), size[0], size[1])
-		m = press(t, m, "esc", "k", "j", "G")
+		m, _ = tuitest.Send(m, "esc", "k", "j", "G")
 		checkSize(t, m.View(), size[0], size[1])
 	}
 	empty := New(ui.NewTheme(true))
 	for _, size := range [][2]int{{40, 10}, {1, 1}, {0, 0}} {
-		e := press(t, empty.SetSize(size[0], size[1]), "j", "k", "g", "G", "space", "enter", "n")
+		e, _ := tuitest.Send(empty.SetSize(size[0], size[1]), "j", "k", "g", "G", "space", "enter", "n")
 		checkSize(t, e.View(), size[0], size[1])
 		e, _ = e.Update(ui.JumpMsg{Call: 3})
 		checkSize(t, e.View(), size[0], size[1])

@@ -40,7 +40,7 @@ func TestViewGoldens(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				t.Parallel()
 				m := screen(t, tc.fixture, size[0], size[1])
-				m = press(t, m, tc.keys...)
+				m, _ = tuitest.Send(m, tc.keys...)
 				v := m.View()
 				checkSize(t, v, size[0], size[1])
 				golden(t, tc.name+"-"+sizeName(size), v)

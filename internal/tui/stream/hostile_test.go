@@ -90,20 +90,20 @@ func TestHostileContent(t *testing.T) {
 			ui.Line{Kind: ui.LineNotification, Seq: uint64(3*i + 3), Method: h, Dir: capture.S2C, Call: -1})
 	}
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {40, 10}, {300, 60}} {
-		m := press(t, New(ui.NewTheme(true)).SetSize(size[0], size[1]).SetData(d), "n", "s")
+		m, _ := tuitest.Send(New(ui.NewTheme(true)).SetSize(size[0], size[1]).SetData(d), "n", "s")
 		checkSafe(t, m.View(), size[0])
 		for _, h := range hostile() {
-			e := press(t, m, "/")
+			e, _ := tuitest.Send(m, "/")
 			e.bar = h
 			checkSafe(t, e.View(), size[0])
 			if size[0] != 80 || len(h) > 4096 {
 				continue // applying a 1 MB filter costs the filter package, not the screen
 			}
-			e = press(t, e, "enter")
+			e, _ = tuitest.Send(e, "enter")
 			checkSafe(t, e.View(), size[0])
 		}
 		for range 40 {
-			m = press(t, m, "k")
+			m, _ = tuitest.Send(m, "k")
 			checkSafe(t, m.View(), size[0])
 		}
 	}

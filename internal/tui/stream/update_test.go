@@ -59,7 +59,7 @@ func TestUpdateKeys(t *testing.T) {
 	} {
 		t.Run(join(tc.keys), func(t *testing.T) {
 			t.Parallel()
-			m := press(t, forty(t), tc.keys...)
+			m, _ := tuitest.Send(forty(t), tc.keys...)
 			want := base
 			tc.want(&want)
 			if diff := cmp.Diff(want, stateOf(m)); diff != "" {
@@ -89,11 +89,11 @@ func TestCapturing(t *testing.T) {
 	if m.Capturing() || len(m.Bindings()) != len(m.keys.browsing()) {
 		t.Fatalf("Capturing before / = %v with %d bindings", m.Capturing(), len(m.Bindings()))
 	}
-	m = press(t, m, "/")
+	m, _ = tuitest.Send(m, "/")
 	if !m.Capturing() || len(m.Bindings()) != len(m.keys.editing()) {
 		t.Fatalf("Capturing after / = %v with %d bindings", m.Capturing(), len(m.Bindings()))
 	}
-	m = press(t, m, "esc")
+	m, _ = tuitest.Send(m, "esc")
 	if m.Capturing() {
 		t.Fatal("Capturing after esc")
 	}
@@ -101,15 +101,15 @@ func TestCapturing(t *testing.T) {
 
 func TestInspect(t *testing.T) {
 	t.Parallel()
-	m := press(t, forty(t), "k", "k")
-	_, cmd := m.Update(keyMsg("enter"))
+	m, _ := tuitest.Send(forty(t), "k", "k")
+	_, cmd := m.Update(tuitest.Press("enter"))
 	if cmd == nil {
 		t.Fatal("enter gave no command")
 	}
 	if diff := cmp.Diff(tea.Msg(ui.InspectMsg{Call: 37}), cmd()); diff != "" {
 		t.Errorf("enter (-want +got):\n%s", diff)
 	}
-	if _, cmd := New(ui.NewTheme(true)).Update(keyMsg("enter")); cmd != nil {
+	if _, cmd := New(ui.NewTheme(true)).Update(tuitest.Press("enter")); cmd != nil {
 		t.Errorf("enter on an empty stream gave %v", cmd())
 	}
 }
@@ -132,9 +132,9 @@ func TestPaste(t *testing.T) {
 	if m.bar != "" {
 		t.Errorf("a paste outside the bar set it to %q", m.bar)
 	}
-	m = press(t, m, "/")
+	m, _ = tuitest.Send(m, "/")
 	m, _ = m.Update(tea.PasteMsg{Content: "status:error"})
-	m = press(t, m, "enter")
+	m, _ = tuitest.Send(m, "enter")
 	if m.Filter() != "status:error" || len(m.ix.rows) != 8 {
 		t.Errorf("pasted filter %q shows %d rows", m.Filter(), len(m.ix.rows))
 	}
