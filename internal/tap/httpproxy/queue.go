@@ -222,13 +222,13 @@ func (r *recorder) writeSlot(s *slot) {
 	defer sp.Close()
 	rec := &s.rec
 	if r.out.Err() != nil {
-		r.out.Lose(rec.Type, rec.Size)
+		r.out.Lose(rec.Type, rec.Seq, rec.Size)
 		return
 	}
 	if r.redact != nil || r.out.LiveOnly() {
 		b, err := sp.Bytes()
 		if err != nil {
-			r.out.Wrote(rec.Type, rec.Size, err) // recording stops, as after a failed write
+			r.out.Wrote(rec.Type, rec.Seq, rec.Size, err) // recording stops, as after a failed write
 			return
 		}
 		rec.Raw = string(b)
@@ -237,7 +237,7 @@ func (r *recorder) writeSlot(s *slot) {
 	}
 	l := capture.Line{Type: rec.Type, Seq: rec.Seq, Time: rec.Time, Dir: rec.Dir, NoEOL: rec.NoEOL, Conn: rec.Conn, HTTP: rec.HTTP}
 	err := r.out.Writer().AppendSpooled(&l, sp)
-	r.out.Wrote(rec.Type, rec.Size, err)
+	r.out.Wrote(rec.Type, rec.Seq, rec.Size, err)
 	if err == nil {
 		r.out.Skip() // a consumer reads it from the capture file
 	}

@@ -47,9 +47,12 @@ type Options struct {
 
 // Lost counts what a failed capture lost: frame records and their sizes
 // (the bytes that crossed), and every other record (stderr lines, notes,
-// exchange records, the end).
+// exchange records, the end). FirstSeq and LastSeq are the smallest and
+// largest seq among the lost records that carry one (frames, and on HTTP
+// exchange and tunnel records); zero when none did.
 type Lost struct {
 	Frames, Bytes, Other int64
+	FirstSeq, LastSeq    uint64
 }
 
 // Recorder writes a tap's records and accounts for a failed capture. Create
@@ -71,10 +74,11 @@ type Recorder struct {
 	session *capture.Record
 }
 
-// mark is a buffered record: the offset its line ends at, its size and
-// whether it is a frame.
+// mark is a buffered record: the offset its line ends at, its seq, its
+// size and whether it is a frame.
 type mark struct {
 	end   int64
+	seq   uint64
 	size  int
 	frame bool
 }
@@ -130,7 +134,7 @@ func (r *Recorder) Skip() {
 // counts rec as lost.
 func (r *Recorder) Record(rec *capture.Record) {
 	if r.err != nil {
-		r.Lose(rec.Type, rec.Size)
+		r.Lose(rec.Type, rec.Seq, rec.Size)
 		return
 	}
 	if rec.Type == capture.TypeSession {
@@ -139,22 +143,23 @@ func (r *Recorder) Record(rec *capture.Record) {
 	}
 	rec.Line, rec.Offset = r.w.Pos() // for the feed; the Writer ignores them
 	err := r.w.Write(rec)
-	r.Wrote(rec.Type, rec.Size, err)
+	r.Wrote(rec.Type, rec.Seq, rec.Size, err)
 	if err == nil && r.feed != nil {
 		r.feed.PublishWritten(rec)
 	}
 }
 
-// Wrote accounts for a record of type t, of size bytes when a frame,
-// whose write through Writer returned err. The caller writes nothing
-// while Err is set, and reports what it drops then to Lose.
-func (r *Recorder) Wrote(t capture.Type, size int, err error) {
+// Wrote accounts for a record of type t and seq (0 when it has none), of
+// size bytes when a frame, whose write through Writer returned err. The
+// caller writes nothing while Err is set, and reports what it drops then
+// to Lose.
+func (r *Recorder) Wrote(t capture.Type, seq uint64, size int, err error) {
 	line, _ := r.w.Pos()
 	if line-1 > r.seen {
 		// The Writer took it, whole: it ends where the buffer does (a
 		// failed write keeps what it did not write), file bytes included.
 		r.seen = line - 1
-		r.marks = append(r.marks, mark{end: r.cw.n + int64(r.w.Buffered()), size: size, frame: t == capture.TypeFrame})
+		r.marks = append(r.marks, mark{end: r.cw.n + int64(r.w.Buffered()), seq: seq, size: size, frame: t == capture.TypeFrame})
 		if err != nil {
 			r.fail(err)
 		} else if len(r.marks) >= pruneAt {
@@ -164,17 +169,23 @@ func (r *Recorder) Wrote(t capture.Type, size int, err error) {
 	}
 	if err != nil {
 		r.fail(err)
-		r.Lose(t, size)
+		r.Lose(t, seq, size)
 	}
 }
 
-// Lose counts a record of type t (of size bytes when a frame) that was
-// not written.
-func (r *Recorder) Lose(t capture.Type, size int) {
-	r.lose(t == capture.TypeFrame, size)
+// Lose counts a record of type t and seq (0 when it has none), of size
+// bytes when a frame, that was not written.
+func (r *Recorder) Lose(t capture.Type, seq uint64, size int) {
+	r.lose(t == capture.TypeFrame, seq, size)
 }
 
-func (r *Recorder) lose(frame bool, size int) {
+func (r *Recorder) lose(frame bool, seq uint64, size int) {
+	if seq != 0 {
+		if r.lost.FirstSeq == 0 || seq < r.lost.FirstSeq {
+			r.lost.FirstSeq = seq
+		}
+		r.lost.LastSeq = max(r.lost.LastSeq, seq)
+	}
 	if frame {
 		r.lost.Frames++
 		r.lost.Bytes += int64(size)
@@ -215,7 +226,7 @@ func (r *Recorder) fail(err error) {
 	// its note on a fresh line (without that newline, no note is written).
 	r.pruneMarks(r.cw.n + 1)
 	for _, m := range r.marks {
-		r.lose(m.frame, m.size)
+		r.lose(m.frame, m.seq, m.size)
 	}
 	r.marks = nil
 	if r.onError != nil {
@@ -245,7 +256,8 @@ func (r *Recorder) Finish(at time.Time) error {
 	}
 	gap := &capture.Record{
 		Type: capture.TypeNote, Time: at, Note: capture.NoteCaptureGap,
-		LostFrame: r.lost.Frames, LostBytes: r.lost.Bytes,
+		LostFrame: r.lost.Frames, LostBytes: r.lost.Bytes, LostOther: r.lost.Other,
+		LostFirstSeq: r.lost.FirstSeq, LostLastSeq: r.lost.LastSeq,
 		Text: fmt.Sprintf("capture write failed (%v); %d other records lost", r.err, r.lost.Other),
 	}
 	lostErr := fmt.Errorf("capture incomplete: %d frames (%d bytes) and %d other records not recorded: %w",

@@ -189,10 +189,10 @@ func (r *recorder) line(it *item, seq uint64, line []byte, noEOL bool) {
 		seq = 0
 	}
 	if r.out.Err() != nil {
-		r.out.Lose(t, len(line))
+		r.out.Lose(t, seq, len(line))
 		return
 	}
-	r.out.Wrote(t, len(line), r.writeLine(t, seq, it, line, noEOL))
+	r.out.Wrote(t, seq, len(line), r.writeLine(t, seq, it, line, noEOL))
 }
 
 // spooledLine is line for a line held in a spool.
@@ -203,10 +203,10 @@ func (r *recorder) spooledLine(it *item, seq uint64, sp *capture.Spool, noEOL bo
 	}
 	size := int(sp.Len())
 	if r.out.Err() != nil {
-		r.out.Lose(t, size)
+		r.out.Lose(t, seq, size)
 		return
 	}
-	r.out.Wrote(t, size, r.writeSpooled(t, seq, it, sp, noEOL))
+	r.out.Wrote(t, seq, size, r.writeSpooled(t, seq, it, sp, noEOL))
 }
 
 // record writes a session, note or end record.
