@@ -62,7 +62,7 @@ rules (mcptrail rules --category oauth) judge the same flows.`,
 	return cmd
 }
 
-func runAuth(ios *IOStreams, opts *authOptions, red *redact.Redactor) error {
+func runAuth(ios *IOStreams, opts *authOptions, red redact.Redactor) error {
 	ci, err := openExportInput(ios, opts.input, opts.session)
 	if err != nil {
 		return err

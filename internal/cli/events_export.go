@@ -32,7 +32,7 @@ func (f *eventsExportFlags) add(fs *pflag.FlagSet) {
 // runEventsExport writes a capture's analytics events. They stream: each
 // event is written (JSONL) or handed to the OTLP/JSON writer as the store
 // reports it, so memory follows the open calls, not the capture's size.
-func runEventsExport(ios *IOStreams, opts *exportOptions, red *redact.Redactor) error {
+func runEventsExport(ios *IOStreams, opts *exportOptions, red redact.Redactor) error {
 	r, in, name, err := openExportReader(ios, opts)
 	if err != nil {
 		return err
@@ -60,7 +60,7 @@ func runEventsExport(ios *IOStreams, opts *exportOptions, red *redact.Redactor) 
 // streamEvents reads a whole capture into feed, which builds each event as
 // it is due, redacting each record with red (nil: none) before the feed
 // sees it: the same path the live pipeline takes.
-func streamEvents(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, feed *events.Feed) error {
+func streamEvents(r *capture.Reader, hdr *capture.Record, red redact.Redactor, feed *events.Feed) error {
 	feed.Ingest(hdr)
 	var rec capture.Record
 	for {

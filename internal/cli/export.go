@@ -121,7 +121,7 @@ func readerGC(ios *IOStreams) (restore func()) {
 	return func() { debug.SetGCPercent(old) }
 }
 
-func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *redact.Redactor) error {
+func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red redact.Redactor) error {
 	defer readerGC(ios)()
 	if opts.format == formatEvents || opts.format == formatOTLP {
 		return runEventsExport(ios, opts, red)
@@ -179,7 +179,7 @@ func runExport(_ context.Context, ios *IOStreams, opts *exportOptions, red *reda
 // so the reader runs one batch ahead in its own goroutine (which also
 // redacts each record with red, when it is not nil); batches are recycled,
 // keeping memory bounded.
-func ingest(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, opts *store.Options) (*store.Snapshot, error) {
+func ingest(r *capture.Reader, hdr *capture.Record, red redact.Redactor, opts *store.Options) (*store.Snapshot, error) {
 	const batchSize, depth = 256, 4
 	full := make(chan []capture.Record, depth)
 	free := make(chan []capture.Record, depth+2)

@@ -80,7 +80,7 @@ type sessionLedger struct {
 	rows []store.LedgerRow
 }
 
-func runLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) error {
+func runLedger(ios *IOStreams, opts *ledgerOptions, red redact.Redactor) error {
 	var ledgers []sessionLedger
 	if opts.all {
 		var err error
@@ -119,7 +119,7 @@ func runLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) error 
 }
 
 // loadLedger reads the capture the argument names (as export does).
-func loadLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) (sessionLedger, error) {
+func loadLedger(ios *IOStreams, opts *ledgerOptions, red redact.Redactor) (sessionLedger, error) {
 	ci, err := openExportInput(ios, opts.input, opts.session)
 	if err != nil {
 		return sessionLedger{}, err
@@ -140,7 +140,7 @@ func loadLedger(ios *IOStreams, opts *ledgerOptions, red *redact.Redactor) (sess
 // loadAllLedgers reads every session in the state directory (each session
 // of a file that holds several), newest file first; a file that is not a
 // readable capture is reported and skipped.
-func loadAllLedgers(ios *IOStreams, red *redact.Redactor) ([]sessionLedger, error) {
+func loadAllLedgers(ios *IOStreams, red redact.Redactor) ([]sessionLedger, error) {
 	state, err := capture.StateDir(ios.Getenv)
 	if err != nil {
 		return nil, err
@@ -163,7 +163,7 @@ func loadAllLedgers(ios *IOStreams, red *redact.Redactor) ([]sessionLedger, erro
 // loadLedgerFile returns the ledgers of the sessions in the file at path,
 // newest first, and those read before an error; damage its reader skipped
 // is reported on warn.
-func loadLedgerFile(warn io.Writer, path string, red *redact.Redactor) ([]sessionLedger, error) {
+func loadLedgerFile(warn io.Writer, path string, red redact.Redactor) ([]sessionLedger, error) {
 	var out []sessionLedger
 	err := eachSession(path, func(r *capture.Reader) error {
 		snap, err := loadSnapshot(r, red)

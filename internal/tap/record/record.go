@@ -1,8 +1,10 @@
-// Package record is the writing end of both taps' capture goroutines: it
-// writes records through a capture.Writer, hands each one written to the
-// live feed (internal/tap/feed), and accounts for what a failed write
-// loses. It sits under the taps (internal/tap/stdio, internal/tap/httpproxy)
-// and over internal/capture; what a record holds and how it is encoded on
+// Package record is both taps' capture goroutine: Drain takes the tap's
+// capture queue (internal/tap/capq) in batches, and a Recorder redacts
+// the records (internal/redact, redaction on write), writes them through a
+// capture.Writer, hands each one written to the live feed
+// (internal/tap/feed), and accounts for what a failed write loses. It sits
+// under the taps (internal/tap/stdio, internal/tap/httpproxy) and over
+// internal/capture; what a record holds and how a frame line is encoded on
 // the hot path stays the tap's business.
 //
 // # Loss accounting
@@ -17,8 +19,8 @@
 //
 // # Concurrency
 //
-// A Recorder belongs to one goroutine, the tap's capture goroutine, except
-// that Options.OnError is called from it.
+// A Recorder belongs to one goroutine, the tap's capture goroutine (the
+// one that calls Drain), except that Options.OnError is called from it.
 package record
 
 import (
@@ -27,6 +29,8 @@ import (
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/redact"
+	"github.com/mcptrail/mcptrail/internal/tap/capq"
 	"github.com/mcptrail/mcptrail/internal/tap/feed"
 )
 
@@ -43,6 +47,10 @@ type Options struct {
 	// with its error: recording has stopped, the tap goes on relaying and
 	// Finish reports the loss. Nil says nothing until Finish.
 	OnError func(error)
+	// Redact, when not nil, rewrites every record Record writes before it
+	// is written; a tap that encodes lines itself redacts them with it too
+	// (Recorder.Redactor). Nil records everything as received.
+	Redact redact.Redactor
 }
 
 // Lost counts what a failed capture lost: frame records and their sizes
@@ -62,6 +70,7 @@ type Recorder struct {
 	w       *capture.Writer
 	feed    *feed.Feed
 	onError func(error)
+	redact  redact.Redactor
 
 	// marks holds, for each record not yet known to be in the file, where
 	// it ends, so a failed write can count exactly what it lost.
@@ -88,7 +97,7 @@ func New(w io.Writer, opts *Options) *Recorder {
 	cw := &countingWriter{w: w}
 	r := &Recorder{cw: cw, w: capture.NewWriter(cw)}
 	if opts != nil {
-		r.feed, r.onError = opts.Feed, opts.OnError
+		r.feed, r.onError, r.redact = opts.Feed, opts.OnError, opts.Redact
 	}
 	return r
 }
@@ -97,6 +106,9 @@ func New(w io.Writer, opts *Options) *Recorder {
 // lines itself (capture.Writer.AppendDecoded and the like); it must report
 // each such write to Wrote.
 func (r *Recorder) Writer() *capture.Writer { return r.w }
+
+// Redactor returns Options.Redact, for the lines a tap encodes itself.
+func (r *Recorder) Redactor() redact.Redactor { return r.redact }
 
 // Err returns the first write error, or nil while recording goes on.
 func (r *Recorder) Err() error { return r.err }
@@ -129,13 +141,16 @@ func (r *Recorder) Skip() {
 	}
 }
 
-// Record writes rec, of any type, and hands it to the feed as a Reader
-// will decode it; it sets rec's Line and Offset. After a failure it only
-// counts rec as lost.
+// Record redacts rec (Options.Redact), writes it, of any type, and hands
+// it to the feed as a Reader will decode it; it sets rec's Line and
+// Offset. After a failure it only counts rec as lost.
 func (r *Recorder) Record(rec *capture.Record) {
 	if r.err != nil {
 		r.Lose(rec.Type, rec.Seq, rec.Size)
 		return
+	}
+	if r.redact != nil {
+		r.redact.Record(rec)
 	}
 	if rec.Type == capture.TypeSession {
 		c := *rec
@@ -281,6 +296,34 @@ func (r *Recorder) Finish(at time.Time) error {
 func (r *Recorder) Close() {
 	if r.feed != nil {
 		r.feed.Close()
+	}
+}
+
+// Drain is a tap's capture loop over q: it hands write the items q has
+// ready, in order, and gives their room back to q (write returns the bytes
+// an item held in q's budget), flushing r whenever q is momentarily
+// empty, so that a crash loses little. It returns when write reports the
+// tap's last item (stop) or q is closed and empty; the caller then ends
+// the capture (Finish, Close).
+func Drain[T any](q *capq.Queue[T], r *Recorder, write func(*T) (held int, stop bool)) {
+	var batch []T
+	done := 0
+	flush := r.Flush
+	for {
+		var more bool
+		batch, more = q.Next(batch, done, flush)
+		if !more {
+			return
+		}
+		done = 0
+		for i := range batch {
+			n, stop := write(&batch[i])
+			if stop {
+				return
+			}
+			done += n
+		}
+		clear(batch)
 	}
 }
 
