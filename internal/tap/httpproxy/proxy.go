@@ -294,7 +294,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !p.isEndpoint(r.URL.Path) {
-		ex.xs = newXstate(r, p.q.now(), redactURL(p.targetURL(r.URL), credentialKeys()))
+		ex.xs = newXstate(r, p.q.now(), redact.CredentialURL(p.targetURL(r.URL)))
 		ex.xs.onDocument = p.documentCheck(r)
 	}
 	p.serve(w, r, ex, p.rp)
