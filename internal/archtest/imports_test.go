@@ -57,8 +57,8 @@ func layers() map[string][]string {
 		// Taps move bytes and emit records; they correlate nothing. The feed
 		// fans the records out to live consumers.
 		"internal/tap/feed":      {"internal/capture"},
-		"internal/tap/capq":      nil,                                       // the capture queue both taps share; it knows nothing of records
-		"internal/tap/record":    {"internal/capture", "internal/tap/feed"}, // the capture goroutines' writer: gap accounting, feed publishing
+		"internal/tap/capq":      nil,                                                                               // the capture queue both taps share; it knows nothing of records
+		"internal/tap/record":    {"internal/capture", "internal/redact", "internal/tap/feed", "internal/tap/capq"}, // both taps' capture goroutine
 		"internal/tap/stdio":     {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed", "internal/tap/capq", "internal/tap/record"},
 		"internal/tap/httpproxy": {"internal/capture", "internal/redact", "internal/mcp", "internal/wire", "internal/tap/feed", "internal/tap/capq", "internal/tap/record", "internal/admit"},
 		"internal/tap/mitm":      nil, // the local CA for --intercept: certificates only

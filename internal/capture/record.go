@@ -182,6 +182,14 @@ type Record struct {
 	Signal    string `json:"signal,omitempty"`
 	LostFrame int64  `json:"lost_frames,omitzero"`
 	LostBytes int64  `json:"lost_bytes,omitzero"`
+	// LostOther, on a capture-gap note, counts the lost records that are
+	// not frames (stderr lines, notes, exchange records); LostFirstSeq and
+	// LostLastSeq are the smallest and largest seq among the lost records
+	// that carry one. Zero means none (and, in captures written before
+	// they existed, unknown).
+	LostOther    int64  `json:"lost_other,omitzero"`
+	LostFirstSeq uint64 `json:"lost_first_seq,omitzero"`
+	LostLastSeq  uint64 `json:"lost_last_seq,omitzero"`
 	// StoppedBy, on a server-exit note, says who asked the server to stop
 	// when the server ended on that request (it exited, with any status,
 	// after it was asked, or died of the signal it was sent): StopClient,

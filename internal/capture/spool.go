@@ -2,13 +2,13 @@ package capture
 
 import (
 	"encoding/base64"
-	"errors"
 	"fmt"
-	"os"
 	"time"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/spool"
 )
 
 // SpoolAbove is the line size past which the taps stop holding a frame or
@@ -20,15 +20,14 @@ const SpoolAbove = 4 << 20
 // spoolChunk is how much of a spool WriteSpooled reads at a time.
 const spoolChunk = 256 << 10
 
-// Spool holds one frame or stderr line too large to keep in memory, in an
-// unnamed temporary file, and classifies it as it grows, so that
-// WriteSpooled can then stream its record in the same form WriteLine
-// would choose (msg, raw, text or b64). Memory is bounded by the line's
-// nesting depth, not its size. A Spool is used by one goroutine.
+// Spool holds one frame or stderr line too large to keep in memory, in a
+// file (an internal/spool.Spool that keeps nothing in memory), and
+// classifies it as it grows, so that WriteSpooled can then stream its
+// record in the same form WriteLine would choose (msg, raw, text or b64).
+// Memory is bounded by the line's nesting depth, not its size. A Spool is
+// used by one goroutine.
 type Spool struct {
-	f    *os.File
-	name string // the file's name while it could not be removed (Windows)
-	n    int64
+	buf  *spool.Spool
 	scan lineScan
 	err  error // the first write error; the spool is then useless
 	// chunk is how much WriteSpooled reads at a time (spoolChunk when 0;
@@ -38,18 +37,15 @@ type Spool struct {
 
 // NewSpool creates a spool for a line of type t in dir (the system's
 // temporary directory when dir is empty). f, when not nil, is the
-// NameFilter whose answer Selected reports. The file is created 0600 and
-// removed at once where the system allows, else at Close.
+// NameFilter whose answer Selected reports. The file,
+// .mcptrail-frame-*.spool, is created 0600 and removed at once where the
+// system allows, else at Close.
 func NewSpool(dir string, t Type, f *NameFilter) (*Spool, error) {
-	file, err := os.CreateTemp(dir, ".mcptrail-frame-*")
+	buf, err := spool.NewFile(dir, ".mcptrail-frame")
 	if err != nil {
 		return nil, fmt.Errorf("creating a spool for a large frame: %w", err)
 	}
-	s := &Spool{f: file, scan: newLineScan(t, f)}
-	if os.Remove(file.Name()) != nil {
-		s.name = file.Name()
-	}
-	return s, nil
+	return &Spool{buf: buf, scan: newLineScan(t, f)}, nil
 }
 
 // Write appends p to the line.
@@ -57,18 +53,17 @@ func (s *Spool) Write(p []byte) (int, error) {
 	if s.err != nil {
 		return 0, s.err
 	}
-	n, err := s.f.Write(p)
+	n, err := s.buf.Write(p)
 	if err != nil {
 		s.err = fmt.Errorf("spooling a large frame: %w", err)
 		return n, s.err
 	}
 	s.scan.feed(p)
-	s.n += int64(n)
 	return n, nil
 }
 
 // Len returns the line's length so far.
-func (s *Spool) Len() int64 { return s.n }
+func (s *Spool) Len() int64 { return s.buf.Len() }
 
 // Selected reports what WriteLineUnselected would: false when the line is
 // a frame holding one JSON value none of whose member names the spool's
@@ -80,21 +75,15 @@ func (s *Spool) Bytes() ([]byte, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
-	b := make([]byte, s.n)
-	if _, err := s.f.ReadAt(b, 0); err != nil {
+	b := make([]byte, s.buf.Len())
+	if _, err := s.buf.ReadAt(b, 0); err != nil {
 		return nil, fmt.Errorf("reading a spooled frame: %w", err)
 	}
 	return b, nil
 }
 
 // Close removes the spool's file.
-func (s *Spool) Close() error {
-	err := s.f.Close()
-	if s.name != "" {
-		err = errors.Join(err, os.Remove(s.name))
-	}
-	return err
-}
+func (s *Spool) Close() error { return s.buf.Remove() }
 
 // valid reports whether the line is a frame holding one JSON object or
 // array: scanPayload's valid.
@@ -119,7 +108,7 @@ func (w *Writer) AppendSpooled(l *Line, s *Spool) error {
 	if s.err != nil {
 		return s.err
 	}
-	w.buf = appendSize(w.appendHead(w.buf, t, seq, at, dir, conn, env), int(s.n))
+	w.buf = appendSize(w.appendHead(w.buf, t, seq, at, dir, conn, env), int(s.Len()))
 	var err error
 	switch sc := &s.scan; {
 	case sc.valid():
@@ -129,18 +118,18 @@ func (w *Writer) AppendSpooled(l *Line, s *Spool) error {
 			mode = copyCompact
 		}
 		err = w.copySpool(s, sc.start, sc.end, mode)
-		if err == nil && (sc.start != 0 || sc.end != s.n || sc.newline) {
+		if err == nil && (sc.start != 0 || sc.end != s.Len() || sc.newline) {
 			w.buf = append(w.buf, `,"raw":"`...)
-			err = w.copySpool(s, 0, s.n, copyQuote)
+			err = w.copySpool(s, 0, s.Len(), copyQuote)
 			w.buf = append(w.buf, '"')
 		}
 	case !sc.badUTF && sc.ncarry == 0:
 		w.buf = append(w.buf, `,"text":"`...)
-		err = w.copySpool(s, 0, s.n, copyQuote)
+		err = w.copySpool(s, 0, s.Len(), copyQuote)
 		w.buf = append(w.buf, '"')
 	default:
 		w.buf = append(w.buf, `,"b64":"`...)
-		err = w.copySpool(s, 0, s.n, copyBase64)
+		err = w.copySpool(s, 0, s.Len(), copyBase64)
 		w.buf = append(w.buf, '"')
 	}
 	if err != nil {
@@ -173,7 +162,7 @@ func (w *Writer) copySpool(s *Spool, from, to int64, mode copyMode) error {
 	}
 	var inStr, esc bool // copyCompact's place in the JSON
 	for from < to {
-		n, err := s.f.ReadAt(buf[:min(int64(len(buf)), to-from)], from)
+		n, err := s.buf.ReadAt(buf[:min(int64(len(buf)), to-from)], from)
 		if n == 0 && err != nil {
 			return fmt.Errorf("reading a spooled frame: %w", err)
 		}

@@ -62,7 +62,7 @@ rules (mcptrail rules --category oauth) judge the same flows.`,
 	return cmd
 }
 
-func runAuth(fac *Factory, opts *authOptions, red *redact.Redactor) error {
+func runAuth(fac *Factory, opts *authOptions, red redact.Redactor) error {
 	ios := fac.IOStreams
 	ci, err := openExportInput(fac, opts.input, opts.session)
 	if err != nil {

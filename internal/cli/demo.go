@@ -78,7 +78,7 @@ do the proxy's.`,
 // runDemo plays the demo through the tap, redacting the capture with red
 // when it is not nil, and grading the summary's findings with reg; wide
 // prints the summary's tables whole.
-func runDemo(ctx context.Context, fac *Factory, scale float64, red *redact.Redactor, reg *finding.Registry, wide bool) error {
+func runDemo(ctx context.Context, fac *Factory, scale float64, red redact.Redactor, reg *finding.Registry, wide bool) error {
 	ios := fac.IOStreams
 	script, err := transcript.Parse(strings.NewReader(demoTranscript))
 	if err != nil {

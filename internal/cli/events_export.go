@@ -61,7 +61,7 @@ func runEventsExport(opts *exportOptions) error {
 // streamEvents reads a whole capture into feed, which builds each event as
 // it is due, redacting each record with red (nil: none) before the feed
 // sees it: the same path the live pipeline takes.
-func streamEvents(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, feed *events.Feed) error {
+func streamEvents(r *capture.Reader, hdr *capture.Record, red redact.Redactor, feed *events.Feed) error {
 	feed.Ingest(hdr)
 	var rec capture.Record
 	for {

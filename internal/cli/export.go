@@ -34,7 +34,7 @@ type exportOptions struct {
 	redact  redactFlags
 	events  eventsExportFlags // -T events and -T otlp (events_export.go)
 	rules   *finding.Registry // grades the findings ([rules] in .mcptrail.toml)
-	red     *redact.Redactor  // scrubs what is exported; nil: nothing
+	red     redact.Redactor   // scrubs what is exported; nil: nothing
 	wide    bool              // --wide: -T text's tables whole (tableout.go)
 }
 

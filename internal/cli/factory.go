@@ -33,11 +33,11 @@ type Factory struct {
 	// Redactor builds the Redactor of a command that reads captures from
 	// its redaction flags (set on fs) and the configuration; nil when
 	// nothing is to be redacted.
-	Redactor func(flags *redactFlags, fs *pflag.FlagSet) (*redact.Redactor, error)
+	Redactor func(flags *redactFlags, fs *pflag.FlagSet) (redact.Redactor, error)
 	// LoadSnapshot reads a whole capture into a snapshot, each record
 	// redacted by red (nil: none). It is the seam of the session loader
 	// (internal/session, issue 27 item 1): today loadSnapshot.
-	LoadSnapshot func(r *capture.Reader, red *redact.Redactor) (*store.Snapshot, error)
+	LoadSnapshot func(r *capture.Reader, red redact.Redactor) (*store.Snapshot, error)
 }
 
 // newFactory returns the Factory of one run over ios: every dependency is
@@ -53,7 +53,7 @@ func newFactory(ios *IOStreams) *Factory {
 		return readRules(cfg)
 	})
 	f.StateDir = sync.OnceValues(func() (string, error) { return capture.StateDir(ios.Getenv) })
-	f.Redactor = func(flags *redactFlags, fs *pflag.FlagSet) (*redact.Redactor, error) {
+	f.Redactor = func(flags *redactFlags, fs *pflag.FlagSet) (redact.Redactor, error) {
 		return flags.readRedactor(fs, ios.Getenv)
 	}
 	return f

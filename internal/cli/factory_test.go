@@ -40,7 +40,7 @@ func newTestFactory(t *testing.T, cfg *config) *testFactory {
 		Rules:        func() (*finding.Registry, error) { return readRules(cfg) },
 		StateDir:     func() (string, error) { return tf.state, nil },
 		LoadSnapshot: loadSnapshot,
-		Redactor: func(flags *redactFlags, fs *pflag.FlagSet) (*redact.Redactor, error) {
+		Redactor: func(flags *redactFlags, fs *pflag.FlagSet) (redact.Redactor, error) {
 			return flags.redactor(fs, &cfg.Redact)
 		},
 	}

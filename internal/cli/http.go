@@ -174,7 +174,7 @@ func runHTTP(cmd *cobra.Command, fac *Factory, f *httpFlags) error {
 // serveProxy finishes opts (capture file, redaction, live events), serves
 // the proxy on ln until a signal, calling ready once it listens, and ends
 // the capture. newErr maps an error of httpproxy.New to the one returned.
-func serveProxy(cmd *cobra.Command, fac *Factory, f *httpFlags, ln net.Listener, file *capture.File, red *redact.Redactor,
+func serveProxy(cmd *cobra.Command, fac *Factory, f *httpFlags, ln net.Listener, file *capture.File, red redact.Redactor,
 	opts *httpproxy.Options, newErr func(error) error, ready func()) error {
 	io := fac.IOStreams
 	if file != nil {

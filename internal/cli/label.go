@@ -13,7 +13,7 @@ import (
 // label comes only from the scrubbed command, and falls back to the
 // program's name when it would hold the placeholder; any label is then
 // scrubbed against the command (red.Label), since it names the file.
-func sessionLabel(label string, args []string, red *redact.Redactor) string {
+func sessionLabel(label string, args []string, red redact.Redactor) string {
 	if red == nil {
 		if label == "" {
 			label = capture.DeriveLabel(args)

@@ -18,7 +18,7 @@ func TestSessionLabel(t *testing.T) {
 	tests := []struct {
 		label string
 		argv  []string
-		red   *redact.Redactor
+		red   redact.Redactor
 		want  string
 	}{
 		{"", []string{"sh", "-c", "node --token CANARY x.js"}, red, "x"},

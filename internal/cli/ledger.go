@@ -80,7 +80,7 @@ type sessionLedger struct {
 	rows []store.LedgerRow
 }
 
-func runLedger(fac *Factory, opts *ledgerOptions, red *redact.Redactor) error {
+func runLedger(fac *Factory, opts *ledgerOptions, red redact.Redactor) error {
 	ios := fac.IOStreams
 	var ledgers []sessionLedger
 	if opts.all {
@@ -120,7 +120,7 @@ func runLedger(fac *Factory, opts *ledgerOptions, red *redact.Redactor) error {
 }
 
 // loadLedger reads the capture the argument names (as export does).
-func loadLedger(fac *Factory, opts *ledgerOptions, red *redact.Redactor) (sessionLedger, error) {
+func loadLedger(fac *Factory, opts *ledgerOptions, red redact.Redactor) (sessionLedger, error) {
 	ios := fac.IOStreams
 	ci, err := openExportInput(fac, opts.input, opts.session)
 	if err != nil {
@@ -142,7 +142,7 @@ func loadLedger(fac *Factory, opts *ledgerOptions, red *redact.Redactor) (sessio
 // loadAllLedgers reads every session in the state directory (each session
 // of a file that holds several), newest file first; a file that is not a
 // readable capture is reported and skipped.
-func loadAllLedgers(fac *Factory, red *redact.Redactor) ([]sessionLedger, error) {
+func loadAllLedgers(fac *Factory, red redact.Redactor) ([]sessionLedger, error) {
 	ios := fac.IOStreams
 	state, err := fac.StateDir()
 	if err != nil {
@@ -166,7 +166,7 @@ func loadAllLedgers(fac *Factory, red *redact.Redactor) ([]sessionLedger, error)
 // loadLedgerFile returns the ledgers of the sessions in the file at path,
 // newest first, and those read before an error; damage its reader skipped
 // is reported on warn.
-func loadLedgerFile(warn io.Writer, path string, red *redact.Redactor) ([]sessionLedger, error) {
+func loadLedgerFile(warn io.Writer, path string, red redact.Redactor) ([]sessionLedger, error) {
 	var out []sessionLedger
 	err := eachSession(path, func(r *capture.Reader) error {
 		snap, err := loadSnapshot(r, red)

@@ -73,7 +73,7 @@ shown and exported, as for export; the capture file itself is only read.`,
 	return cmd
 }
 
-func runOpen(ctx context.Context, fac *Factory, opts *openOptions, red *redact.Redactor, reg *finding.Registry) error {
+func runOpen(ctx context.Context, fac *Factory, opts *openOptions, red redact.Redactor, reg *finding.Registry) error {
 	ios := fac.IOStreams
 	topts := tui.Options{
 		Source:  &source.Options{Redactor: red, Rules: reg},
@@ -133,7 +133,7 @@ func tuiStreams(ios *IOStreams) tui.Streams {
 // tuiExport is the TUI's `e`: the session shown is exported as format
 // into a new file of the working directory, as mcptrail export would
 // write it.
-func tuiExport(fac *Factory, flags redactFlags, red *redact.Redactor, reg *finding.Registry) func(context.Context, ui.Data, string) (string, error) {
+func tuiExport(fac *Factory, flags redactFlags, red redact.Redactor, reg *finding.Registry) func(context.Context, ui.Data, string) (string, error) {
 	return func(ctx context.Context, d ui.Data, format string) (string, error) {
 		if d.Path == "" {
 			return "", errors.New("a session read from standard input cannot be exported from here; pipe it to mcptrail export")

@@ -295,7 +295,7 @@ type tapFlags struct {
 // configuration files and returns the redactor they ask for (nil for
 // none). A capture path set in the working directory's .mcptrail.toml is
 // refused, whatever the flags say, so the mistake is seen at once.
-func (f *tapFlags) settle(fs *pflag.FlagSet, readConfig func() (*config, error)) (*redact.Redactor, error) {
+func (f *tapFlags) settle(fs *pflag.FlagSet, readConfig func() (*config, error)) (redact.Redactor, error) {
 	if f.noCapture && f.capture != "" {
 		return nil, usagef("--capture and --no-capture cannot be used together")
 	}

@@ -37,7 +37,7 @@ func (f *redactFlags) add(fs *pflag.FlagSet, what string) {
 // redactor builds the Redactor the flags and the configuration ask for:
 // a flag that was set replaces the configuration's setting. It returns nil
 // when nothing is to be redacted.
-func (f *redactFlags) redactor(fs *pflag.FlagSet, cfg *redactConfig) (*redact.Redactor, error) {
+func (f *redactFlags) redactor(fs *pflag.FlagSet, cfg *redactConfig) (redact.Redactor, error) {
 	t := *cfg
 	src := fileSources("the configuration") // checked as each file was read
 	if fs.Changed("redact-key") {
@@ -100,7 +100,7 @@ func (t *redactConfig) options(src redactSources) (redact.Options, error) {
 
 // readRedactor loads the configuration and builds the Redactor of a
 // command that reads captures.
-func (f *redactFlags) readRedactor(fs *pflag.FlagSet, getenv func(string) string) (*redact.Redactor, error) {
+func (f *redactFlags) readRedactor(fs *pflag.FlagSet, getenv func(string) string) (redact.Redactor, error) {
 	cfg, err := loadConfig(getenv)
 	if err != nil {
 		return nil, err
@@ -110,14 +110,14 @@ func (f *redactFlags) readRedactor(fs *pflag.FlagSet, getenv func(string) string
 
 // redactedHeader returns a copy of the capture's header, redacted by red
 // when it is not nil (session.Header).
-func redactedHeader(r *capture.Reader, red *redact.Redactor) *capture.Record {
+func redactedHeader(r *capture.Reader, red redact.Redactor) *capture.Record {
 	return session.Header(r, red)
 }
 
 // loadSnapshot reads the session r is at through the session loader, each
 // record redacted by red (nil: none), without the frame rules: its callers
 // show no findings. The file is only read.
-func loadSnapshot(r *capture.Reader, red *redact.Redactor) (*store.Snapshot, error) {
+func loadSnapshot(r *capture.Reader, red redact.Redactor) (*store.Snapshot, error) {
 	s, err := session.Load(r, &session.Options{NoChecks: true, Redactor: red})
 	if err != nil {
 		return nil, fmt.Errorf("loading capture: %w", err)
@@ -128,7 +128,7 @@ func loadSnapshot(r *capture.Reader, red *redact.Redactor) (*store.Snapshot, err
 // shownTarget is the target URL as mcptrail prints it: its password
 // hidden, and under redaction (red not nil) the secret query parameters
 // and text forms of the key rules scrubbed, as in the session record.
-func shownTarget(u *url.URL, red *redact.Redactor) string {
+func shownTarget(u *url.URL, red redact.Redactor) string {
 	s := u.Redacted()
 	if red != nil {
 		s, _ = red.Text(s)

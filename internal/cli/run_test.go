@@ -30,7 +30,7 @@ func TestRunTools(t *testing.T) {
 	files := scriptFiles(t, "tools.txtar")
 	tf := newTestFactory(t, nil)
 	loads := 0
-	tf.LoadSnapshot = func(r *capture.Reader, red *redact.Redactor) (*store.Snapshot, error) {
+	tf.LoadSnapshot = func(r *capture.Reader, red redact.Redactor) (*store.Snapshot, error) {
 		loads++
 		return loadSnapshot(r, red)
 	}

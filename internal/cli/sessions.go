@@ -101,7 +101,7 @@ a scrubbed label shows it scrubbed too (open that session by its id).`,
 	return cmd
 }
 
-func runSessions(fac *Factory, f index.Filter, asJSON, wide bool, red *redact.Redactor) error {
+func runSessions(fac *Factory, f index.Filter, asJSON, wide bool, red redact.Redactor) error {
 	io := fac.IOStreams
 	rows, err := indexedSessionRows(fac, f, red) // sessions_index.go
 	if err != nil {
@@ -124,7 +124,7 @@ func runSessions(fac *Factory, f index.Filter, asJSON, wide bool, red *redact.Re
 // name (time-label-id.jsonl) is replaced by the scrubbed label made file
 // safe; in any other path the label's text is replaced, and the value rules
 // apply.
-func scrubbedPath(path, label, scrubbed, id string, red *redact.Redactor) string {
+func scrubbedPath(path, label, scrubbed, id string, red redact.Redactor) string {
 	dir, base := filepath.Split(path)
 	const stamp = len("20060102T150405.000000Z-")
 	suffix := "-" + id + capture.Ext

@@ -79,7 +79,7 @@ func openIndex(fac *Factory) (*index.Index, error) {
 // indexedSessionRows returns the rows of the sessions f selects, read
 // from the index (the files it could not read reported on stderr), with
 // the labels redacted by red when it is not nil.
-func indexedSessionRows(fac *Factory, f index.Filter, red *redact.Redactor) ([]sessionRow, error) {
+func indexedSessionRows(fac *Factory, f index.Filter, red redact.Redactor) ([]sessionRow, error) {
 	io := fac.IOStreams
 	ix, err := openIndex(fac)
 	if err != nil {
@@ -113,7 +113,7 @@ func indexedSessionRows(fac *Factory, f index.Filter, red *redact.Redactor) ([]s
 
 // indexedRow is the sessions row of s, its label redacted by red (nil:
 // none) as the session record is when a capture is read redacted.
-func indexedRow(s *index.Session, red *redact.Redactor) sessionRow {
+func indexedRow(s *index.Session, red redact.Redactor) sessionRow {
 	row := sessionRow{
 		ID: s.ID, Label: s.Label, Start: s.Start, Frames: s.Frames, Calls: s.Calls, ServerRequests: s.ServerRequests, Errors: s.Errors,
 		Ended: s.Ended, Path: s.Path,

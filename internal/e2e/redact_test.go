@@ -125,7 +125,7 @@ func TestRedactionTransparency(t *testing.T) {
 				B64      []byte
 				Redacted bool
 			}
-			view := func(rs []capture.Record, red *redact.Redactor) []rec {
+			view := func(rs []capture.Record, red redact.Redactor) []rec {
 				var out []rec
 				for _, r := range rs {
 					if r.Type != capture.TypeFrame && r.Type != capture.TypeStderr {

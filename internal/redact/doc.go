@@ -4,7 +4,10 @@
 // file (redaction on write: the tap hands each line to a Redactor before
 // it is written, never the bytes it forwards) and between the capture
 // reader and the store (redaction on read: commands redact records in
-// memory and leave the file as it is).
+// memory and leave the file as it is). It also holds the one list of
+// credential names (SecretKeys, OAuthCredentials) and the redaction the
+// HTTP tap applies to OAuth exchange records whatever the rules
+// (CredentialBody, CredentialURL).
 //
 // # Rules
 //

@@ -8,7 +8,7 @@ import "github.com/mcptrail/mcptrail/internal/capture"
 // on anything else), its URL and error as text, its headers as an
 // envelope's. The record gets its own copy of the exchange when something
 // changes: the one it had may be shared.
-func (r *Redactor) exchange(rec *capture.Record) bool {
+func (r *rules) exchange(rec *capture.Record) bool {
 	if rec.Exchange == nil {
 		return false
 	}

@@ -54,7 +54,7 @@ type span struct{ start, end int }
 
 // formsPass replaces, once, the values of the text forms in s whose name
 // is a key, and the passwords of URLs; withKeys false does URLs only.
-func (r *Redactor) formsPass(s string, withKeys bool) (string, bool) {
+func (r *rules) formsPass(s string, withKeys bool) (string, bool) {
 	// Every form holds one of these: most lines of a chatty server hold
 	// none and cost no expression.
 	if !strings.ContainsAny(s, "=:-") {
@@ -77,7 +77,7 @@ func (r *Redactor) formsPass(s string, withKeys bool) (string, bool) {
 
 // kvSpans appends the values of the name/value forms of s whose name is a
 // key.
-func (r *Redactor) kvSpans(s string, spans []span) []span {
+func (r *rules) kvSpans(s string, spans []span) []span {
 	for _, m := range r.forms.kv.FindAllStringSubmatchIndex(s, -1) {
 		var name string
 		flag := m[2] >= 0

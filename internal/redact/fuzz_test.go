@@ -224,14 +224,14 @@ func keyOptions() *redact.Options {
 // writeCapture writes lines as a capture, redacting them on write when
 // red is not nil, as the stdio tap does: frames its NameFilter does not
 // select are written without Line.
-func writeCapture(t *testing.T, lines []line, red *redact.Redactor) []byte {
+func writeCapture(t *testing.T, lines []line, red redact.Redactor) []byte {
 	t.Helper()
 	return writeCaptureVia(t, lines, red, true)
 }
 
 // writeCaptureVia is writeCapture that, unless filtered is set, passes
 // every line through Line.
-func writeCaptureVia(t *testing.T, lines []line, red *redact.Redactor, filtered bool) []byte {
+func writeCaptureVia(t *testing.T, lines []line, red redact.Redactor, filtered bool) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w := capture.NewWriter(&buf)
@@ -278,7 +278,7 @@ func writeCaptureVia(t *testing.T, lines []line, red *redact.Redactor, filtered 
 }
 
 // lineOf redacts b with red, when it is not nil.
-func lineOf(red *redact.Redactor, l line, b []byte) ([]byte, bool) {
+func lineOf(red redact.Redactor, l line, b []byte) ([]byte, bool) {
 	if red == nil {
 		return b, false
 	}
@@ -289,7 +289,7 @@ func lineOf(red *redact.Redactor, l line, b []byte) ([]byte, bool) {
 // returns the JSON export, the text export, the ledger (table and JSON)
 // and the analytics events with content (JSONL) together, and the records
 // the store saw.
-func views(t *testing.T, data []byte, red *redact.Redactor) ([]byte, []capture.Record) {
+func views(t *testing.T, data []byte, red redact.Redactor) ([]byte, []capture.Record) {
 	t.Helper()
 	r, err := capture.NewReader(bytes.NewReader(data))
 	if err != nil {
@@ -349,7 +349,7 @@ func views(t *testing.T, data []byte, red *redact.Redactor) ([]byte, []capture.R
 	return out.Bytes(), recs
 }
 
-func newRedactor(t *testing.T) *redact.Redactor {
+func newRedactor(t *testing.T) redact.Redactor {
 	t.Helper()
 	r, err := redact.New(fuzzOptions())
 	if err != nil {
@@ -404,7 +404,7 @@ func FuzzRedact(f *testing.F) {
 
 		// With key rules only, the tap's NameFilter path records exactly
 		// what passing every line through Line records.
-		keys := func() *redact.Redactor {
+		keys := func() redact.Redactor {
 			r, err := redact.New(keyOptions())
 			if err != nil {
 				t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 // headers redacts an HTTP envelope's header values, copying the map when
 // it changes one: a header whose name is a key (see headerKey) has its
 // value replaced; the others get the value rules.
-func (r *Redactor) headers(h *capture.HTTP) bool {
+func (r *rules) headers(h *capture.HTTP) bool {
 	var out map[string]string
 	for name, v := range h.Headers {
 		nv := v
@@ -40,7 +40,7 @@ func (r *Redactor) headers(h *capture.HTTP) bool {
 // Mcp-Param-{Name} header (which mirrors a tool argument), is a key:
 // compared ignoring case, and - and _ (Mcp-Param-Api-Key names apiKey,
 // api_key and api-key), or as any name is matched (X-Upstream-Token).
-func (r *Redactor) headerKey(name string) bool {
+func (r *rules) headerKey(name string) bool {
 	if r.keys.empty() {
 		return false
 	}

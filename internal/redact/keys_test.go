@@ -106,7 +106,7 @@ func TestSecretNames(t *testing.T) {
 
 // checkFilter fails when the capture writer's name filter lets a JSON
 // line through that Line changes.
-func checkFilter(t *testing.T, r *redact.Redactor, what, line string) {
+func checkFilter(t *testing.T, r redact.Redactor, what, line string) {
 	t.Helper()
 	f := r.Names(capture.C2S)
 	if f == nil {

@@ -21,7 +21,7 @@ type pnode struct {
 
 // locate returns the trie of the values the path rules select in src, or
 // nil when they select none.
-func (r *Redactor) locate(src []byte) *pnode {
+func (r *rules) locate(src []byte) *pnode {
 	data, err := oj.Parse(src)
 	if err != nil {
 		return nil
@@ -71,7 +71,7 @@ func (n *pnode) insert(loc jp.Expr) {
 // selects, is recorded without a tokenizer: it looks at the quoted run
 // before every colon (which takes in every member name of a JSON line and
 // every "key": of a text line) and compares it with the keys.
-func (r *Redactor) mayMatch(line []byte, dir capture.Dir) bool {
+func (r *rules) mayMatch(line []byte, dir capture.Dir) bool {
 	if r.values != nil || len(r.paths) > 0 {
 		return true
 	}
@@ -149,7 +149,7 @@ const (
 // keys' before looking further. clean is false when the line holds a
 // backslash (a name may then be spelled with escapes) or a byte beyond
 // ASCII (U+017F folds to s, U+212A to k): mayMatch then judges it again.
-func (r *Redactor) scanPlain(line []byte, answers bool) (hit, clean bool) {
+func (r *rules) scanPlain(line []byte, answers bool) (hit, clean bool) {
 	var special uint64
 	i := 0
 	for ; i+8 <= len(line); i += 8 {
@@ -185,7 +185,7 @@ func (r *Redactor) scanPlain(line []byte, answers bool) (hit, clean bool) {
 }
 
 // plainName judges the quoted run before the colon at line[i].
-func (r *Redactor) plainName(line []byte, i int, answers bool) bool {
+func (r *rules) plainName(line []byte, i int, answers bool) bool {
 	end := i - 1
 	for end >= 0 && (line[end] == ' ' || line[end] == '\t' || line[end] == '\r' || line[end] == '\n') {
 		end--
@@ -208,5 +208,5 @@ func (r *Redactor) plainName(line []byte, i int, answers bool) bool {
 	return answers && isAnswerName(name)
 }
 
-// suffixHash maps four folded bytes to a bit of Redactor.suffixes.
+// suffixHash maps four folded bytes to a bit of rules.suffixes.
 func suffixHash(tail uint32) uint32 { return tail * 0x9e3779b1 >> 22 }

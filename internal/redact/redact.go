@@ -44,8 +44,38 @@ func (o *Options) Empty() bool {
 	return o == nil || len(o.Keys) == 0 && !o.Secrets && len(o.Paths) == 0 && len(o.Values) == 0 && !o.Answers
 }
 
-// Redactor applies Options to the records of one session at a time.
-type Redactor struct {
+// Redactor applies redaction rules to the records of one session at a
+// time; New builds the one implementation, from Options. It is the one
+// redaction seam: the capture writers of both taps (redaction on write),
+// the readers of captures (exports, events, the TUI, on read) and the
+// CLI's printing of labels and targets all go through it. It keeps
+// per-session state and is not safe for concurrent use.
+type Redactor interface {
+	// Record redacts rec in place and reports whether it changed
+	// anything. A session header is always marked Redacted; any other
+	// record only when changed.
+	Record(rec *capture.Record) bool
+	// Line returns a frame or stderr line as the tap read it (without its
+	// newline) as it is to be recorded, and whether that differs from
+	// line. It does not modify line.
+	Line(t capture.Type, dir capture.Dir, line []byte) ([]byte, bool)
+	// Names returns a filter of the member names Line acts on in a frame
+	// travelling in dir (a JSON frame holding none of them is one Line
+	// leaves as it is), or nil when Line must see every frame.
+	Names(dir capture.Dir) *capture.NameFilter
+	// Text redacts free text that is not a capture record (a URL, a line
+	// mcptrail prints).
+	Text(s string) (string, bool)
+	// Label scrubs a session label that may come from the command line.
+	Label(label string, command []string) (string, bool)
+	// Argv scrubs a command line, returning a copy when it changes it.
+	Argv(argv []string) ([]string, bool)
+	// Reset forgets the per-session state, for the next session.
+	Reset()
+}
+
+// rules is the Redactor New compiles from Options.
+type rules struct {
 	keys keySet // the key rules' names (keys.go)
 	// suffixes has the bit (suffixHash) of every last four bytes a name
 	// matching a key may end in, and of the names answer redaction looks
@@ -74,10 +104,20 @@ type Redactor struct {
 // ErrEmptyKey is returned by New for a key that is the empty string.
 var ErrEmptyKey = errors.New("empty key")
 
-// New compiles opts. It returns ErrEmptyKey for an empty key, and an
-// error naming a JSONPath that does not parse or does not start with $.
-func New(opts *Options) (*Redactor, error) {
-	r := &Redactor{sepless: map[string]struct{}{}}
+// New compiles opts into a Redactor. It returns ErrEmptyKey for an empty
+// key, and an error naming a JSONPath that does not parse or does not
+// start with $; the Redactor is nil exactly when the error is not.
+func New(opts *Options) (Redactor, error) {
+	r, err := compile(opts)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// compile is New, returning the implementation.
+func compile(opts *Options) (*rules, error) {
+	r := &rules{sepless: map[string]struct{}{}}
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -124,7 +164,7 @@ func New(opts *Options) (*Redactor, error) {
 // addSuffixes fills r.suffixes, the key set's (keySet.hashed) and the
 // names answer redaction looks for, and reports whether every key suits
 // scanPlain.
-func (r *Redactor) addSuffixes() bool {
+func (r *rules) addSuffixes() bool {
 	if !r.keys.hashed {
 		return false
 	}
@@ -141,7 +181,7 @@ func (r *Redactor) addSuffixes() bool {
 // frame none of whose names the filter selects is one Line leaves alone;
 // the capture writer checks this in the pass that validates the frame
 // (capture.Writer.WriteLineUnselected).
-func (r *Redactor) Names(dir capture.Dir) *capture.NameFilter {
+func (r *rules) Names(dir capture.Dir) *capture.NameFilter {
 	if dir == capture.S2C {
 		return r.filters[1]
 	}
@@ -149,7 +189,7 @@ func (r *Redactor) Names(dir capture.Dir) *capture.NameFilter {
 }
 
 // nameFilter builds the filter Names returns for dir.
-func (r *Redactor) nameFilter(dir capture.Dir) *capture.NameFilter {
+func (r *rules) nameFilter(dir capture.Dir) *capture.NameFilter {
 	if r.values != nil || len(r.paths) > 0 || r.keys.wide || r.answers && dir != capture.C2S {
 		return nil
 	}
@@ -181,12 +221,12 @@ func isAnswerName(name []byte) bool {
 }
 
 // Reset forgets the per-session state, for the next session.
-func (r *Redactor) Reset() { clear(r.elicits) }
+func (r *rules) Reset() { clear(r.elicits) }
 
 // Record redacts rec in place and reports whether it changed anything. A
 // session header is always marked Redacted; any other record only when
 // changed.
-func (r *Redactor) Record(rec *capture.Record) bool {
+func (r *rules) Record(rec *capture.Record) bool {
 	changed := false
 	switch rec.Type {
 	case capture.TypeSession:
@@ -217,7 +257,7 @@ func (r *Redactor) Record(rec *capture.Record) bool {
 }
 
 // frame redacts a frame record's payload and HTTP envelope.
-func (r *Redactor) frame(rec *capture.Record) bool {
+func (r *rules) frame(rec *capture.Record) bool {
 	changed := false
 	if len(rec.Msg) > 0 && r.mayMatch(rec.Msg, rec.Dir) {
 		// Msg is valid JSON (the capture's contract); were it not, it is
@@ -251,7 +291,7 @@ func (r *Redactor) frame(rec *capture.Record) bool {
 // or bytes when it is not UTF-8), a stderr line as text. A line that does
 // not look like JSON also gets the text forms of the key rules. It returns
 // line itself and false when nothing changed.
-func (r *Redactor) Line(t capture.Type, dir capture.Dir, line []byte) ([]byte, bool) {
+func (r *rules) Line(t capture.Type, dir capture.Dir, line []byte) ([]byte, bool) {
 	forms := r.forms.kv != nil && textualBytes(t, line)
 	if !forms && !r.mayMatch(line, dir) {
 		return line, false
@@ -281,7 +321,7 @@ func (r *Redactor) Line(t capture.Type, dir capture.Dir, line []byte) ([]byte, b
 }
 
 // isKey reports whether a member name is a key (see keySet).
-func (r *Redactor) isKey(name []byte) bool { return r.keys.match(name) }
+func (r *rules) isKey(name []byte) bool { return r.keys.match(name) }
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {

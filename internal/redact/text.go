@@ -18,7 +18,7 @@ const maxPasses = 16
 // sought between existing placeholders, pass after pass until nothing
 // changes, so that redacting twice equals redacting once even for
 // anchored expressions; empty matches are ignored.
-func (r *Redactor) valueString(s string) (string, bool) {
+func (r *rules) valueString(s string) (string, bool) {
 	if r.values == nil {
 		return s, false
 	}
@@ -34,7 +34,7 @@ func (r *Redactor) valueString(s string) (string, bool) {
 }
 
 // valuePass is one pass of valueString.
-func (r *Redactor) valuePass(s string) (string, bool) {
+func (r *rules) valuePass(s string) (string, bool) {
 	var b strings.Builder
 	changed := false
 	rest := s
@@ -74,7 +74,7 @@ func (r *Redactor) valuePass(s string) (string, bool) {
 // text redacts a line of text: the value of each "key": value pair a key
 // rule selects, with forms the other text forms (see formsPass), then the
 // value rules, until nothing changes.
-func (r *Redactor) text(s string, forms bool) (string, bool) {
+func (r *rules) text(s string, forms bool) (string, bool) {
 	forms = forms && r.forms.kv != nil
 	changed := false
 	for range maxPasses {
@@ -98,7 +98,7 @@ func (r *Redactor) text(s string, forms bool) (string, bool) {
 // Text redacts free text that is not a capture record (a URL or a line
 // mcptrail prints): the text forms of the key rules, URL passwords and
 // the value rules.
-func (r *Redactor) Text(s string) (string, bool) {
+func (r *rules) Text(s string) (string, bool) {
 	changed := false
 	for range maxPasses {
 		var cf, cv bool
@@ -138,7 +138,7 @@ const quotedNamePattern = `"((?:[^"\\]|\\.)*)"\s*:\s*`
 // textKeyPass replaces the values of "name": value pairs whose name is a
 // key: a quoted string, or else the run up to white space, a comma or a
 // closing bracket.
-func (r *Redactor) textKeyPass(s string) (string, bool) {
+func (r *rules) textKeyPass(s string) (string, bool) {
 	if strings.IndexByte(s, '"') < 0 || strings.IndexByte(s, ':') < 0 {
 		return s, false
 	}
@@ -199,7 +199,7 @@ func textValueEnd(s string, i int) int {
 // binary applies the value rules to bytes that are not UTF-8; with forms
 // and key rules, it redacts them as text (quoted pairs, text forms, value
 // rules: a byte that is not UTF-8 is nothing these look for).
-func (r *Redactor) binary(b []byte, forms bool) ([]byte, bool) {
+func (r *rules) binary(b []byte, forms bool) ([]byte, bool) {
 	if forms && r.forms.kv != nil {
 		s, changed := r.text(string(b), true)
 		if !changed {
@@ -225,7 +225,7 @@ func (r *Redactor) binary(b []byte, forms bool) ([]byte, bool) {
 // redaction leaves valid UTF-8 (a cookie's odd bytes gone) moves to text
 // when it is not JSON-looking, as the capture writer records such a line on
 // write, so reading back agrees with writing.
-func (r *Redactor) binaryRecord(rec *capture.Record) bool {
+func (r *rules) binaryRecord(rec *capture.Record) bool {
 	forms := textual(rec.Type, string(rec.B64))
 	out, changed := r.binary(rec.B64, forms)
 	if !changed {
@@ -239,7 +239,7 @@ func (r *Redactor) binaryRecord(rec *capture.Record) bool {
 	return true
 }
 
-func (r *Redactor) binaryPass(b []byte) ([]byte, bool) {
+func (r *rules) binaryPass(b []byte) ([]byte, bool) {
 	var out []byte
 	changed := false
 	rest := b
@@ -279,7 +279,7 @@ func (r *Redactor) binaryPass(b []byte) ([]byte, bool) {
 }
 
 // header scrubs a session header's label, command line and target.
-func (r *Redactor) header(rec *capture.Record) bool {
+func (r *rules) header(rec *capture.Record) bool {
 	changed := false
 	if rec.Label != "" {
 		rec.Label, changed = r.Label(rec.Label, rec.Command)
@@ -301,7 +301,7 @@ func (r *Redactor) header(rec *capture.Record) bool {
 // command line: it becomes the placeholder when Argv takes some of its
 // occurrences out of an argument of command (a label taken from the
 // value of --token, or from part of it), and the value rules apply to it.
-func (r *Redactor) Label(label string, command []string) (string, bool) {
+func (r *rules) Label(label string, command []string) (string, bool) {
 	if label == "" || label == Placeholder {
 		return label, false
 	}
@@ -320,7 +320,7 @@ func (r *Redactor) Label(label string, command []string) (string, bool) {
 // a key (see the package doc); inside every argument (an `sh -c` string, a
 // URL's query), the text forms of the keys (see formsPass) and URL
 // passwords; and every match of the value rules.
-func (r *Redactor) Argv(argv []string) ([]string, bool) {
+func (r *rules) Argv(argv []string) ([]string, bool) {
 	var out []string
 	set := func(i int, v string) {
 		if v == argv[i] {
@@ -348,7 +348,7 @@ func (r *Redactor) Argv(argv []string) ([]string, bool) {
 // arg scrubs argv[i] and reports whether argv[i+1] is its secret value.
 // The argument after -c is a script (sh -c, python -c): only the text
 // forms apply to it.
-func (r *Redactor) arg(argv []string, i int) (string, bool) {
+func (r *rules) arg(argv []string, i int) (string, bool) {
 	a := argv[i]
 	v := a
 	secretNext := false
@@ -381,4 +381,4 @@ func (r *Redactor) arg(argv []string, i int) (string, bool) {
 
 // argvKey reports whether a flag, variable or header name is a key (see
 // keySet).
-func (r *Redactor) argvKey(name string) bool { return r.keys.matchString(name) }
+func (r *rules) argvKey(name string) bool { return r.keys.matchString(name) }

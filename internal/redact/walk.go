@@ -41,7 +41,7 @@ const (
 
 // walker rewrites one JSON value, copying what it does not replace.
 type walker struct {
-	r       *Redactor
+	r       *rules
 	dec     jsontext.Decoder
 	frames  wire.Decoder // for prepare, sharing method names
 	rd      bytes.Reader
@@ -64,7 +64,7 @@ type walker struct {
 // json redacts one JSON value. ok is false when src is not exactly one
 // JSON value. With path rules, passes repeat until nothing changes, since
 // a filter may select differently once a value is redacted.
-func (r *Redactor) json(src []byte, dir capture.Dir) (out []byte, changed, ok bool) {
+func (r *rules) json(src []byte, dir capture.Dir) (out []byte, changed, ok bool) {
 	passes := 1
 	if len(r.paths) > 0 {
 		passes = maxPasses

@@ -20,7 +20,7 @@ import (
 // each record); batches are recycled, keeping memory bounded.
 func Load(r *capture.Reader, opts *Options) (*Session, error) {
 	l := newLoader(opts)
-	var red *redact.Redactor
+	var red redact.Redactor
 	hdr := (*capture.Record)(nil)
 	if opts != nil {
 		red, hdr = opts.Redactor, opts.Header
@@ -37,7 +37,7 @@ func Load(r *capture.Reader, opts *Options) (*Session, error) {
 
 // ingest streams hdr and every record of r through a store made with
 // opts and returns the final snapshot.
-func ingest(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, opts *store.Options) (*store.Snapshot, error) {
+func ingest(r *capture.Reader, hdr *capture.Record, red redact.Redactor, opts *store.Options) (*store.Snapshot, error) {
 	const batchSize, depth = 256, 4
 	full := make(chan []capture.Record, depth)
 	free := make(chan []capture.Record, depth+2)
@@ -70,7 +70,7 @@ func ingest(r *capture.Reader, hdr *capture.Record, red *redact.Redactor, opts *
 // readBatches fills the batches of free with the records of r, redacted
 // by red (nil: none), and sends them on full until r ends or done is
 // closed; it returns the read error that ended r (nil at its end).
-func readBatches(r *capture.Reader, red *redact.Redactor, free <-chan []capture.Record, full chan<- []capture.Record, done <-chan struct{}) error {
+func readBatches(r *capture.Reader, red redact.Redactor, free <-chan []capture.Record, full chan<- []capture.Record, done <-chan struct{}) error {
 	for {
 		var batch []capture.Record
 		select {

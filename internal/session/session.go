@@ -38,7 +38,7 @@ type Options struct {
 	NoChecks bool
 	// Redactor, when non-nil, redacts each record before the store sees
 	// it (Load only; a live caller redacts what it ingests itself).
-	Redactor *redact.Redactor
+	Redactor redact.Redactor
 	// Header, when non-nil, is the session record Load ingests first, as
 	// Header returned it (a view built before Load needs it). Nil makes
 	// Load take Header(r, Redactor).
@@ -126,7 +126,7 @@ func NewStore(opts *Options) *store.Store {
 
 // Header returns a copy of the session record r is at, redacted by red
 // when it is not nil (which starts red afresh for the session).
-func Header(r *capture.Reader, red *redact.Redactor) *capture.Record {
+func Header(r *capture.Reader, red redact.Redactor) *capture.Record {
 	h := *r.Header()
 	if red != nil {
 		red.Reset()

@@ -9,8 +9,9 @@ import (
 )
 
 // CheckCaptureGap reads the capture at path and checks that its frames and
-// its capture-gap note add up to frames frames of n bytes, some lost, and
-// that it ends with the note and the end record; it returns the note.
+// its capture-gap note add up to frames frames of n bytes, some lost, that
+// the note's seq range is exactly the seqs the file lacks, and that it
+// ends with the note and the end record; it returns the note.
 func CheckCaptureGap(t testing.TB, path string, frames, n int64) capture.Record {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -28,10 +29,14 @@ func CheckCaptureGapBytes(t testing.TB, capt []byte, frames, n int64) capture.Re
 		t.Fatal(err)
 	}
 	var recorded, recordedBytes int64
+	var seqs []uint64
 	for _, r := range recs {
 		if r.Type == capture.TypeFrame {
 			recorded++
 			recordedBytes += int64(r.Size)
+		}
+		if r.Seq != 0 {
+			seqs = append(seqs, r.Seq)
 		}
 	}
 	if len(recs) < 2 {
@@ -45,8 +50,38 @@ func CheckCaptureGapBytes(t testing.TB, capt []byte, frames, n int64) capture.Re
 		t.Errorf("recorded %d frames (%d bytes), the note says %d lost (%d bytes); %d frames (%d bytes) crossed",
 			recorded, recordedBytes, gap.LostFrame, gap.LostBytes, frames, n)
 	}
+	checkGapSeqs(t, seqs, gap)
 	if dmg.Torn || dmg.Corrupt > 1 {
 		t.Errorf("damage %+v, want at most the one torn record before the note", dmg)
 	}
 	return gap
+}
+
+// checkGapSeqs checks that the recorded seqs and the gap note's
+// [LostFirstSeq, LostLastSeq] share nothing and together are every seq
+// from 1 to the last: what the file lacks is exactly the range the note
+// names.
+func checkGapSeqs(t testing.TB, seqs []uint64, gap capture.Record) {
+	t.Helper()
+	first, last := gap.LostFirstSeq, gap.LostLastSeq
+	if first == 0 || last < first {
+		t.Errorf("the capture-gap note names lost seqs %d to %d, want a range", first, last)
+		return
+	}
+	want := uint64(1)
+	for _, s := range seqs {
+		if s == first {
+			t.Errorf("seq %d is in the file and first in the note's lost range", s)
+		}
+		if s != want {
+			if want != first || s != last+1 {
+				t.Errorf("the file has seq %d after %d; the note says %d to %d were lost", s, want-1, first, last)
+				return
+			}
+		}
+		want = s + 1
+	}
+	if want <= last && want != first {
+		t.Errorf("the file ends at seq %d; the note says %d to %d were lost", want-1, first, last)
+	}
 }

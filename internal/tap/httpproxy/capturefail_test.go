@@ -1,7 +1,6 @@
 package httpproxy
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,47 +8,11 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
 	"github.com/mcptrail/mcptrail/internal/testbin"
 )
-
-// fullDisk accepts limit bytes, then fails like a full disk; once freed,
-// the writes after the first failure succeed again (space was freed). It
-// is safe for concurrent use.
-type fullDisk struct {
-	mu     sync.Mutex
-	buf    bytes.Buffer
-	limit  int
-	failed bool
-	freed  bool
-}
-
-func (f *fullDisk) Write(p []byte) (int, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.failed && f.freed {
-		return f.buf.Write(p)
-	}
-	room := f.limit - f.buf.Len()
-	if room >= len(p) {
-		return f.buf.Write(p)
-	}
-	f.failed = true
-	if room > 0 {
-		f.buf.Write(p[:room])
-	}
-	return max(room, 0), syscall.ENOSPC
-}
-
-// free makes the writes after the failure succeed.
-func (f *fullDisk) free() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.freed = true
-}
 
 // TestCaptureFailureLeavesGapNote fills the capture's disk mid-session:
 // the traffic is still forwarded byte for byte, the tap says so once, at
@@ -64,7 +27,7 @@ func TestCaptureFailureLeavesGapNote(t *testing.T) {
 	}))
 	defer target.Close()
 	u, _ := url.Parse(target.URL)
-	disk := &fullDisk{limit: 20_000}
+	disk := &testbin.FullDisk{Limit: 20_000}
 	failed := make(chan error, 2)
 	p, err := New(&Options{Target: u, Capture: disk, OnCaptureError: func(err error) { failed <- err }})
 	if err != nil {
@@ -90,7 +53,7 @@ func TestCaptureFailureLeavesGapNote(t *testing.T) {
 		sent += int64(len(body) + len(got))
 	}
 	front.Close()
-	disk.free()
+	disk.Free()
 	err = p.Close()
 	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "recorded in a capture-gap note") {
 		t.Errorf("Close = %v, want ENOSPC recorded in a capture-gap note", err)
@@ -106,5 +69,5 @@ func TestCaptureFailureLeavesGapNote(t *testing.T) {
 	if len(failed) != 0 {
 		t.Error("OnCaptureError was called more than once")
 	}
-	testbin.CheckCaptureGapBytes(t, disk.buf.Bytes(), 2*calls, sent)
+	testbin.CheckCaptureGapBytes(t, disk.Bytes(), 2*calls, sent)
 }

@@ -29,8 +29,8 @@
 // (classify.go): MCP ones are captured as frames, the others as one
 // capture.TypeExchange record whose seq, from the same counter, is taken
 // before the client can act on the answer and which is filled when the
-// answer ends, with credentials redacted in bodies and URLs (creds.go,
-// xchg.go).
+// answer ends, with credentials redacted in bodies and URLs (xchg.go,
+// through redact.CredentialBody and redact.CredentialURL).
 //
 // # Ordering
 //

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/redact"
 )
 
 // ForwardOptions makes a Proxy an HTTP forward proxy: absolute-form
@@ -111,7 +112,7 @@ func (p *Proxy) serveForward(w http.ResponseWriter, r *http.Request) {
 // inside an intercepted tunnel) to its origin and records it.
 func (p *Proxy) forwardExchange(w http.ResponseWriter, r *http.Request, intercepted bool) {
 	ex := p.newExchange(r)
-	ex.url = redactURL(r.URL, credentialKeys())
+	ex.url = redact.CredentialURL(r.URL)
 	ex.xs = newXstate(r, p.q.now(), ex.url)
 	ex.xs.intercepted = intercepted
 	if !p.fwd.origins.allows(r.URL.Scheme, r.URL.Host) {

@@ -16,6 +16,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/admit"
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/mcp"
+	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/tap/feed"
 	"github.com/mcptrail/mcptrail/internal/tap/record"
 )
@@ -94,7 +95,7 @@ type Options struct {
 	// Redact, when non-nil, rewrites every record on the capture
 	// goroutine before it is written; the forwarded bytes are never
 	// touched.
-	Redact Redactor
+	Redact redact.Redactor
 	// BeforeEnd, when non-nil, is called once by Close, after the server
 	// stopped; the records it returns (notes) are written just before the
 	// end record. Nil adds nothing.
@@ -120,16 +121,6 @@ type Options struct {
 	// capture-gap note account for what was lost. It must be quick. Nil
 	// says nothing until Close.
 	OnCaptureError func(error)
-}
-
-// Redactor rewrites capture records before they are written
-// (internal/redact implements it). The capture goroutine is its only
-// caller, so it may keep per-session state.
-type Redactor interface {
-	// Record redacts a record in place (a frame's Raw, Text and HTTP
-	// envelope; a note's text; the session header) and reports whether
-	// it changed it, marking it Redacted then.
-	Record(*capture.Record) bool
 }
 
 // Proxy is a Streamable HTTP reverse proxy that captures every exchange.
@@ -227,7 +218,7 @@ func (p *Proxy) start(opts *Options, target string) {
 	h.Transport = "http"
 	h.Target = target
 	h.Time = p.q.now()
-	go p.q.run(opts.Capture, &h, opts.Redact, &record.Options{Feed: opts.Feed, OnError: opts.OnCaptureError})
+	go p.q.run(opts.Capture, &h, &record.Options{Feed: opts.Feed, OnError: opts.OnCaptureError, Redact: opts.Redact})
 }
 
 // Close ends the capture: it waits for the queued records and writes the
@@ -303,7 +294,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !p.isEndpoint(r.URL.Path) {
-		ex.xs = newXstate(r, p.q.now(), redactURL(p.targetURL(r.URL), credentialKeys()))
+		ex.xs = newXstate(r, p.q.now(), redact.CredentialURL(p.targetURL(r.URL)))
 		ex.xs.onDocument = p.documentCheck(r)
 	}
 	p.serve(w, r, ex, p.rp)

@@ -137,34 +137,22 @@ func (q *queue) counts() (frames, n int64) {
 }
 
 // run is the capture goroutine: it writes the session header, then the
-// slots in order (each through red, when it is not nil, and then to the
-// recorder, which hands it to the feed), flushing whenever it has caught
-// up, until close.
-func (q *queue) run(w io.Writer, header *capture.Record, red Redactor, opts *record.Options) {
+// slots in order (record.Drain; the recorder redacts each with
+// opts.Redact, writes it and hands it to the feed), flushing whenever it
+// has caught up, until close.
+func (q *queue) run(w io.Writer, header *capture.Record, opts *record.Options) {
 	if w == nil {
 		w = io.Discard // records go to the feed only
 	}
-	rec := &recorder{out: record.New(w, opts), redact: red}
-	defer rec.out.Close()
-	rec.write(header)
-	rec.out.Flush()
-	var batch []*slot
-	done := 0
-	flush := rec.out.Flush
-	for {
-		var more bool
-		batch, more = q.q.Next(batch, done, flush)
-		if !more {
-			q.done <- rec.out.Finish(q.now())
-			return
-		}
-		done = 0
-		for _, s := range batch {
-			rec.writeSlot(s)
-			done += s.n
-		}
-		clear(batch)
-	}
+	out := record.New(w, opts)
+	defer out.Close()
+	out.Record(header)
+	out.Flush()
+	record.Drain(q.q, out, func(s **slot) (int, bool) {
+		writeSlot(out, *s)
+		return (*s).n, false
+	})
+	q.done <- out.Finish(q.now())
 }
 
 // close stops reserving, fills nothing, and waits for the capture
@@ -194,51 +182,36 @@ func (q *queue) close() error {
 // closeGrace is how long close waits for reserved slots to be filled.
 const closeGrace = 5 * time.Second
 
-// recorder redacts the slots' records and hands them to out, which writes
-// them, publishes them and accounts for a failed capture.
-type recorder struct {
-	out    *record.Recorder
-	redact Redactor
-}
-
-// write redacts and writes one record held in memory.
-func (r *recorder) write(rec *capture.Record) {
-	if r.redact != nil {
-		r.redact.Record(rec)
-	}
-	r.out.Record(rec)
-}
-
-// writeSlot writes a slot's record, streaming a spooled frame from its
-// file. Redaction works on the record in memory, so with a Redactor a
-// spooled frame is read back whole first.
-func (r *recorder) writeSlot(s *slot) {
+// writeSlot writes a slot's record through out, streaming a spooled frame
+// from its file. Redaction works on the record in memory, so with a
+// Redactor a spooled frame is read back whole first.
+func writeSlot(out *record.Recorder, s *slot) {
 	sp := s.spool
 	if sp == nil {
-		r.write(&s.rec)
+		out.Record(&s.rec)
 		return
 	}
 	s.spool = nil
 	defer sp.Close()
 	rec := &s.rec
-	if r.out.Err() != nil {
-		r.out.Lose(rec.Type, rec.Size)
+	if out.Err() != nil {
+		out.Lose(rec.Type, rec.Seq, rec.Size)
 		return
 	}
-	if r.redact != nil || r.out.LiveOnly() {
+	if out.Redactor() != nil || out.LiveOnly() {
 		b, err := sp.Bytes()
 		if err != nil {
-			r.out.Wrote(rec.Type, rec.Size, err) // recording stops, as after a failed write
+			out.Wrote(rec.Type, rec.Seq, rec.Size, err) // recording stops, as after a failed write
 			return
 		}
 		rec.Raw = string(b)
-		r.write(rec)
+		out.Record(rec)
 		return
 	}
 	l := capture.Line{Type: rec.Type, Seq: rec.Seq, Time: rec.Time, Dir: rec.Dir, NoEOL: rec.NoEOL, Conn: rec.Conn, HTTP: rec.HTTP}
-	err := r.out.Writer().AppendSpooled(&l, sp)
-	r.out.Wrote(rec.Type, rec.Size, err)
+	err := out.Writer().AppendSpooled(&l, sp)
+	out.Wrote(rec.Type, rec.Seq, rec.Size, err)
 	if err == nil {
-		r.out.Skip() // a consumer reads it from the capture file
+		out.Skip() // a consumer reads it from the capture file
 	}
 }

@@ -22,7 +22,7 @@ func (p *Proxy) modifyResponse(resp *http.Response) error {
 	ex.status = resp.StatusCode
 	p.challengeCheck(resp)
 	if xs := ex.xs; xs != nil && !ex.answerIsMCP(resp) {
-		xs.respHeaders = exchangeResponseHeaders(resp.Header, credentialKeys())
+		xs.respHeaders = exchangeResponseHeaders(resp.Header)
 		if resp.ContentLength >= 0 && resp.ContentLength <= capture.MaxExchangeBody {
 			// A small document of known length: its record comes
 			// before whatever the client does once it has the headers

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/redact"
 )
 
 // xstate is what an exchange that may not be MCP keeps for its
@@ -56,7 +57,7 @@ func (h *head) keep(p []byte) {
 
 // text returns the head as recorded: credentials redacted; a body that is
 // not UTF-8 text (compressed, binary) is left out, its size kept.
-func (h *head) text(keys map[string]bool) string {
+func (h *head) text() string {
 	b := h.buf
 	if h.cut {
 		// The cut may split a character.
@@ -67,7 +68,7 @@ func (h *head) text(keys map[string]bool) string {
 	if len(b) == 0 || !utf8.Valid(b) {
 		return ""
 	}
-	return redactBody(string(b), keys)
+	return redact.CredentialBody(string(b))
 }
 
 // headTap passes a non-MCP response body on unchanged, keeping its head.
@@ -105,12 +106,12 @@ func (t *headTap) Close() error { return t.rc.Close() }
 // exchangeResponseHeaders are the response headers an exchange record
 // keeps: a frame envelope's, and Location (a redirect's target, with its
 // credentials redacted: an authorization code travels in it).
-func exchangeResponseHeaders(h http.Header, keys map[string]bool) map[string]string {
+func exchangeResponseHeaders(h http.Header) map[string]string {
 	out := responseHeaders(h)
 	if loc := h.Get("Location"); loc != "" {
 		v := present
 		if u, err := url.Parse(loc); err == nil {
-			v = redactURL(u, keys)
+			v = redact.CredentialURL(u)
 		}
 		out = put(out, "Location", v)
 	}
@@ -134,13 +135,12 @@ func (ex *exchange) recordExchange() {
 	if ex.p.q.off {
 		return
 	}
-	keys := credentialKeys()
 	x := &capture.Exchange{
 		ID: ex.id, Method: ex.method, URL: xs.url, Status: ex.status,
 		DurationUS:  ex.p.q.now().Sub(xs.start).Microseconds(),
 		ReqHeaders:  xs.reqHeaders,
 		RespHeaders: xs.respHeaders,
-		ReqBody:     xs.req.text(keys), RespBody: xs.resp.text(keys),
+		ReqBody:     xs.req.text(), RespBody: xs.resp.text(),
 		ReqSize: xs.req.size, RespSize: xs.resp.size, ReqCut: xs.req.cut, RespCut: xs.resp.cut,
 		Intercepted: xs.intercepted, Refused: xs.refused, Error: xs.err,
 	}

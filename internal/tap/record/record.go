@@ -1,8 +1,10 @@
-// Package record is the writing end of both taps' capture goroutines: it
-// writes records through a capture.Writer, hands each one written to the
-// live feed (internal/tap/feed), and accounts for what a failed write
-// loses. It sits under the taps (internal/tap/stdio, internal/tap/httpproxy)
-// and over internal/capture; what a record holds and how it is encoded on
+// Package record is both taps' capture goroutine: Drain takes the tap's
+// capture queue (internal/tap/capq) in batches, and a Recorder redacts
+// the records (internal/redact, redaction on write), writes them through a
+// capture.Writer, hands each one written to the live feed
+// (internal/tap/feed), and accounts for what a failed write loses. It sits
+// under the taps (internal/tap/stdio, internal/tap/httpproxy) and over
+// internal/capture; what a record holds and how a frame line is encoded on
 // the hot path stays the tap's business.
 //
 // # Loss accounting
@@ -17,8 +19,8 @@
 //
 // # Concurrency
 //
-// A Recorder belongs to one goroutine, the tap's capture goroutine, except
-// that Options.OnError is called from it.
+// A Recorder belongs to one goroutine, the tap's capture goroutine (the
+// one that calls Drain), except that Options.OnError is called from it.
 package record
 
 import (
@@ -27,6 +29,8 @@ import (
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/redact"
+	"github.com/mcptrail/mcptrail/internal/tap/capq"
 	"github.com/mcptrail/mcptrail/internal/tap/feed"
 )
 
@@ -43,13 +47,20 @@ type Options struct {
 	// with its error: recording has stopped, the tap goes on relaying and
 	// Finish reports the loss. Nil says nothing until Finish.
 	OnError func(error)
+	// Redact, when not nil, rewrites every record Record writes before it
+	// is written; a tap that encodes lines itself redacts them with it too
+	// (Recorder.Redactor). Nil records everything as received.
+	Redact redact.Redactor
 }
 
 // Lost counts what a failed capture lost: frame records and their sizes
 // (the bytes that crossed), and every other record (stderr lines, notes,
-// exchange records, the end).
+// exchange records, the end). FirstSeq and LastSeq are the smallest and
+// largest seq among the lost records that carry one (frames, and on HTTP
+// exchange and tunnel records); zero when none did.
 type Lost struct {
 	Frames, Bytes, Other int64
+	FirstSeq, LastSeq    uint64
 }
 
 // Recorder writes a tap's records and accounts for a failed capture. Create
@@ -59,6 +70,7 @@ type Recorder struct {
 	w       *capture.Writer
 	feed    *feed.Feed
 	onError func(error)
+	redact  redact.Redactor
 
 	// marks holds, for each record not yet known to be in the file, where
 	// it ends, so a failed write can count exactly what it lost.
@@ -71,10 +83,11 @@ type Recorder struct {
 	session *capture.Record
 }
 
-// mark is a buffered record: the offset its line ends at, its size and
-// whether it is a frame.
+// mark is a buffered record: the offset its line ends at, its seq, its
+// size and whether it is a frame.
 type mark struct {
 	end   int64
+	seq   uint64
 	size  int
 	frame bool
 }
@@ -84,7 +97,7 @@ func New(w io.Writer, opts *Options) *Recorder {
 	cw := &countingWriter{w: w}
 	r := &Recorder{cw: cw, w: capture.NewWriter(cw)}
 	if opts != nil {
-		r.feed, r.onError = opts.Feed, opts.OnError
+		r.feed, r.onError, r.redact = opts.Feed, opts.OnError, opts.Redact
 	}
 	return r
 }
@@ -93,6 +106,9 @@ func New(w io.Writer, opts *Options) *Recorder {
 // lines itself (capture.Writer.AppendDecoded and the like); it must report
 // each such write to Wrote.
 func (r *Recorder) Writer() *capture.Writer { return r.w }
+
+// Redactor returns Options.Redact, for the lines a tap encodes itself.
+func (r *Recorder) Redactor() redact.Redactor { return r.redact }
 
 // Err returns the first write error, or nil while recording goes on.
 func (r *Recorder) Err() error { return r.err }
@@ -125,13 +141,16 @@ func (r *Recorder) Skip() {
 	}
 }
 
-// Record writes rec, of any type, and hands it to the feed as a Reader
-// will decode it; it sets rec's Line and Offset. After a failure it only
-// counts rec as lost.
+// Record redacts rec (Options.Redact), writes it, of any type, and hands
+// it to the feed as a Reader will decode it; it sets rec's Line and
+// Offset. After a failure it only counts rec as lost.
 func (r *Recorder) Record(rec *capture.Record) {
 	if r.err != nil {
-		r.Lose(rec.Type, rec.Size)
+		r.Lose(rec.Type, rec.Seq, rec.Size)
 		return
+	}
+	if r.redact != nil {
+		r.redact.Record(rec)
 	}
 	if rec.Type == capture.TypeSession {
 		c := *rec
@@ -139,22 +158,23 @@ func (r *Recorder) Record(rec *capture.Record) {
 	}
 	rec.Line, rec.Offset = r.w.Pos() // for the feed; the Writer ignores them
 	err := r.w.Write(rec)
-	r.Wrote(rec.Type, rec.Size, err)
+	r.Wrote(rec.Type, rec.Seq, rec.Size, err)
 	if err == nil && r.feed != nil {
 		r.feed.PublishWritten(rec)
 	}
 }
 
-// Wrote accounts for a record of type t, of size bytes when a frame,
-// whose write through Writer returned err. The caller writes nothing
-// while Err is set, and reports what it drops then to Lose.
-func (r *Recorder) Wrote(t capture.Type, size int, err error) {
+// Wrote accounts for a record of type t and seq (0 when it has none), of
+// size bytes when a frame, whose write through Writer returned err. The
+// caller writes nothing while Err is set, and reports what it drops then
+// to Lose.
+func (r *Recorder) Wrote(t capture.Type, seq uint64, size int, err error) {
 	line, _ := r.w.Pos()
 	if line-1 > r.seen {
 		// The Writer took it, whole: it ends where the buffer does (a
 		// failed write keeps what it did not write), file bytes included.
 		r.seen = line - 1
-		r.marks = append(r.marks, mark{end: r.cw.n + int64(r.w.Buffered()), size: size, frame: t == capture.TypeFrame})
+		r.marks = append(r.marks, mark{end: r.cw.n + int64(r.w.Buffered()), seq: seq, size: size, frame: t == capture.TypeFrame})
 		if err != nil {
 			r.fail(err)
 		} else if len(r.marks) >= pruneAt {
@@ -164,17 +184,23 @@ func (r *Recorder) Wrote(t capture.Type, size int, err error) {
 	}
 	if err != nil {
 		r.fail(err)
-		r.Lose(t, size)
+		r.Lose(t, seq, size)
 	}
 }
 
-// Lose counts a record of type t (of size bytes when a frame) that was
-// not written.
-func (r *Recorder) Lose(t capture.Type, size int) {
-	r.lose(t == capture.TypeFrame, size)
+// Lose counts a record of type t and seq (0 when it has none), of size
+// bytes when a frame, that was not written.
+func (r *Recorder) Lose(t capture.Type, seq uint64, size int) {
+	r.lose(t == capture.TypeFrame, seq, size)
 }
 
-func (r *Recorder) lose(frame bool, size int) {
+func (r *Recorder) lose(frame bool, seq uint64, size int) {
+	if seq != 0 {
+		if r.lost.FirstSeq == 0 || seq < r.lost.FirstSeq {
+			r.lost.FirstSeq = seq
+		}
+		r.lost.LastSeq = max(r.lost.LastSeq, seq)
+	}
 	if frame {
 		r.lost.Frames++
 		r.lost.Bytes += int64(size)
@@ -215,7 +241,7 @@ func (r *Recorder) fail(err error) {
 	// its note on a fresh line (without that newline, no note is written).
 	r.pruneMarks(r.cw.n + 1)
 	for _, m := range r.marks {
-		r.lose(m.frame, m.size)
+		r.lose(m.frame, m.seq, m.size)
 	}
 	r.marks = nil
 	if r.onError != nil {
@@ -245,7 +271,8 @@ func (r *Recorder) Finish(at time.Time) error {
 	}
 	gap := &capture.Record{
 		Type: capture.TypeNote, Time: at, Note: capture.NoteCaptureGap,
-		LostFrame: r.lost.Frames, LostBytes: r.lost.Bytes,
+		LostFrame: r.lost.Frames, LostBytes: r.lost.Bytes, LostOther: r.lost.Other,
+		LostFirstSeq: r.lost.FirstSeq, LostLastSeq: r.lost.LastSeq,
 		Text: fmt.Sprintf("capture write failed (%v); %d other records lost", r.err, r.lost.Other),
 	}
 	lostErr := fmt.Errorf("capture incomplete: %d frames (%d bytes) and %d other records not recorded: %w",
@@ -269,6 +296,34 @@ func (r *Recorder) Finish(at time.Time) error {
 func (r *Recorder) Close() {
 	if r.feed != nil {
 		r.feed.Close()
+	}
+}
+
+// Drain is a tap's capture loop over q: it hands write the items q has
+// ready, in order, and gives their room back to q (write returns the bytes
+// an item held in q's budget), flushing r whenever q is momentarily
+// empty, so that a crash loses little. It returns when write reports the
+// tap's last item (stop) or q is closed and empty; the caller then ends
+// the capture (Finish, Close).
+func Drain[T any](q *capq.Queue[T], r *Recorder, write func(*T) (held int, stop bool)) {
+	var batch []T
+	done := 0
+	flush := r.Flush
+	for {
+		var more bool
+		batch, more = q.Next(batch, done, flush)
+		if !more {
+			return
+		}
+		done = 0
+		for i := range batch {
+			n, stop := write(&batch[i])
+			if stop {
+				return
+			}
+			done += n
+		}
+		clear(batch)
 	}
 }
 

@@ -16,31 +16,8 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/tap/feed"
 	"github.com/mcptrail/mcptrail/internal/tap/record"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
-
-// disk accepts limit bytes, then fails like a full disk; with freed set,
-// writes after the first failure succeed again.
-type disk struct {
-	buf    bytes.Buffer
-	limit  int
-	failed bool
-	freed  bool
-}
-
-func (d *disk) Write(p []byte) (int, error) {
-	if d.failed && d.freed {
-		return d.buf.Write(p)
-	}
-	room := d.limit - d.buf.Len()
-	if room >= len(p) {
-		return d.buf.Write(p)
-	}
-	d.failed = true
-	if room > 0 {
-		d.buf.Write(p[:room])
-	}
-	return max(room, 0), syscall.ENOSPC
-}
 
 var t0 = time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
 
@@ -75,7 +52,7 @@ func TestFinishAccountsForEveryFrame(t *testing.T) {
 		runs = append(runs, run{limit, 4000, 1 << 30})
 	}
 	for _, tt := range runs {
-		d := &disk{limit: tt.limit}
+		d := &testbin.FullDisk{Limit: tt.limit}
 		var errs []error
 		r := record.New(d, &record.Options{OnError: func(err error) { errs = append(errs, err) }})
 		r.Record(session())
@@ -89,7 +66,7 @@ func TestFinishAccountsForEveryFrame(t *testing.T) {
 				r.Flush()
 			}
 			if i == tt.frames/2 {
-				d.freed = true // the disk failed before: space is freed, the recorder stays stopped
+				d.Free() // the disk failed before: space is freed, the recorder stays stopped
 			}
 		}
 		err := r.Finish(t0)
@@ -99,7 +76,7 @@ func TestFinishAccountsForEveryFrame(t *testing.T) {
 		if len(errs) != 1 || !errors.Is(errs[0], syscall.ENOSPC) {
 			t.Errorf("limit %d: OnError got %v, want one ENOSPC", tt.limit, errs)
 		}
-		checkGap(t, d.buf.Bytes(), int64(tt.frames), n, r.Lost())
+		checkGap(t, d.Bytes(), int64(tt.frames), n, r.Lost())
 	}
 }
 
@@ -130,34 +107,14 @@ func nearNewline(t *testing.T, off int) []int {
 }
 
 // checkGap checks that the capture's frames and its capture-gap note add
-// up to frames frames of n bytes, and that the note says what Lost says.
+// up to frames frames of n bytes, that the note names the seqs the file
+// lacks, and that it says what Lost says.
 func checkGap(t *testing.T, capt []byte, frames, n int64, lost record.Lost) {
 	t.Helper()
-	var recorded, recordedBytes int64
-	var gap *capture.Record
-	_, recs, _, err := capture.ReadAll(bytes.NewReader(capt))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range recs {
-		rec := &recs[i]
-		switch {
-		case rec.Type == capture.TypeFrame:
-			recorded++
-			recordedBytes += int64(rec.Size)
-		case rec.Note == capture.NoteCaptureGap:
-			gap = rec
-		}
-	}
-	if gap == nil {
-		t.Fatalf("no capture-gap note in\n%s", capt)
-	}
-	if recorded+gap.LostFrame != frames || recordedBytes+gap.LostBytes != n || gap.LostFrame == 0 {
-		t.Fatalf("recorded %d frames (%d bytes), lost %d (%d bytes); want %d (%d bytes) in all, some lost",
-			recorded, recordedBytes, gap.LostFrame, gap.LostBytes, frames, n)
-	}
-	if gap.LostFrame != lost.Frames || gap.LostBytes != lost.Bytes {
-		t.Errorf("the note says %d frames (%d bytes), Lost %+v", gap.LostFrame, gap.LostBytes, lost)
+	gap := testbin.CheckCaptureGapBytes(t, capt, frames, n)
+	got := record.Lost{Frames: gap.LostFrame, Bytes: gap.LostBytes, Other: gap.LostOther, FirstSeq: gap.LostFirstSeq, LastSeq: gap.LostLastSeq}
+	if got != lost {
+		t.Errorf("the note says %+v, Lost %+v", got, lost)
 	}
 }
 

@@ -142,8 +142,7 @@ func newTap(opts *Options) *tap {
 		if w == nil {
 			w = io.Discard
 		}
-		t.rec = newRecorder(w, &record.Options{Feed: opts.Feed, OnError: opts.OnCaptureError})
-		t.rec.redact = opts.Redact
+		t.rec = newRecorder(w, &record.Options{Feed: opts.Feed, OnError: opts.OnCaptureError, Redact: opts.Redact})
 		t.rec.spoolDir = opts.SpoolDir
 		t.recDone = make(chan error, 1)
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"io"
 	"runtime"
+	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/tap/record"
 )
 
@@ -25,8 +27,9 @@ type recorder struct {
 	partial [numStreams][]byte
 
 	lines int // lines recorded, for yieldEvery
-	// redact, when not nil, rewrites records before they are written.
-	redact Redactor
+	// redact is out's Redactor: when not nil, it rewrites the lines
+	// before they are written.
+	redact redact.Redactor
 	// spool holds, per stream, an unfinished line that grew past
 	// capture.SpoolAbove (partial is then empty); spoolDir is where such
 	// files go (Options.SpoolDir).
@@ -37,45 +40,41 @@ type recorder struct {
 }
 
 // newRecorder returns a recorder writing to w with opts (Options.Feed,
-// Options.OnCaptureError).
+// Options.OnCaptureError, Options.Redact).
 func newRecorder(w io.Writer, opts *record.Options) *recorder {
 	out := record.New(w, opts)
-	return &recorder{out: out, w: out.Writer()}
+	return &recorder{out: out, w: out.Writer(), redact: out.Redactor()}
 }
 
 // header writes and flushes the session record.
 func (r *recorder) header(h *capture.Record) {
-	r.record(h)
+	r.out.Record(h)
 	r.out.Flush()
 }
 
-// run records t's queue in batches until the stop item; the queue calls
-// flush whenever it is momentarily empty, so a crash loses little.
+// run records t's queue until the stop item (record.Drain), then ends
+// the capture; the queue calls flush whenever it is momentarily empty, so
+// a crash loses little.
 func (r *recorder) run(t *tap) error {
 	defer r.out.Close()
-	var batch []item
-	done := 0
-	flush := r.out.Flush
-	for {
-		batch, _ = t.q.Next(batch, done, flush)
-		done = 0
-		for i := range batch {
-			it := &batch[i]
-			switch it.kind {
-			case itemData:
-				r.data(it)
-			case itemEOF:
-				r.eof(it)
-			case itemNote:
-				r.record(it.rec)
-			case itemStop:
-				return r.out.Finish(it.at)
-			}
-			done += len(it.data)
-			t.release(it.data)
+	var end time.Time
+	record.Drain(t.q, r.out, func(it *item) (int, bool) {
+		switch it.kind {
+		case itemData:
+			r.data(it)
+		case itemEOF:
+			r.eof(it)
+		case itemNote:
+			r.out.Record(it.rec)
+		case itemStop:
+			end = it.at
+			return 0, true
 		}
-		clear(batch)
-	}
+		n := len(it.data)
+		t.release(it.data)
+		return n, false
+	})
+	return r.out.Finish(end)
 }
 
 // data writes a record for each line the chunk completes and keeps the
@@ -189,10 +188,10 @@ func (r *recorder) line(it *item, seq uint64, line []byte, noEOL bool) {
 		seq = 0
 	}
 	if r.out.Err() != nil {
-		r.out.Lose(t, len(line))
+		r.out.Lose(t, seq, len(line))
 		return
 	}
-	r.out.Wrote(t, len(line), r.writeLine(t, seq, it, line, noEOL))
+	r.out.Wrote(t, seq, len(line), r.writeLine(t, seq, it, line, noEOL))
 }
 
 // spooledLine is line for a line held in a spool.
@@ -203,16 +202,8 @@ func (r *recorder) spooledLine(it *item, seq uint64, sp *capture.Spool, noEOL bo
 	}
 	size := int(sp.Len())
 	if r.out.Err() != nil {
-		r.out.Lose(t, size)
+		r.out.Lose(t, seq, size)
 		return
 	}
-	r.out.Wrote(t, size, r.writeSpooled(t, seq, it, sp, noEOL))
-}
-
-// record writes a session, note or end record.
-func (r *recorder) record(rec *capture.Record) {
-	if r.redact != nil && r.out.Err() == nil {
-		r.redact.Record(rec)
-	}
-	r.out.Record(rec)
+	r.out.Wrote(t, seq, size, r.writeSpooled(t, seq, it, sp, noEOL))
 }

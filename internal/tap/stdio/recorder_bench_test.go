@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/mcptrail/mcptrail/internal/redact"
+	"github.com/mcptrail/mcptrail/internal/tap/record"
 )
 
 // benchChunk returns about 256 KiB of ~100-byte tools/call frames, cut at
@@ -47,9 +50,8 @@ func BenchmarkRecordChunk(b *testing.B) {
 // recordChunk runs b's loop over the recorder's work for one chunk of
 // lines frames read from stream s, redacted by red (nil: off), and reports
 // ns per frame.
-func recordChunk(b *testing.B, chunk []byte, lines int, s stream, red Redactor) {
-	r := newRecorder(io.Discard, nil)
-	r.redact = red
+func recordChunk(b *testing.B, chunk []byte, lines int, s stream, red redact.Redactor) {
+	r := newRecorder(io.Discard, &record.Options{Redact: red})
 	at := time.Date(2026, 7, 28, 12, 0, 0, 123456789, time.UTC)
 	var seq uint64
 	b.SetBytes(int64(len(chunk)))
@@ -91,7 +93,7 @@ func BenchmarkRunBurst(b *testing.B) {
 // runBurst pipes data through Run with cat as the server, capturing into
 // the file capt ("": no capture) with redaction red (nil: off), and fails
 // b unless every byte comes back.
-func runBurst(b *testing.B, data []byte, capt string, red Redactor) {
+func runBurst(b *testing.B, data []byte, capt string, red redact.Redactor) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		b.Fatal(err)

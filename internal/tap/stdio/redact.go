@@ -2,23 +2,6 @@ package stdio
 
 import "github.com/mcptrail/mcptrail/internal/capture"
 
-// Redactor rewrites capture records before they are written
-// (internal/redact implements it). The capture goroutine is its only
-// caller, so it may keep per-session state.
-type Redactor interface {
-	// Record redacts a session, note or end record in place and reports
-	// whether it changed it.
-	Record(*capture.Record) bool
-	// Line returns a frame or stderr line (without its newline) as it is
-	// to be recorded, and whether that differs from line. It must not
-	// modify line, which the capture goroutine still owns.
-	Line(t capture.Type, dir capture.Dir, line []byte) ([]byte, bool)
-	// Names returns a filter of the member names Line acts on in a frame
-	// travelling in dir (a JSON frame holding none of them is one Line
-	// leaves as it is), or nil when Line must see every frame.
-	Names(dir capture.Dir) *capture.NameFilter
-}
-
 // writeLine writes one frame or stderr line, through the Redactor when
 // there is one, and hands what it wrote to the feed. A JSON frame none of
 // whose member names the Redactor's filter selects is written as it is,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/redact"
+	"github.com/mcptrail/mcptrail/internal/tap/record"
 )
 
 // BenchmarkRecordChunkRedact is BenchmarkRecordChunk with and without
@@ -31,7 +32,7 @@ func BenchmarkRecordChunkRedact(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
 		chunk []byte
-		red   Redactor
+		red   redact.Redactor
 	}{
 		{"plain/off", plain, nil},
 		{"plain/secrets", plain, red},
@@ -53,8 +54,7 @@ func BenchmarkRedactRatio(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	off, on := newRecorder(io.Discard, nil), newRecorder(io.Discard, nil)
-	on.redact = red
+	off, on := newRecorder(io.Discard, nil), newRecorder(io.Discard, &record.Options{Redact: red})
 	at := time.Date(2026, 7, 28, 12, 0, 0, 123456789, time.UTC)
 	var seq uint64
 	var tOff, tOn time.Duration
@@ -90,7 +90,7 @@ func BenchmarkRunBurstRedact(b *testing.B) {
 	}
 	for _, bc := range []struct {
 		name string
-		red  Redactor
+		red  redact.Redactor
 	}{{"off", nil}, {"secrets", red}, {"off", nil}, {"secrets", red}} {
 		b.Run(bc.name, func(b *testing.B) {
 			dir := b.TempDir()

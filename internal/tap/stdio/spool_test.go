@@ -8,15 +8,16 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/redact"
+	"github.com/mcptrail/mcptrail/internal/tap/record"
 )
 
 // recordInChunks feeds line (split in relay-sized chunks, with a newline
 // unless noEOL) through a recorder and returns the frame record it wrote.
-func recordInChunks(t *testing.T, line []byte, noEOL bool, red Redactor) (capture.Record, string) {
+func recordInChunks(t *testing.T, line []byte, noEOL bool, red redact.Redactor) (capture.Record, string) {
 	t.Helper()
 	var out bytes.Buffer
-	r := newRecorder(&out, nil)
-	r.redact, r.spoolDir = red, t.TempDir()
+	r := newRecorder(&out, &record.Options{Redact: red})
+	r.spoolDir = t.TempDir()
 	data := line
 	if !noEOL {
 		data = append(append([]byte(nil), line...), '\n')
@@ -65,7 +66,7 @@ func TestSpooledLine(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var red Redactor
+			var red redact.Redactor
 			if tc.secrets {
 				r, err := redact.New(&redact.Options{Secrets: true})
 				if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/tap/stdio"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
 // readCapture decodes every record of a capture.
@@ -279,31 +280,6 @@ func TestRunSignals(t *testing.T) {
 	}
 }
 
-// failingWriter accepts limit bytes, then fails like a full disk. With
-// recovers set, the writes after the first failure succeed again (space was
-// freed).
-type failingWriter struct {
-	buf      bytes.Buffer
-	limit    int
-	recovers bool
-	failed   bool
-}
-
-func (f *failingWriter) Write(p []byte) (int, error) {
-	if f.failed && f.recovers {
-		return f.buf.Write(p)
-	}
-	room := f.limit - f.buf.Len()
-	if room >= len(p) {
-		return f.buf.Write(p)
-	}
-	f.failed = true
-	if room > 0 {
-		f.buf.Write(p[:room])
-	}
-	return max(room, 0), syscall.ENOSPC
-}
-
 func TestRunCaptureFailureKeepsRelaying(t *testing.T) {
 	t.Parallel()
 	var in strings.Builder
@@ -311,7 +287,10 @@ func TestRunCaptureFailureKeepsRelaying(t *testing.T) {
 		in.WriteString(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}` + "\n")
 	}
 	for _, recovers := range []bool{false, true} {
-		fw := &failingWriter{limit: 100_000, recovers: recovers}
+		fw := &testbin.FullDisk{Limit: 100_000}
+		if recovers {
+			fw.Free()
+		}
 		var out bytes.Buffer
 		res, err := stdio.Run(context.Background(), &stdio.Options{
 			Command: peer(t, "cat"), Stdin: strings.NewReader(in.String()), Stdout: &out, Capture: fw,
@@ -325,7 +304,7 @@ func TestRunCaptureFailureKeepsRelaying(t *testing.T) {
 		if res == nil || res.Frames != 10000 {
 			t.Fatalf("recovers=%v: Result = %+v", recovers, res)
 		}
-		_, recs, dmg := readCapture(t, fw.buf.Bytes())
+		_, recs, dmg := readCapture(t, fw.Bytes())
 		var frames, lost int64
 		for _, r := range recs {
 			switch {
@@ -375,7 +354,7 @@ func TestRunContextCancel(t *testing.T) {
 
 func TestRunCaptureUnwritableFromStart(t *testing.T) {
 	t.Parallel()
-	fw := &failingWriter{limit: 0}
+	fw := &testbin.FullDisk{}
 	var out bytes.Buffer
 	res, err := stdio.Run(context.Background(), &stdio.Options{
 		Command: append(peer(t, "cat", "exit:1"), "arg-\xff"), Stdin: strings.NewReader("a\nb\n"), Stdout: &out, Capture: fw,

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/tap/feed"
 )
 
@@ -62,7 +63,7 @@ type Options struct {
 	// Redact, when non-nil, rewrites what the capture records, on the
 	// capture goroutine; the bytes relayed between the peers are never
 	// touched. Nil records everything as received.
-	Redact Redactor
+	Redact redact.Redactor
 	// BeforeEnd, when non-nil, is called once after the server exited,
 	// just before the end record; the records it returns (notes) are
 	// written to the capture first. Nil adds nothing.

@@ -18,7 +18,7 @@ import (
 // goroutine, except redact, which Data.Redact calls from anywhere.
 type ingester struct {
 	st    *store.Store
-	red   *redact.Redactor
+	red   redact.Redactor
 	redMu sync.Mutex // guards red, shared with Data.Redact
 	// lines only grows: a Data holds lines[:n:n], which later appends
 	// never touch.

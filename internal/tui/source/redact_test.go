@@ -57,21 +57,21 @@ func TestRedactedData(t *testing.T) {
 	t.Parallel()
 	path := tempCapture(t)
 	writeCanary(t, path)
-	open := func(red *redact.Redactor) *source.Session {
+	open := func(red redact.Redactor) *source.Session {
 		s, err := source.Open(context.Background(), path, "", &source.Options{Redactor: red})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return s
 	}
-	read := func(red *redact.Redactor) *source.Session {
+	read := func(red redact.Redactor) *source.Session {
 		s, err := source.Read(context.Background(), strings.NewReader(mustRead(t, path)), "", &source.Options{Redactor: red})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return s
 	}
-	for name, start := range map[string]func(*redact.Redactor) *source.Session{"open": open, "read": read} {
+	for name, start := range map[string]func(redact.Redactor) *source.Session{"open": open, "read": read} {
 		t.Run(name, func(t *testing.T) {
 			plain := start(nil)
 			defer plain.Close()

@@ -58,7 +58,7 @@ type Options struct {
 	// goroutine until Close, and resets it at its session record: give
 	// each Session that runs at the same time its own (redact.New). Watch
 	// does not use it (the hub shows no frame content).
-	Redactor *redact.Redactor
+	Redactor redact.Redactor
 	// Rules grades the findings (internal/rules.Default with [rules]).
 	Rules *finding.Registry
 	// Interval is how often a Session delivers a newer Data while it

@@ -1,4 +1,4 @@
-package httpproxy
+package redact
 
 import (
 	"bytes"
@@ -10,26 +10,36 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
-	"github.com/mcptrail/mcptrail/internal/redact"
 )
 
 // credentialKeys are the OAuth parameters and JSON members whose values an
 // exchange record never holds (capture.Exchange): tokens, authorization
 // codes, PKCE verifiers, client secrets, assertions, registration access
-// tokens and software statements (redact.OAuthCredentials).
+// tokens and software statements (OAuthCredentials).
 func credentialKeys() map[string]bool {
 	keys := map[string]bool{}
-	for _, k := range redact.OAuthCredentials() {
+	for _, k := range OAuthCredentials() {
 		keys[k] = true
 	}
 	return keys
 }
 
-// redactBody returns an exchange body with its credentials replaced by
-// capture.RedactedValue: in a JSON body the members named in keys at any
-// depth; then, in any body, every "key=value" pair of a credential key
-// (a form-encoded body, a URL in a JSON string or in an HTML redirect
-// page).
+// CredentialBody returns an HTTP exchange body (an OAuth request or
+// response the HTTP tap records, capture.Exchange) with the values of its
+// OAuth credentials (OAuthCredentials) replaced by Placeholder, whatever
+// the redaction rules: in a JSON body the members so named at any depth;
+// then, in any body, every "name=value" pair of a credential (a
+// form-encoded body, a URL in a JSON string or in an HTML redirect page).
+// Every other byte is kept; a valid JSON body stays valid.
+func CredentialBody(body string) string { return redactBody(body, credentialKeys()) }
+
+// CredentialURL returns u as an exchange record holds it: the values of
+// the OAuth credentials in its query and fragment replaced by Placeholder
+// (a PKCE code_challenge too when its method is plain), a password in its
+// user info hidden.
+func CredentialURL(u *url.URL) string { return redactURL(u, credentialKeys()) }
+
+// redactBody is CredentialBody for the credential names in keys.
 func redactBody(body string, keys map[string]bool) string {
 	t := strings.TrimSpace(body)
 	if t != "" && (t[0] == '{' || t[0] == '[') {
@@ -43,7 +53,7 @@ func redactBody(body string, keys map[string]bool) string {
 // credentialPair matches "key=value" for a credential key at the start of
 // the text or after a separator a query, a form or markup puts before it;
 // the value runs to the next separator.
-var credentialPair = regexp.MustCompile(`((?:^|[?&#;,\s"'/])(?:` + strings.Join(redact.OAuthCredentials(), "|") + `)=)[^&"'<>\s#,;]*`)
+var credentialPair = regexp.MustCompile(`((?:^|[?&#;,\s"'/])(?:` + strings.Join(OAuthCredentials(), "|") + `)=)[^&"'<>\s#,;]*`)
 
 // redactPairs replaces the value of every credential pair in s.
 func redactPairs(s string) string {
