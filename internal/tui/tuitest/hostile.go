@@ -8,16 +8,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/testbin"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
 
-// Evil is what a hostile peer puts in a string to take over a terminal:
-// clear the screen and home the cursor (CSI), set the window title (OSC
-// 0), an OSC 8 hyperlink, an OSC 52 clipboard write, a right-to-left
-// override and a bidi isolate, the C1 CSI as a code point, a DEL, a NUL
-// and a newline. It is valid UTF-8, so it fits in a JSON string.
-const Evil = "\x1b[2J\x1b[H" + "\x1b]0;pwned\x07" + "\x1b]8;;http://evil.example\x1b\\link\x1b]8;;\x1b\\" +
-	"\x1b]52;c;cHduZWQ=\x07" + "\u202e" + "\u2066" + "\u009b" + "\x7f" + "\x00" + "\nfake row"
+// Evil is testbin.EvilUTF8, the one hostile text every output's tests
+// use (valid UTF-8, so it fits in a JSON string), followed by a fake row:
+// a screen that let its newline through would show that row.
+const Evil = testbin.EvilUTF8 + "fake row"
 
 // HugeLen is the length of the hostile transcript's huge tool name.
 const HugeLen = 1 << 20
@@ -31,27 +29,6 @@ func HugeName() string {
 	return s + strings.Repeat("A", HugeLen-len(s))
 }
 
-// jsonString is s as a JSON string literal that keeps every byte JSON
-// lets it keep: controls are escaped (\u001b, \u0000), the rest (DEL, C1
-// code points, bidi controls) stays raw on the wire.
-func jsonString(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c < 0x20:
-			fmt.Fprintf(&b, `\u%04x`, c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
 
 // HostileSteps is a 2025-11-25 session in which both peers put Evil in
 // every string that reaches a screen: client and server names and
@@ -63,9 +40,9 @@ func jsonString(s string) string {
 // tool-error and pending calls and accepted, declined and pending
 // elicitations.
 func HostileSteps() []Step {
-	e := jsonString(Evil)
-	x := func(s string) string { return jsonString(s + Evil) }
-	huge := jsonString(HugeName())
+	e := testbin.JSONString(Evil)
+	x := func(s string) string { return testbin.JSONString(s + Evil) }
+	huge := testbin.JSONString(HugeName())
 	frames := []struct {
 		dir capture.Dir
 		raw string
@@ -83,7 +60,7 @@ func HostileSteps() []Step {
 		{capture.S2C, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + e + `,"progress":1,"message":` + e + `}}`},
 		{capture.S2C, `{"jsonrpc":"2.0","id":0,"method":"elicitation/create","params":{"mode":"form","message":` + e + `,"requestedSchema":{"type":"object","properties":{` + x("field") + `:{"type":"string","title":` + e + `,"description":` + e + `}},"required":[` + x("field") + `]}}}`},
 		{capture.C2S, `{"jsonrpc":"2.0","id":0,"result":{"action":"accept","content":{` + x("field") + `:` + e + `}}}`},
-		{capture.S2C, `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"mode":"url","elicitationId":` + e + `,"url":` + jsonString("https://evil.example/"+Evil+"?x="+Evil) + `,"message":` + e + `}}`},
+		{capture.S2C, `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"mode":"url","elicitationId":` + e + `,"url":` + testbin.JSONString("https://evil.example/"+Evil+"?x="+Evil) + `,"message":` + e + `}}`},
 		{capture.C2S, `{"jsonrpc":"2.0","id":1,"result":{"action":"decline"}}`},
 		{capture.S2C, `{"jsonrpc":"2.0","id":` + x("id-") + `,"result":{"content":[{"type":"text","text":` + e + `}],"structuredContent":{` + x("key") + `:` + e + `}}}`},
 		{capture.S2C, `{"jsonrpc":"2.0","method":` + x("notifications/") + `,"params":{"data":` + e + `}}`},
