@@ -29,7 +29,6 @@ func HugeName() string {
 	return s + strings.Repeat("A", HugeLen-len(s))
 }
 
-
 // HostileSteps is a 2025-11-25 session in which both peers put Evil in
 // every string that reaches a screen: client and server names and
 // versions, tool names, an error message, a tool error's text, a
