@@ -93,7 +93,8 @@ func TestHostile(t *testing.T) {
 			d.Snap.Ledger.Len(), d.Snap.Findings.Len(), d.Snap.Catalog != nil)
 	}
 	th := ui.NewTheme(true)
-	for _, kind := range []Kind{Ledger, Capabilities, Tools, Findings} {
+	for _, spec := range Specs() { // every overlay: a new one is covered once registered
+		kind := spec.Kind
 		for _, size := range [][2]int{{80, 24}, {120, 40}, {40, 10}} {
 			t.Run(fmt.Sprintf("%s-%dx%d", kind, size[0], size[1]), func(t *testing.T) {
 				m := New(th, kind, d).SetSize(size[0], size[1])
