@@ -56,11 +56,15 @@ func TestContract(t *testing.T) {
 				t.Errorf("ledger rows (-store +page):\n%s", diff)
 			}
 			var wantRules, gotRules []string
-			for f := range snap.Findings.All() {
-				wantRules = append(wantRules, f.Rule)
+			for f := range snap.Findings.All() { // each with its capture line, as SARIF has it
+				line := "-"
+				if f.Line > 0 {
+					line = strconv.Itoa(f.Line)
+				}
+				wantRules = append(wantRules, f.Rule+" line "+line)
 			}
-			for _, m := range regexp.MustCompile(`<tr class="finding [^"]*" data-rule="([^"]*)"`).FindAllStringSubmatch(page, -1) {
-				gotRules = append(gotRules, m[1])
+			for _, m := range regexp.MustCompile(`<tr class="finding [^"]*" data-rule="([^"]*)">.*?<td class="num">([^<]*)</td></tr>`).FindAllStringSubmatch(page, -1) {
+				gotRules = append(gotRules, m[1]+" line "+m[2])
 			}
 			if diff := cmp.Diff(wantRules, gotRules); diff != "" {
 				t.Errorf("finding rows (-store +page):\n%s", diff)

@@ -69,6 +69,7 @@ type findingView struct {
 	Rule, Severity, Message, Summary, Help string
 	Call                                   int
 	Seq                                    uint64
+	Line                                   int // the capture line, as in SARIF; 0 when session-wide
 }
 
 type catalogView struct {
@@ -175,7 +176,7 @@ func findingViews(snap *store.Snapshot, reg *finding.Registry) ([]findingView, i
 			continue
 		}
 		v := findingView{Rule: shown(f.Rule), Severity: shown(string(f.Severity)), Message: shown(f.Message),
-			Call: rowCall(snap, f.Call), Seq: f.Seq}
+			Call: rowCall(snap, f.Call), Seq: f.Seq, Line: f.Line}
 		if r, ok := reg.Rule(f.Rule); ok {
 			v.Summary, v.Help = shown(r.Summary), shown(r.Help)
 		}
