@@ -132,7 +132,7 @@ func violations(graph map[string][]string, allowed map[string][]string) []string
 			}
 		}
 		if _, ok := allowed[pkg]; !ok && !testSupport(pkg) {
-			out = append(out, pkg+" is not placed in the layer table (archtest.layers, DESIGN.md)")
+			out = append(out, pkg+" is not placed in the layer table (archtest.layers, ARCHITECTURE.md)")
 		}
 	}
 	return out
@@ -272,7 +272,7 @@ func TestViolations(t *testing.T) {
 		{"test support imported", map[string][]string{"internal/cli": {"internal/testbin"}},
 			[]string{"internal/cli imports internal/testbin, which only serves tests"}},
 		{"unplaced package", map[string][]string{"internal/newthing": nil},
-			[]string{"internal/newthing is not placed in the layer table (archtest.layers, DESIGN.md)"}},
+			[]string{"internal/newthing is not placed in the layer table (archtest.layers, ARCHITECTURE.md)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

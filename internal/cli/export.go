@@ -43,8 +43,8 @@ type exportOptions struct {
 func newExportCmd(fac *Factory, runF func(*exportOptions) error) *cobra.Command {
 	opts := exportOptions{Factory: fac}
 	cmd := &cobra.Command{
-		Use:   "export [-T json|text|html|har] [-o FILE] [SESSION|PATH|-]",
-		Short: "Write a captured session as JSON, text, HTML or HAR",
+		Use:   "export [-T json|text|html|har|events|otlp] [-o FILE] [SESSION|PATH|-]",
+		Short: "Write a captured session as JSON, text, HTML, HAR, analytics events or OTLP",
 		Long: `Export reads a capture and writes the correlated session: its frames, calls,
 MRTR operations, per-method and per-tool summary and findings.
 
