@@ -63,10 +63,33 @@ func (s *Store) negotiation(c *Call) {
 		if s.probe == 0 {
 			return
 		}
-		if p := s.calls.at(s.probe - 1); p != nil && p.ResponseSeq != 0 && Failed(p.Status) && !serverFault(p) {
-			p.Negotiation = true
+		if p := s.calls.at(s.probe - 1); p != nil {
+			if p.ResponseSeq == 0 {
+				// The client stopped waiting for the probe: its answer,
+				// when it comes, decides (probeAnswered).
+				s.waitedProbe = s.probe
+			} else {
+				refusedProbe(p)
+			}
 		}
 		s.probe = 0
+	}
+}
+
+// probeAnswered settles c, just answered, when it is the probe the client
+// followed with initialize before the answer came.
+func (s *Store) probeAnswered(c *Call) {
+	if s.waitedProbe == c.Index+1 {
+		s.waitedProbe = 0
+		refusedProbe(c)
+	}
+}
+
+// refusedProbe marks p, an answered probe the client followed with
+// initialize, as negotiation when the server refused the era.
+func refusedProbe(p *Call) {
+	if Failed(p.Status) && !serverFault(p) {
+		p.Negotiation = true
 	}
 }
 
@@ -182,6 +205,7 @@ func (s *Store) answer(c *Call, r *capture.Record, f *wire.Frame) {
 		}
 		declared = s.serverDeclared(c, &res)
 	}
+	s.probeAnswered(c)
 	s.emitCall(ChangeCallAnswered, c)
 	if declared {
 		s.emitCapability(capture.S2C, c)

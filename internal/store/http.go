@@ -141,6 +141,7 @@ func (s *Store) httpStatus(r *capture.Record, f *wire.Frame) int {
 		s.inflight.remove(idx)
 	}
 	delete(s.exchanges, env.Exchange)
+	s.probeAnswered(c)
 	s.emitCall(ChangeCallAnswered, c)
 	s.mrtrAnswered(c, &mcp.Result{}, false)
 	s.completed(c)

@@ -65,6 +65,20 @@ func TestNegotiation(t *testing.T) {
 		errors: map[string]int{"server/discover": 0, "initialize": 0},
 		neg:    []bool{true, false},
 	}, {
+		// A client that stops waiting for the probe (Claude Code does
+		// after about 2.5 s, while a slow server starts) sends initialize
+		// before the refusal arrives: still negotiation.
+		name:   "initialize sent before the refusal arrives",
+		steps:  []step{c2s(0, probe(`"p1"`)), c2s(1, initialize("0")), s2c(2, errRes(`"p1"`, -32601, "Method not found")), s2c(3, initialized)},
+		errors: map[string]int{"server/discover": 0, "initialize": 0},
+		neg:    []bool{true, false},
+	}, {
+		name: "initialize sent before a 502 arrives",
+		steps: []step{post("x1", probe(`"p1"`), nil), post("x2", initialize("0"), nil), answer("x1", 502, "", nil),
+			answer("x2", 200, initialized, nil)},
+		errors: map[string]int{"server/discover": 1, "initialize": 0},
+		neg:    []bool{false, false},
+	}, {
 		name:   "a probe answered by a result",
 		steps:  []step{c2s(0, probe(`"p1"`)), s2c(1, res(`"p1"`, `{"supportedVersions":["2026-07-28"]}`)), c2s(2, initialize("0")), s2c(3, initialized)},
 		errors: map[string]int{"server/discover": 0, "initialize": 0},

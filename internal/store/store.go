@@ -161,11 +161,14 @@ type Store struct {
 	// probe is 1 + the index of the client's latest server/discover, 0
 	// before one; the initialize that follows a refused one makes it
 	// negotiation (Call.Negotiation).
-	probe  int
-	legacy legacyState
-	peers  peerState
-	mrtr   mrtrState
-	ledger ledgerState
+	probe int
+	// waitedProbe is 1 + the index of a probe the client followed with
+	// initialize before it was answered, 0 when none: its answer decides.
+	waitedProbe int
+	legacy      legacyState
+	peers       peerState
+	mrtr        mrtrState
+	ledger      ledgerState
 	// opsMirror and rowsMirror are the operations and ledger rows as the
 	// last snapshot shares them (list.go).
 	opsMirror  mirror[Operation]
