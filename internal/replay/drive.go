@@ -75,6 +75,8 @@ type driver struct {
 	pool *answerPool
 	// asked counts the server's requests by method; nil before the first.
 	asked map[string]int
+	// upAt is when await first read a frame from the server: it was up.
+	upAt time.Time
 }
 
 // run sends every step that is not skipped, a tools/call only when its tool
@@ -155,6 +157,9 @@ func (d *driver) await(id wire.ID, st *Step, q *answerQueue) (wire.Frame, error)
 		f, err := d.c.next(deadline, d.timeout)
 		if err != nil {
 			return f, err
+		}
+		if d.upAt.IsZero() {
+			d.upAt = time.Now()
 		}
 		switch f.Kind {
 		case wire.KindResponse, wire.KindError:

@@ -71,9 +71,12 @@ type Plan struct {
 	judge bool
 	// pool holds the recorded answers to every server-initiated request
 	// of the session, in the order asked (answerPool); lastAsk is when
-	// the last of them was asked, after the session's start.
-	pool    []Answer
-	lastAsk time.Duration
+	// the last of them was asked, after the session's start; firstAnswer
+	// is when the server first answered a call (it was up), after the
+	// session's start.
+	pool        []Answer
+	lastAsk     time.Duration
+	firstAnswer time.Duration
 }
 
 // Step is one recorded client call and what answering the server during
@@ -212,6 +215,11 @@ func (p *Plan) addRetries(snap *store.Snapshot) error {
 func (p *Plan) addAnswers(snap *store.Snapshot, calls []store.Call, byCall map[int]int) error {
 	for i := range calls {
 		c := &calls[i]
+		if c.Dir == capture.C2S && c.ResponseSeq != 0 {
+			if at := c.End.Sub(snap.Session.Start); p.firstAnswer == 0 || at < p.firstAnswer {
+				p.firstAnswer = at
+			}
+		}
 		if c.Dir != capture.S2C || c.ResponseSeq == 0 {
 			continue
 		}

@@ -88,10 +88,18 @@ func (d *driver) due(p *Plan) bool {
 // settle answers the server's questions once every call was sent, for as
 // long as the recording says more are due (due): until the recorded time
 // of the server's last question, counted from start, plus settleSlack,
-// and never longer than the timeout. A question that does not come is not
-// an error: the session then ends as it would have.
+// and never longer than the timeout. When the server was slower to come
+// up than in the recording (its first answer later), the wait is counted
+// from its first answer instead, as the recording's was: a server that
+// asks on a timer asks that much later too. A question that does not come
+// is not an error: the session then ends as it would have.
 func (d *driver) settle(p *Plan, start time.Time) {
 	deadline := start.Add(p.lastAsk + settleSlack)
+	if up := d.upAt; !up.IsZero() && p.lastAsk > p.firstAnswer {
+		if later := up.Add(p.lastAsk - p.firstAnswer + settleSlack); later.After(deadline) {
+			deadline = later
+		}
+	}
 	if limit := time.Now().Add(d.timeout); limit.Before(deadline) {
 		deadline = limit
 	}
