@@ -11,6 +11,7 @@ import (
 	jsonexport "github.com/mcptrail/mcptrail/internal/export/json"
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/redact"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
@@ -168,7 +169,7 @@ func loadAllLedgers(fac *Factory, red redact.Redactor) ([]sessionLedger, error) 
 // is reported on warn.
 func loadLedgerFile(warn io.Writer, path string, red redact.Redactor) ([]sessionLedger, error) {
 	var out []sessionLedger
-	err := eachSession(path, func(r *capture.Reader) error {
+	err := session.Each(path, func(r *capture.Reader) error {
 		snap, err := loadSnapshot(r, red)
 		if err != nil {
 			return err
