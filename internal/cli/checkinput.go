@@ -6,11 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/check"
+	"github.com/mcptrail/mcptrail/internal/session"
 )
 
 // checkInput checks what arg names: "-" every session on standard input,
@@ -50,33 +50,18 @@ func checkInputErr(err error) error {
 	return badInput(err)
 }
 
-// checkDir checks every capture file in dir, in name order.
+// checkDir checks every capture file in dir, in name order
+// (session.EachIn).
 func checkDir(c *check.Checker, dir string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return badInput(fmt.Errorf("reading directory %s: %w", dir, reason(err)))
-	}
-	var paths []string
-	for _, e := range entries {
-		p := filepath.Join(dir, e.Name())
-		if !e.Type().IsRegular() {
-			continue
-		}
-		if ok, err := capture.IsCapture(p); err == nil && ok {
-			paths = append(paths, p)
-		}
-	}
-	if len(paths) == 0 {
+	err := session.EachIn(dir, func(p string) error { return checkFile(c, p) })
+	var de *session.DirError
+	switch {
+	case errors.As(err, &de) && de.Err != nil:
+		return badInput(fmt.Errorf("reading directory %s: %w", dir, reason(de.Err)))
+	case errors.As(err, &de):
 		return notFoundf("no capture in directory %s", dir)
 	}
-	sort.Strings(paths)
-	var errs []error
-	for _, p := range paths {
-		if err := checkFile(c, p); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return err
 }
 
 // checkFile checks every session in the capture file at path.

@@ -9,6 +9,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/rules"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -94,7 +95,7 @@ func sessionCompletions(fac *Factory, prefix string) []cobra.Completion {
 	}
 	var out []cobra.Completion
 	for _, path := range files {
-		idx, _ := indexFile(path) // partial on error
+		idx, _ := session.IndexFile(path) // partial on error
 		for _, s := range idx {
 			h := s.Header
 			if h.SessionID == "" || !strings.HasPrefix(h.SessionID, prefix) {

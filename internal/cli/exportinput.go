@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/session"
 )
 
 // captureInput is an opened capture argument: the input, its name for
@@ -47,94 +47,41 @@ func openExportInput(fac *Factory, arg, session string) (*captureInput, error) {
 }
 
 // resolveCapture turns the export argument into a capture path and the
-// session wanted in it.
+// session wanted in it (session.CapturePath, then session.Resolve in the
+// state directory's sessions).
 func resolveCapture(fac *Factory, arg string) (string, string, error) {
-	if arg != "" {
-		fi, err := os.Stat(arg)
-		if err == nil && !fi.IsDir() {
-			return arg, "", nil
-		}
-		if strings.ContainsRune(arg, os.PathSeparator) || strings.HasSuffix(arg, capture.Ext) {
-			if err == nil {
-				return "", "", usagef("%s is a directory, not a capture file", arg)
-			}
-			return "", "", openCaptureError(arg, err)
-		}
+	if path, err := session.CapturePath(arg); path != "" || err != nil {
+		return path, "", resolveError(err)
 	}
 	state, err := fac.StateDir()
 	if err != nil {
 		return "", "", err
 	}
-	dir := capture.SessionsDir(state)
-	files, err := capture.SessionFiles(dir)
-	if err != nil {
-		return "", "", err
+	skip := func(path string, err error) {
+		printError(fac.IOStreams.ErrOut, fmt.Errorf("skipping %s: %w", path, err))
 	}
-	if arg == "" {
-		if len(files) == 0 {
-			return "", "", notFoundf("no sessions in %s (run 'mcptrail demo' to make one)", dir)
-		}
-		return files[0], "", nil
-	}
-	var matches []string
-	for _, f := range files {
-		if strings.HasPrefix(capture.SessionFileID(f), arg) {
-			matches = append(matches, f)
-		}
-	}
-	switch len(matches) {
-	case 0:
-		// Not a file's name: a session appended inside a file, perhaps.
-		return findAppended(fac, files, arg, dir)
-	case 1:
-		return matches[0], arg, nil
-	}
-	ids := make([]string, len(matches))
-	for i, m := range matches {
-		ids[i] = capture.SessionFileID(m)
-	}
-	return "", "", ambiguousPrefix(arg, dir, ids)
+	path, want, err := session.Resolve(capture.SessionsDir(state), arg, skip)
+	return path, want, resolveError(err)
 }
 
-// findAppended looks for a session id prefix among the sessions inside
-// the files (sessions added with --append).
-func findAppended(fac *Factory, files []string, arg, dir string) (string, string, error) {
-	ios := fac.IOStreams
-	var path, id string
-	var ids []string
-	for _, f := range files {
-		idx, err := indexFile(f)
-		if err != nil {
-			printError(ios.ErrOut, fmt.Errorf("skipping %s: %w", f, err))
-			continue
-		}
-		for i := range idx {
-			if strings.HasPrefix(idx[i].Header.SessionID, arg) {
-				path, id = f, idx[i].Header.SessionID
-				ids = append(ids, id)
-			}
-		}
+// resolveError turns a *session.ResolveError into the usage or not-found
+// error the user reads; any other error is returned as is.
+func resolveError(err error) error {
+	var re *session.ResolveError
+	if !errors.As(err, &re) {
+		return err
 	}
-	switch len(ids) {
-	case 0:
-		if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
-			return "", "", usagef("%s is a directory, not a capture file (and no session id in %s starts with it)", arg, dir)
-		}
-		return "", "", notFoundf("no session %q in %s", arg, dir)
-	case 1:
-		return path, id, nil
+	switch re.Kind {
+	case session.IsDirectory, session.DirNoMatch:
+		return usagef("%s", re.Error())
+	case session.CannotOpen:
+		return openCaptureError(re.Arg, re.Err)
+	case session.NoSessions:
+		return notFoundf("no sessions in %s (run 'mcptrail demo' to make one)", re.Dir)
+	case session.Ambiguous:
+		return ambiguousPrefix(re.Arg, re.Dir, re.Matches)
 	}
-	return "", "", ambiguousPrefix(arg, dir, ids)
-}
-
-// indexFile lists the sessions in the capture file at path.
-func indexFile(path string) ([]capture.Session, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("opening capture: %w", reason(err))
-	}
-	defer f.Close()
-	return capture.Index(f)
+	return notFoundf("%s", re.Error())
 }
 
 // ambiguousPrefix is the usage error for a session id prefix that

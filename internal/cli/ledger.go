@@ -2,8 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
-	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -11,6 +9,7 @@ import (
 	jsonexport "github.com/mcptrail/mcptrail/internal/export/json"
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/redact"
+	"github.com/mcptrail/mcptrail/internal/session"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
@@ -139,50 +138,28 @@ func loadLedger(fac *Factory, opts *ledgerOptions, red redact.Redactor) (session
 	return sessionLedger{id: snap.Session.ID, name: ci.name, rows: snap.Ledger.Slice()}, nil
 }
 
-// loadAllLedgers reads every session in the state directory (each session
-// of a file that holds several), newest file first; a file that is not a
-// readable capture is reported and skipped.
+// loadAllLedgers reads every session in the state directory
+// (session.Ledgers); a file that is not a readable capture is reported
+// and skipped.
 func loadAllLedgers(fac *Factory, red redact.Redactor) ([]sessionLedger, error) {
 	ios := fac.IOStreams
 	state, err := fac.StateDir()
 	if err != nil {
 		return nil, err
 	}
-	files, err := capture.SessionFiles(capture.SessionsDir(state))
+	damage := func(path string, d capture.Damage) { reportDamage(ios.ErrOut, path, d) }
+	skip := func(path string, err error) {
+		printError(ios.ErrOut, fmt.Errorf("skipping %s: %w", path, err))
+	}
+	stored, err := session.Ledgers(capture.SessionsDir(state), red, damage, skip)
 	if err != nil {
 		return nil, err
 	}
-	var out []sessionLedger
-	for _, path := range files {
-		ls, err := loadLedgerFile(ios.ErrOut, path, red)
-		if err != nil {
-			printError(ios.ErrOut, fmt.Errorf("skipping %s: %w", path, err))
-		}
-		out = append(out, ls...)
+	out := make([]sessionLedger, len(stored))
+	for i, l := range stored {
+		out[i] = sessionLedger{id: l.ID, name: l.Path, rows: l.Rows}
 	}
 	return out, nil
-}
-
-// loadLedgerFile returns the ledgers of the sessions in the file at path,
-// newest first, and those read before an error; damage its reader skipped
-// is reported on warn.
-func loadLedgerFile(warn io.Writer, path string, red redact.Redactor) ([]sessionLedger, error) {
-	var out []sessionLedger
-	err := eachSession(path, func(r *capture.Reader) error {
-		snap, err := loadSnapshot(r, red)
-		if err != nil {
-			return err
-		}
-		reportDamage(warn, path, snap.Session.Damage)
-		id := snap.Session.ID
-		if id == "" {
-			id = capture.SessionFileID(path)
-		}
-		out = append(out, sessionLedger{id: id, name: path, rows: snap.Ledger.Slice()})
-		return nil
-	})
-	slices.Reverse(out)
-	return out, err
 }
 
 // writeLedgerJSON writes the rows as one JSON array, one row per line;

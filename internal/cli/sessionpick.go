@@ -105,29 +105,3 @@ func idList(ids []string) string {
 	}
 	return strings.Join(out, ", ")
 }
-
-// eachSession calls fn with a reader for every session in the capture
-// file at path, in file order; fn must read its session to the end or
-// leave it (NextSession skips the rest).
-func eachSession(path string, fn func(*capture.Reader) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("opening capture: %w", reason(err))
-	}
-	defer f.Close()
-	r, err := capture.NewReader(f)
-	if err != nil {
-		return err
-	}
-	for {
-		if err := fn(r); err != nil {
-			return err
-		}
-		if err := r.NextSession(); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return err
-		}
-	}
-}

@@ -13,6 +13,13 @@
 // session on the calling goroutine plus one reader goroutine it ends
 // before returning; NewStore returns a store for a caller that ingests
 // records itself (live views), owned by that caller's goroutine.
+//
+// It also finds the sessions an argument names: CapturePath and Resolve
+// turn a path, session id or id prefix into a capture file of the
+// sessions directory (typed *ResolveError when none or several match),
+// Each reads every session of a file, EachIn every capture of a
+// directory, and Ledgers every stored session's elicitation ledger. The
+// CLI turns their typed errors into its messages and exit codes.
 package session
 
 import (
