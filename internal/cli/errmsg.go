@@ -8,27 +8,17 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
 )
 
 // Messages name the path, session or address they are about once: these
 // helpers take the operating system's own wording ("open x: no such file
 // or directory") apart so that mcptrail's prefix can name x itself.
 
-// reason returns err's cause without the operation and paths an
-// *fs.PathError or *os.LinkError adds, for a message that names the path
-// itself; any other error is returned as is. errors.Is(reason(err),
-// fs.ErrNotExist) still holds when it held for err.
-func reason(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
-}
+// reason is capture.PathCause: err without the operation and paths the
+// operating system's error adds.
+func reason(err error) error { return capture.PathCause(err) }
 
 // openCaptureError is the error of opening the capture file at path: a
 // missing file is of kind errNotFound.

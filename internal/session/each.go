@@ -19,7 +19,7 @@ import (
 func Each(path string, fn func(*capture.Reader) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("opening capture: %w", reason(err))
+		return fmt.Errorf("opening capture: %w", capture.PathCause(err))
 	}
 	defer f.Close()
 	r, err := capture.NewReader(f)
@@ -51,7 +51,7 @@ func (e *DirError) Error() string {
 	if e.Err == nil {
 		return fmt.Sprintf("no capture in directory %s", e.Dir)
 	}
-	return fmt.Sprintf("reading directory %s: %v", e.Dir, reason(e.Err))
+	return fmt.Sprintf("reading directory %s: %v", e.Dir, capture.PathCause(e.Err))
 }
 
 // Unwrap returns why the directory could not be read.

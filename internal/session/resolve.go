@@ -1,9 +1,7 @@
 package session
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"strings"
 
@@ -49,7 +47,7 @@ func (e *ResolveError) Error() string {
 	case IsDirectory:
 		return fmt.Sprintf("%s is a directory, not a capture file", e.Arg)
 	case CannotOpen:
-		return fmt.Sprintf("opening capture %s: %v", e.Arg, reason(e.Err))
+		return fmt.Sprintf("opening capture %s: %v", e.Arg, capture.PathCause(e.Err))
 	case NoSessions:
 		return fmt.Sprintf("no sessions in %s", e.Dir)
 	case DirNoMatch:
@@ -161,22 +159,8 @@ func findAppended(files []string, arg, dir string, skip func(string, error)) (st
 func IndexFile(path string) ([]capture.Session, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("opening capture: %w", reason(err))
+		return nil, fmt.Errorf("opening capture: %w", capture.PathCause(err))
 	}
 	defer f.Close()
 	return capture.Index(f)
-}
-
-// reason returns err's cause without the operation and path an
-// *fs.PathError adds, for a message that names the path itself.
-func reason(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
 }
