@@ -23,7 +23,7 @@ const root = "../.."
 // helper reports whether any package may import pkg: it knows nothing of
 // MCP and correlates nothing.
 func helper(pkg string) bool {
-	return pkg == "internal/spool" || pkg == "internal/termtext" || pkg == "internal/termtable" || pkg == "internal/jsonraw"
+	return pkg == "internal/spool" || pkg == "internal/units" || pkg == "internal/termtext" || pkg == "internal/termtable" || pkg == "internal/jsonraw"
 }
 
 // layers returns, for each package of the module (its path inside the
@@ -41,6 +41,7 @@ func layers() map[string][]string {
 		"internal/finding":    nil,
 		"internal/spool":      nil,
 		"internal/termtext":   nil,
+		"internal/units":      nil, // how a duration or a time reads to a person; a helper
 		"internal/termtable":  nil, // tables that fit a terminal; it uses termtext, a helper
 		"internal/jsonraw":    nil,
 		"internal/transcript": nil,
