@@ -12,12 +12,12 @@ import (
 // HARSchema returns the HAR 1.2 JSON schema of the npm package har-schema
 // (draft-06, one file per object, each referring to the others by id),
 // compiled with format assertions on. It reads the package's lib
-// directory from $MCPTRAIL_HAR_SCHEMA (.ci/run sets it), or installs the
-// package with npm into a temporary directory; without either it skips t,
-// unless CI is set, when it fails.
+// directory from $MCPTRAIL_HAR_SCHEMA (.ci/run sets it); without it the
+// test skips, or fails under CI=true (Heavy).
 func HARSchema(t testing.TB) *jsonschema.Schema {
 	t.Helper()
-	dir := npmSchemaDir(t, "HAR", "MCPTRAIL_HAR_SCHEMA", "har-schema", "lib")
+	dir := Heavy(t, HARSchemaEnv, "the HAR 1.2 JSON schema",
+		".ci/run installs it: npm install --prefix DIR har-schema, then DIR/node_modules/har-schema/lib")
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no HAR schema files in %s (%v)", dir, err)

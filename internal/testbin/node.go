@@ -1,18 +1,11 @@
 package testbin
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 )
-
-// NodeEnv names a directory whose node_modules holds NodePackages;
-// .ci/run installs them there once for every test package.
-const NodeEnv = "MCPTRAIL_NODE"
 
 // NodePackages are the real Node peers the end-to-end tests run, pinned:
 // the TypeScript SDK v1 and v2 (client and server), the reference
@@ -33,28 +26,32 @@ var NodePackages = []string{
 	"@openai/codex@0.169.0",
 }
 
-var node struct {
-	once sync.Once
-	dir  string // holds node_modules
-	tmp  string // set when dir was installed here, to remove
-	err  error
-}
-
 // NodeModules returns the node_modules directory that holds
-// NodePackages: $MCPTRAIL_NODE's, else the packages installed once per
-// test binary with npm into a temporary directory (NodeCleanup removes
-// it). Without node, or without npm when the variable is unset, it skips
-// t, unless CI is set, when it fails.
+// NodePackages: $MCPTRAIL_NODE's. Without node on PATH, or without the
+// variable, it skips t, or fails it under CI=true (Heavy).
 func NodeModules(t testing.TB) string {
 	t.Helper()
-	node.once.Do(func() { node.dir, node.err = prepareNode() })
-	if node.err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("no Node peers: %v", node.err)
+	return nodeModules(t, NodeEnv, "the real Node peers")
+}
+
+// NodeOAuthModules returns the node_modules directory that holds the
+// OAuth clients' packages (the TypeScript SDK v1 and v2 clients,
+// mcp-remote, undici): $MCPTRAIL_NODE_OAUTH's, as NodeModules.
+func NodeOAuthModules(t testing.TB) string {
+	t.Helper()
+	return nodeModules(t, NodeOAuthEnv, "the Node OAuth clients")
+}
+
+func nodeModules(t testing.TB, env, what string) string {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("needs %s, and node is not installed under CI=true", what)
 		}
-		t.Skipf("no Node peers: %v", node.err)
+		t.Skipf("skipping: needs %s; install node (apt-get install nodejs npm)", what)
 	}
-	return filepath.Join(node.dir, "node_modules")
+	dir := Heavy(t, env, what, ".ci/run installs them: npm install --prefix DIR the NodePackages of internal/testbin/node.go")
+	return filepath.Join(dir, "node_modules")
 }
 
 // NodeBin returns the path of an executable the Node peers install under
@@ -68,33 +65,27 @@ func NodeBin(t testing.TB, name string) string {
 	return p
 }
 
-// NodeCleanup removes what NodeModules installed itself; TestMain calls
-// it after m.Run.
-func NodeCleanup() {
-	if node.tmp != "" {
-		os.RemoveAll(node.tmp)
+// NodeScripts returns a fresh directory holding a copy of the files that
+// match pattern (a filepath.Glob pattern: "testdata/*.mjs") beside a link
+// to nodeModules, so that the scripts' bare imports resolve.
+func NodeScripts(t testing.TB, nodeModules, pattern string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Symlink(nodeModules, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
 	}
-}
-
-func prepareNode() (string, error) {
-	if _, err := exec.LookPath("node"); err != nil {
-		return "", fmt.Errorf("node is not installed")
+	src, err := filepath.Glob(pattern)
+	if err != nil || len(src) == 0 {
+		t.Fatalf("no scripts match %s: %v", pattern, err)
 	}
-	if dir := os.Getenv(NodeEnv); dir != "" {
-		return dir, nil
+	for _, p := range src {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(p)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		return "", fmt.Errorf("%s is unset and npm is not installed (.ci/run installs them)", NodeEnv)
-	}
-	tmp, err := os.MkdirTemp("", "mcptrail-node-")
-	if err != nil {
-		return "", err
-	}
-	node.tmp = tmp
-	args := append([]string{"install", "--no-save", "--no-audit", "--no-fund", "--prefix", tmp}, NodePackages...)
-	if out, err := exec.Command(npm, args...).CombinedOutput(); err != nil {
-		return "", fmt.Errorf("%s is unset and `npm install` failed: %v\n%s", NodeEnv, err, strings.TrimSpace(string(out)))
-	}
-	return tmp, nil
+	return dir
 }

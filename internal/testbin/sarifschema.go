@@ -16,12 +16,13 @@ const sarifSchemaFile = "sarif-2.1.0-rtm.5.json"
 // SARIFSchema returns the published SARIF 2.1.0 JSON schema (draft-04)
 // that the npm package @microsoft/jest-sarif ships, compiled with format
 // assertions on. It reads the package's lib/schemas directory from
-// $MCPTRAIL_SARIF_SCHEMA (.ci/run sets it), or installs the package with
-// npm into a temporary directory; without either it skips t, unless CI is
-// set, when it fails.
+// $MCPTRAIL_SARIF_SCHEMA (.ci/run sets it); without it the test skips, or
+// fails under CI=true (Heavy).
 func SARIFSchema(t testing.TB) *jsonschema.Schema {
 	t.Helper()
-	file := filepath.Join(npmSchemaDir(t, "SARIF", "MCPTRAIL_SARIF_SCHEMA", "@microsoft/jest-sarif", "lib/schemas"), sarifSchemaFile)
+	dir := Heavy(t, SARIFSchemaEnv, "the SARIF 2.1.0 JSON schema",
+		".ci/run installs it: npm install --prefix DIR @microsoft/jest-sarif, then DIR/node_modules/@microsoft/jest-sarif/lib/schemas")
+	file := filepath.Join(dir, sarifSchemaFile)
 	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatalf("reading the SARIF schema: %v", err)

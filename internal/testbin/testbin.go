@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -44,9 +45,11 @@ type Target struct {
 	Race bool
 }
 
-// Main builds the targets into a fresh temporary directory, runs the
-// tests, removes the directory and returns the exit code for os.Exit. A
-// package's TestMain is then `os.Exit(testbin.Main(m, targets...))`.
+// Main builds the targets into a fresh temporary directory, gives the
+// test process and every process it starts a home of their own there
+// (Isolate), runs the tests, removes the directory and returns the exit
+// code for os.Exit. A package's TestMain is then
+// `os.Exit(testbin.Main(m, targets...))`.
 func Main(m *testing.M, targets ...Target) int {
 	dir, err := os.MkdirTemp("", "mcptrail-test-")
 	if err != nil {
@@ -54,6 +57,10 @@ func Main(m *testing.M, targets ...Target) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	if err := Isolate(filepath.Join(dir, "home")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	for _, t := range targets {
 		if *t.Out, err = Build(dir, t.Pkg, t.Race); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -61,6 +68,41 @@ func Main(m *testing.M, targets ...Target) int {
 		}
 	}
 	return m.Run()
+}
+
+// Isolate points HOME, the XDG base directories and MCPTRAIL_HOME of this
+// process, and so of every process it starts, into home, created here:
+// the real clients (Claude Code, Gemini CLI, Codex CLI write
+// ~/.claude.json, ~/.gemini, ~/.codex), npm and mcptrail itself then
+// write nothing in the user's home. The go command's own directories
+// (GOCACHE, GOMODCACHE, GOPATH, GOENV) are pinned first to where they
+// were, so builds keep their caches.
+func Isolate(home string) error {
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH", "GOENV").Output()
+	if err != nil {
+		return fmt.Errorf("go env: %w", err)
+	}
+	vals := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	for i, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOENV"} {
+		if i < len(vals) && os.Getenv(name) == "" {
+			os.Setenv(name, vals[i])
+		}
+	}
+	dirs := map[string]string{
+		"HOME":            home,
+		"XDG_CONFIG_HOME": filepath.Join(home, ".config"),
+		"XDG_STATE_HOME":  filepath.Join(home, ".local", "state"),
+		"XDG_CACHE_HOME":  filepath.Join(home, ".cache"),
+		"XDG_DATA_HOME":   filepath.Join(home, ".local", "share"),
+		"MCPTRAIL_HOME":   filepath.Join(home, ".mcptrail"),
+	}
+	for name, d := range dirs {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return err
+		}
+		os.Setenv(name, d)
+	}
+	return nil
 }
 
 // Buffer is a bytes.Buffer safe for one writer goroutine and concurrent

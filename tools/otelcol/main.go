@@ -4,7 +4,7 @@
 // the collector's own modules at one release (see go.mod: v0.158.0, the newest release whose
 // otlpjsonfilereceiver the Go module proxy serves). It is not part of
 // mcptrail: it lives in its own module so that its dependencies never reach mcptrail's go.mod,
-// and internal/testbin.BuildCollector builds and caches it for internal/e2e/sdk (.ci/run prebuilds it).
+// and .ci/run builds it for internal/e2e/sdk, which finds it at $MCPTRAIL_OTELCOL (testbin.Collector).
 package main
 
 import (

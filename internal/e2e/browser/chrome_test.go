@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,27 +15,17 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
 
-// browserPath finds a Chromium: $MCPTRAIL_CHROMIUM, else chromium,
-// chromium-browser, google-chrome on PATH. Without one the test skips,
-// or fails under CI.
+// browserPath returns the browser the tests drive: $MCPTRAIL_CHROMIUM
+// (.ci/run sets it to Debian's chromium); without it the tests skip, or
+// fail under CI=true.
 func browserPath(t testing.TB) string {
 	t.Helper()
-	if p := os.Getenv("MCPTRAIL_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	msg := "no browser: install Debian's chromium (apt-get install chromium) or set MCPTRAIL_CHROMIUM"
-	if os.Getenv("CI") != "" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
+	return testbin.Heavy(t, testbin.ChromiumEnv, "a browser (Debian's chromium)",
+		"apt-get install chromium; .ci/run sets it to $(command -v chromium)")
 }
 
 // page is one browser tab and what it reported: console errors, uncaught

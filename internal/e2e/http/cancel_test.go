@@ -47,25 +47,7 @@ func everything(t *testing.T) string {
 // resolve.
 func nodeScripts(t *testing.T) string {
 	t.Helper()
-	nm := testbin.NodeModules(t)
-	dir := t.TempDir()
-	if err := os.Symlink(nm, filepath.Join(dir, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	src, err := filepath.Glob(filepath.Join("testdata", "*.mjs"))
-	if err != nil || len(src) == 0 {
-		t.Fatalf("no scripts under testdata: %v", err)
-	}
-	for _, p := range src {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.Base(p)), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testbin.NodeScripts(t, testbin.NodeModules(t), filepath.Join("testdata", "*.mjs"))
 }
 
 // runNode runs `node dir/script args...` with HOME and the XDG

@@ -35,6 +35,5 @@ func TestMain(m *testing.M) {
 		testbin.Target{Out: &bins.sdkserver, Pkg: testbin.Module + "/internal/e2e/sdk/cmd/sdkserver"},
 		testbin.Target{Out: &bins.sdkclient, Pkg: testbin.Module + "/internal/e2e/http/cmd/sdkclient"},
 	)
-	testbin.NodeCleanup()
 	os.Exit(code)
 }

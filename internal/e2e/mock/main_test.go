@@ -31,6 +31,5 @@ func TestMain(m *testing.M) {
 		testbin.Target{Out: &bins.mcptrail, Pkg: testbin.Mcptrail, Race: raceBuild},
 		testbin.Target{Out: &bins.sdkserver, Pkg: testbin.Module + "/internal/e2e/sdk/cmd/sdkserver"},
 	)
-	testbin.NodeCleanup()
 	os.Exit(code)
 }

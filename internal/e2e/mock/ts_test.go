@@ -3,49 +3,18 @@ package mock_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcptrail/mcptrail/internal/testbin"
 )
-
-// nodeEnv names a directory whose node_modules holds tsPackage (the OAuth
-// end-to-end tests' directory holds it too).
-const nodeEnv = "MCPTRAIL_NODE_OAUTH"
-
-// tsPackage is the TypeScript SDK the client script uses, pinned.
-const tsPackage = "@modelcontextprotocol/sdk@1.32.2"
-
-// nodeModules prepares node_modules once: $MCPTRAIL_NODE_OAUTH's, or
-// tsPackage installed with npm into a temporary directory.
-var nodeModules = sync.OnceValues(func() (string, error) {
-	if _, err := exec.LookPath("node"); err != nil {
-		return "", fmt.Errorf("node is not installed")
-	}
-	if dir := os.Getenv(nodeEnv); dir != "" {
-		return filepath.Join(dir, "node_modules"), nil
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		return "", fmt.Errorf("%s is unset and npm is not installed", nodeEnv)
-	}
-	tmp, err := os.MkdirTemp("", "mcptrail-mock-node-")
-	if err != nil {
-		return "", err
-	}
-	out, err := exec.Command(npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix", tmp, tsPackage).CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("%s is unset and `npm install %s` failed: %v\n%s", nodeEnv, tsPackage, err, out)
-	}
-	return filepath.Join(tmp, "node_modules"), nil
-})
 
 // tsResult is what the client script prints.
 type tsResult struct {
@@ -60,24 +29,8 @@ type tsResult struct {
 // mock of that capture, through the tap too.
 func TestTypeScriptClient(t *testing.T) {
 	t.Parallel()
-	nm, err := nodeModules()
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("no TypeScript client: %v", err)
-		}
-		t.Skipf("no TypeScript client (node is needed; CI is unset): %v", err)
-	}
-	dir := t.TempDir()
-	if err := os.Symlink(nm, filepath.Join(dir, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	script, err := os.ReadFile(filepath.Join("testdata", "ts-client.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "ts-client.mjs"), script, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	// The TypeScript SDK v1 client: $MCPTRAIL_NODE_OAUTH holds it.
+	dir := testbin.NodeScripts(t, testbin.NodeOAuthModules(t), filepath.Join("testdata", "ts-client.mjs"))
 	recorded, mocked := filepath.Join(dir, "recorded.jsonl"), filepath.Join(dir, "mocked.jsonl")
 	want := runTS(t, dir, "", "--capture", recorded, "--", bins.sdkserver, "-legacy")
 	got := runTS(t, dir, "", "--capture", mocked, "--", bins.mcptrail, "mock", recorded)

@@ -52,6 +52,5 @@ func TestMain(m *testing.M) {
 		testbin.Target{Out: &bins.sdkserver, Pkg: testbin.Module + "/internal/e2e/sdk/cmd/sdkserver"},
 		testbin.Target{Out: &bins.mcpgoserver, Pkg: testbin.Module + "/internal/e2e/peers/cmd/mcpgoserver"},
 	)
-	testbin.NodeCleanup()
 	os.Exit(code)
 }

@@ -82,25 +82,7 @@ type report struct {
 // a node_modules link to the Node peers.
 func nodeDir(t *testing.T) string {
 	t.Helper()
-	nm := testbin.NodeModules(t)
-	dir := t.TempDir()
-	if err := os.Symlink(nm, filepath.Join(dir, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	scripts, err := filepath.Glob(filepath.Join("testdata", "*.mjs"))
-	if err != nil || len(scripts) == 0 {
-		t.Fatalf("no scripts in testdata: %v", err)
-	}
-	for _, p := range scripts {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.Base(p)), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testbin.NodeScripts(t, testbin.NodeModules(t), filepath.Join("testdata", "*.mjs"))
 }
 
 // childEnv is the environment of every process a test starts: HOME, the

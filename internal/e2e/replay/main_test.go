@@ -35,10 +35,8 @@ func TestMain(m *testing.M) {
 		testbin.Target{Out: &bins.sdkserver, Pkg: testbin.Module + "/internal/e2e/sdk/cmd/sdkserver"},
 		testbin.Target{Out: &bins.stubborn, Pkg: testbin.Module + "/internal/e2e/stubborn"},
 	)
-	testbin.NodeCleanup()
 	if recorded.dir != "" {
 		os.RemoveAll(recorded.dir)
 	}
-	testbin.NodeCleanup()
 	os.Exit(code)
 }

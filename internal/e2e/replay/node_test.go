@@ -22,25 +22,7 @@ import (
 // scripts' bare imports resolve; it skips t without Node.
 func nodeScripts(t *testing.T) string {
 	t.Helper()
-	nm := testbin.NodeModules(t)
-	dir := t.TempDir()
-	if err := os.Symlink(nm, filepath.Join(dir, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	src, err := filepath.Glob(filepath.Join("testdata", "*.mjs"))
-	if err != nil || len(src) == 0 {
-		t.Fatalf("no testdata/*.mjs: %v", err)
-	}
-	for _, s := range src {
-		b, err := os.ReadFile(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.Base(s)), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testbin.NodeScripts(t, testbin.NodeModules(t), filepath.Join("testdata", "*.mjs"))
 }
 
 // nodeEnv is the environment of the Node processes: home, config and

@@ -13,7 +13,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,10 +25,6 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/testbin"
 )
-
-// buildCollector builds (or finds cached) the test collector once for
-// every test of the package that needs it.
-var buildCollector = sync.OnceValues(testbin.BuildCollector)
 
 // collector is a real OpenTelemetry Collector (tools/otelcol: the OTLP
 // receivers and the file exporter at one release) running for one test.
@@ -229,8 +224,7 @@ func attrKey(a map[string]string) string {
 // elicitation counter and the human wait histogram).
 func TestCollector(t *testing.T) {
 	t.Parallel()
-	path, err := buildCollector()
-	bin := testbin.RequireCollector(t, path, err)
+	bin := testbin.Collector(t)
 	for _, proto := range []string{"http/protobuf", "grpc"} {
 		t.Run(filepath.Base(proto), func(t *testing.T) {
 			c := startCollector(t, bin)
@@ -278,8 +272,7 @@ func checkCollectorMetrics(t *testing.T, got map[string]float64) {
 // same spans and log records the live export sent.
 func TestCollectorReadsExport(t *testing.T) {
 	t.Parallel()
-	path, err := buildCollector()
-	bin := testbin.RequireCollector(t, path, err)
+	bin := testbin.Collector(t)
 	// A session recorded with no live sink, then exported to a file.
 	export := filepath.Join(t.TempDir(), "export.otlp.jsonl")
 	var lines int
