@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/oauth"
+	"github.com/mcptrail/mcptrail/internal/units"
 )
 
 // authFlowView is one authorization flow as the page shows it.
@@ -41,8 +42,8 @@ func authViews(a *oauth.Auth, start time.Time) []authFlowView {
 			if cut {
 				req += "?…"
 			}
-			v.Steps = append(v.Steps, authStepView{Seq: st.Seq, At: "+" + ms(float64(st.Time.Sub(start))/float64(time.Millisecond)),
-				Took: ms(st.DurationMS), Kind: st.Kind, Request: shown(st.Method + " " + req), Status: shown(status),
+			v.Steps = append(v.Steps, authStepView{Seq: st.Seq, At: units.Offset(st.Time.Sub(start)),
+				Took: units.Millis(st.DurationMS), Kind: st.Kind, Request: shown(st.Method + " " + req), Status: shown(status),
 				Details: shown(st.Details()), OK: st.OK})
 		}
 		out = append(out, v)

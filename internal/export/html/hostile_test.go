@@ -1,6 +1,10 @@
 package htmlexport
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"io"
 	"os"
 	"regexp"
 	"strings"
@@ -11,13 +15,31 @@ import (
 )
 
 // dataBlocks returns the text of each <script type="application/json">
-// block of page, by id.
+// block of page, by id, and the frames-data block inflated.
 func dataBlocks(t *testing.T, page string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	re := regexp.MustCompile(`(?s)<script type="application/json" id="([a-z-]+)">(.*?)</script>`)
 	for _, m := range re.FindAllStringSubmatch(page, -1) {
 		out[m[1]] = m[2]
+	}
+	// The frames travel gzipped in base64 (writeFrames): inflated, they
+	// are the JSON the page's script reads.
+	fre := regexp.MustCompile(`(?s)<script type="application/octet-stream" id="frames-data" data-encoding="gzip base64">(.*?)</script>`)
+	if m := fre.FindStringSubmatch(page); m != nil {
+		z, err := base64.StdEncoding.DecodeString(m[1])
+		if err != nil {
+			t.Fatalf("frames-data is not base64: %v", err)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(z))
+		if err != nil {
+			t.Fatalf("frames-data is not gzip: %v", err)
+		}
+		b, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatalf("frames-data does not inflate: %v", err)
+		}
+		out["frames-data"] = string(b)
 	}
 	return out
 }

@@ -1,7 +1,7 @@
 // Package htmlexport renders a session as one self-contained HTML report
 // (docs/export-html.md): a header, a timeline of the operations, the calls
 // table with the TUI's filter language, each call's frames as coloured
-// JSON built only when the call is expanded, the elicitation ledger, the
+// JSON built only when the call is expanded (the frames travel gzipped), the elicitation ledger, the
 // authorization flows (when the capture holds any), the findings with their rules' help, the catalog and the per-tool and
 // per-method summary. The page needs nothing from the network: its style
 // and script are inlined and its data sits in <script type="application/json">
@@ -17,6 +17,7 @@ package htmlexport
 
 import (
 	"bufio"
+	"compress/gzip"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -199,17 +200,41 @@ func (hw *Writer) Finish(snap *store.Snapshot) error {
 	if err := pageTemplate.ExecuteTemplate(bw, "script", p); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}
-	if _, err := io.WriteString(bw, "<script type=\"application/json\" id=\"frames-data\">[\n"); err != nil {
+	if _, err := io.WriteString(bw, `<script type="application/octet-stream" id="frames-data" data-encoding="gzip base64">`); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}
-	if _, err := hw.frames.WriteTo(bw); err != nil {
+	if err := hw.writeFrames(bw); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}
-	if _, err := io.WriteString(bw, "\n]</script>\n</body>\n</html>\n"); err != nil {
+	if _, err := io.WriteString(bw, "</script>\n</body>\n</html>\n"); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}
 	return nil
+}
+
+// writeFrames writes the frames-data block's content: the JSON array of
+// the spooled frames, one a line, gzipped and in base64. The frames are
+// the bulk of a big page and repeat themselves (a 100k-call session's
+// compress about tenfold); base64 holds no character that could end the
+// block, and the page inflates them (DecompressionStream) only when a
+// call is first opened.
+func (hw *Writer) writeFrames(w io.Writer) error {
+	b64 := base64.NewEncoder(base64.StdEncoding, w)
+	zw := gzip.NewWriter(b64)
+	if _, err := io.WriteString(zw, "[\n"); err != nil {
+		return err
+	}
+	if _, err := hw.frames.WriteTo(zw); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(zw, "\n]"); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return b64.Close()
 }

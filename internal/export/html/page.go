@@ -4,7 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"html/template"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -12,6 +12,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/units"
 )
 
 //go:embed assets/page.html.tmpl assets/report.css assets/filter.js assets/report.js
@@ -19,7 +20,7 @@ var assets embed.FS
 
 // pageTemplate is the page's skeleton: "head" (everything up to the data
 // blocks) and "script". It is parsed once and only read.
-var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"dict": dict}).ParseFS(assets, "assets/page.html.tmpl"))
+var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"dict": dict, "add": func(a, b int) int { return a + b }}).ParseFS(assets, "assets/page.html.tmpl"))
 
 // dict makes a map of its key, value arguments (for a sub-template).
 func dict(kv ...any) map[string]any {
@@ -47,16 +48,40 @@ type page struct {
 	Redacted                              bool
 	Counts                                store.Counts
 	Rows                                  int // rows of the calls table
-	Ledger                                []ledgerView
-	Auth                                  []authFlowView // auth.go; nil: no section
-	Findings                              []findingView
-	MoreFindings                          int
-	Catalog                               []catalogView
-	Methods, Tools                        []statView
-	Version                               string
-	CSS                                   template.CSS
-	JS                                    template.JS
+	// The overview: the calls as a person counts them (an MRTR operation
+	// once, its retries as rounds, the server's requests apart), the
+	// calls that failed, the questions by outcome, the findings by
+	// severity.
+	Calls, MoreRounds, ServerRequests int
+	Errors                            []errorView
+	MoreErrors                        int
+	Outcomes                          []countView
+	Severities                        []countView
+	Ledger                            []ledgerView
+	Auth                              []authFlowView // auth.go; nil: no section
+	Findings                          []findingView
+	MoreFindings                      int
+	Catalog                           []catalogView
+	Methods, Tools                    []statView
+	Version                           string
+	CSS                               template.CSS
+	JS                                template.JS
 }
+
+// errorView is one failed call of the overview.
+type errorView struct {
+	Call                            int
+	Method, Target, Status, Message string
+}
+
+// countView is one "N what" of the overview; Class styles it.
+type countView struct {
+	N           int
+	What, Class string
+}
+
+// maxErrors is how many failed calls the overview lists.
+const maxErrors = 8
 
 type ledgerView struct {
 	Call                              int
@@ -97,13 +122,18 @@ func newPage(snap *store.Snapshot, opts *Options) *page {
 		Damage: damage(s), Redacted: s.Redacted, Counts: snap.Counts, Version: shown(opts.Version),
 	}
 	if !s.Start.IsZero() && !s.End.IsZero() {
-		p.Duration = s.End.Sub(s.Start).Round(time.Millisecond).String()
+		p.Duration = units.Duration(s.End.Sub(s.Start))
 	}
 	for i := range snap.Calls.Len() {
 		if c := snap.Calls.At(i); c.Operation < 0 || c.Round <= 1 {
 			p.Rows++
 		}
 	}
+	p.Calls, p.ServerRequests = snap.CountCalls()
+	p.MoreRounds = snap.Calls.Len() - p.ServerRequests - p.Calls
+	p.Errors, p.MoreErrors = errorViews(snap)
+	p.Outcomes = outcomeCounts(snap)
+	p.Severities = severityCounts(snap)
 	p.Ledger = ledgerViews(snap)
 	p.Findings, p.MoreFindings = findingViews(snap, opts.Rules)
 	p.Catalog = catalogViews(snap.Catalog)
@@ -125,6 +155,85 @@ func rowCall(snap *store.Snapshot, i int) int {
 		return snap.Operations.At(c.Operation).Root
 	}
 	return i
+}
+
+// failed reports whether a call or operation of status st failed.
+func failed(st string) bool {
+	return st == store.StatusError || st == store.StatusToolError || st == store.StatusHTTPError
+}
+
+// errorViews lists the rows of the calls table that failed: an MRTR
+// operation by its final status, another call by its own.
+func errorViews(snap *store.Snapshot) ([]errorView, int) {
+	var out []errorView
+	more := 0
+	for i := range snap.Calls.Len() {
+		c := snap.Calls.At(i)
+		st := c.Status
+		if c.Operation >= 0 && c.Operation < snap.Operations.Len() {
+			op := snap.Operations.At(c.Operation)
+			if op.Root != i {
+				continue
+			}
+			st = op.Status
+		}
+		if !failed(st) {
+			continue
+		}
+		if len(out) >= maxErrors {
+			more++
+			continue
+		}
+		v := errorView{Call: i, Method: shown(c.Method), Target: shown(c.Target), Status: shown(st)}
+		if c.Error != nil {
+			v.Message = shown(cut(c.Error.Message, 200))
+		}
+		out = append(out, v)
+	}
+	return out, more
+}
+
+// outcomeCounts counts the ledger's questions by outcome: accepted,
+// declined, cancelled, pending, then any other (required, error).
+func outcomeCounts(snap *store.Snapshot) []countView {
+	order := []string{"accept", "decline", "cancel", store.LedgerPending}
+	label := map[string]string{"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
+	n := map[string]int{}
+	var other []string
+	for _, r := range snap.Ledger.All() {
+		o := outcome(&r)
+		if n[o] == 0 && !slices.Contains(order, o) {
+			other = append(other, o)
+		}
+		n[o]++
+	}
+	var out []countView
+	for _, o := range append(order, other...) {
+		if n[o] == 0 && !slices.Contains(order, o) {
+			continue
+		}
+		w := label[o]
+		if w == "" {
+			w = o
+		}
+		out = append(out, countView{N: n[o], What: shown(w), Class: "a-" + shown(o)})
+	}
+	return out
+}
+
+// severityCounts counts the findings by severity, the worst first.
+func severityCounts(snap *store.Snapshot) []countView {
+	n := map[finding.Severity]int{}
+	for f := range snap.Findings.All() {
+		n[f.Severity]++
+	}
+	var out []countView
+	for _, sev := range []finding.Severity{finding.Error, finding.Warning, finding.Info} {
+		if n[sev] > 0 {
+			out = append(out, countView{N: n[sev], What: string(sev), Class: "sev-" + string(sev)})
+		}
+	}
+	return out
 }
 
 func ledgerViews(snap *store.Snapshot) []ledgerView {
@@ -157,7 +266,7 @@ func ledgerViews(snap *store.Snapshot) []ledgerView {
 			v.Fields = shown(strings.Join(names, ", "))
 		}
 		if r.Status == store.LedgerAnswered {
-			v.Wait = ms(r.ElapsedMS)
+			v.Wait = units.Millis(r.ElapsedMS)
 		}
 		out = append(out, v)
 	}
@@ -204,7 +313,7 @@ func statViews(stats []store.Stat) []statView {
 	out := make([]statView, 0, len(stats))
 	for _, s := range stats {
 		out = append(out, statView{Name: shown(s.Name), Count: s.Count, Rounds: s.Rounds, Errors: s.Errors,
-			P50: ms(s.P50MS), P95: ms(s.P95MS), P99: ms(s.P99MS)})
+			P50: units.Millis(s.P50MS), P95: units.Millis(s.P95MS), P99: units.Millis(s.P99MS)})
 	}
 	return out
 }
@@ -234,12 +343,7 @@ func stamp(t time.Time) string {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.UTC().Format("2006-01-02 15:04:05.000 UTC")
-}
-
-// ms formats a duration in milliseconds.
-func ms(v float64) string {
-	return strconv.FormatFloat(v, 'f', 1, 64) + " ms"
+	return units.Time(t)
 }
 
 // cut shortens s to at most n runes, with "…".

@@ -16,7 +16,18 @@ const mcptrailFilter = (function () {
   const isSpace = (ch) => SPACE.test(ch);
   // lower is Go's strings.ToLower, each code point's simple mapping:
   // toLowerCase alone makes İ two code points and a final Σ ς.
-  const lower = (s) => s.replace(/[\u0130\u03a3]/g, (c) => (c === "\u0130" ? "i" : "\u03c3")).toLowerCase();
+  const lowerOf = (s) => s.replace(/[\u0130\u03a3]/g, (c) => (c === "\u0130" ? "i" : "\u03c3")).toLowerCase();
+  // A session repeats its methods and tools on every call: lowered once
+  // each, a filter keystroke over 100k calls stays a lookup per call.
+  const lowered = new Map();
+  function lower(s) {
+    let v = lowered.get(s);
+    if (v === undefined) {
+      v = lowerOf(s);
+      if (lowered.size < 1 << 17) lowered.set(s, v);
+    }
+    return v;
+  }
   // shown quotes a value in an error, as internal/filter's quoteShown.
   const shown = (v) => JSON.stringify(v);
   function parseFilter(s) {

@@ -6,7 +6,7 @@
   const C_DIR = 0, C_METHOD = 1, C_TARGET = 2, C_STATUS = 3, C_DUR = 4, C_START = 5, C_ID = 6, C_ERA = 7,
     C_LATE = 8, C_PARENT = 9, C_ERR = 10, C_OP = 11, C_ROUND = 12, C_REQ = 13, C_RESP = 14;
   const O_ROOT = 0, O_STATUS = 1, O_DUR = 2, O_WAIT = 3, O_TOOL = 4, O_ENDED = 5, O_ROUNDS = 6;
-  const PAGE = 200, TIMELINE_MAX = 300, PRETTY_MAX = 256 * 1024;
+  const PAGE = 50, TIMELINE_MAX = 300, PRETTY_MAX = 256 * 1024;
 
   const D = JSON.parse(document.getElementById("report-data").textContent);
   const calls = D.calls, ops = D.ops, names = D.names;
@@ -31,10 +31,21 @@
     if (text !== undefined && text !== null) e.textContent = vis(text);
     return e;
   }
+  // fmtMS formats a duration in ms as mcptrail does everywhere (Go's
+  // units.Millis): 0.42ms, 358.0ms, 2.49s, 1m02s, 1h02m; a negative one
+  // (unanswered) is "—".
   function fmtMS(v) {
+    if (!isFinite(v)) return "-";
     if (v < 0) return "—";
-    if (v >= 1000) return (v / 1000).toFixed(v >= 10000 ? 1 : 2) + " s";
-    return v.toFixed(1) + " ms";
+    if (v === 0) return "0ms";
+    if (v < 1) return v.toFixed(2) + "ms";
+    if (Math.round(v * 10) < 10000) return v.toFixed(1) + "ms";
+    if (Math.round(v / 10) < 6000) return (v / 1000).toFixed(2) + "s";
+    const two = (n) => String(n).padStart(2, "0");
+    let s = Math.round(v / 1000);
+    if (s < 3600) return Math.floor(s / 60) + "m" + two(s % 60) + "s";
+    const m = Math.round(s / 60);
+    return Math.floor(m / 60) + "h" + two(m % 60) + "m";
   }
 
   // Per-call facts the filter matches: ledger outcomes and modes, rules, kids.
@@ -53,7 +64,9 @@
   }
   for (const r of D.rules) push(rulesOf, r[0], r[1]);
   const rows = [];
+  let serverRows = 0;
   calls.forEach((c, i) => {
+    if ((c[C_OP] < 0 || c[C_ROUND] <= 1) && c[C_DIR] === "s2c") serverRows++;
     if (c[C_PARENT] >= 0) push(kids, c[C_PARENT], i);
     if (c[C_OP] < 0 || c[C_ROUND] <= 1) rows.push(i);
   });
@@ -78,12 +91,21 @@
     if (!rootID) return items[i] || (items[i] = makeItem(i, ""));
     return makeItem(i, rootID);
   }
+  const NONE = Object.freeze([]);
   function makeItem(i, rootID) {
     const c = calls[i];
     const ids = [c[C_ID]];
     if (rootID && rootID !== c[C_ID]) ids.push(rootID);
     return { target: c[C_TARGET], method: c[C_METHOD], ids: ids, dir: c[C_DIR], status: c[C_STATUS], late: !!c[C_LATE],
-      era: c[C_ERA], elicit: elicitOf.get(i) || [], rules: rulesOf.get(i) || [], dur: c[C_DUR], message: c[C_ERR] };
+      era: c[C_ERA], elicit: elicitOf.get(i) || NONE, rules: rulesOf.get(i) || NONE, dur: c[C_DUR], message: c[C_ERR] };
+  }
+  // The items are made in slices while the page is idle, so that the
+  // first keystroke over a big session does not pay for them.
+  function prepareItems(from) {
+    const end = Math.min(calls.length, from + 10000);
+    for (let i = from; i < end; i++) callItem(i, "");
+    if (end < calls.length) setTimeout(() => prepareItems(end), 0);
+    else table.dataset.indexed = String(calls.length);
   }
   function rowMatches(terms, i) {
     if (terms.length === 0) return true;
@@ -114,12 +136,30 @@
   // ---- the calls table ----
   let matching = rows.slice(), rendered = 0, sortDir = "";
   const open = new Set();
-  // frames-data follows this script: until the page is parsed it is not
-  // there, and an opened call says so and fills in once it is.
-  let frameLines = null;
-  const framesReady = () => document.readyState !== "loading";
+  // frames-data follows this script, gzipped in base64: until the page is
+  // parsed it is not there, and it is inflated (off the main thread) when
+  // a call is first opened; an opened call says so and fills in once the
+  // frames are there.
+  let frameLines = null, framesLoad = null, framesErr = "";
+  function loadFrames() {
+    if (framesLoad) return framesLoad;
+    framesLoad = new Promise((ok) => {
+      if (document.readyState !== "loading") ok();
+      else document.addEventListener("DOMContentLoaded", () => ok(), { once: true });
+    }).then(() => {
+      const b64 = document.getElementById("frames-data").textContent;
+      let bytes;
+      if (Uint8Array.fromBase64) bytes = Uint8Array.fromBase64(b64);
+      else {
+        const bin = atob(b64);
+        bytes = new Uint8Array(bin.length);
+        for (let k = 0; k < bin.length; k++) bytes[k] = bin.charCodeAt(k);
+      }
+      return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+    }).then((text) => { frameLines = text.split("\n"); }, (e) => { framesErr = String(e); });
+    return framesLoad;
+  }
   function frame(n) {
-    if (!frameLines) frameLines = document.getElementById("frames-data").textContent.split("\n");
     let l = frameLines[n + 1];
     if (l === undefined) return null;
     if (l.endsWith(",")) l = l.slice(0, -1);
@@ -133,17 +173,34 @@
     tr.id = "call-" + i;
     tr.tabIndex = 0;
     const st = rowStatus(i);
-    let rounds = "";
+    let rounds = "", roundsTitle = "";
     if (isOpRoot(i)) {
       const op = ops[c[C_OP]];
-      rounds = op[O_ROUNDS].length + " (wait " + fmtMS(op[O_WAIT]) + ", tool " + fmtMS(op[O_TOOL]) + ")";
+      rounds = op[O_ROUNDS].length + " · wait " + fmtMS(op[O_WAIT]);
+      roundsTitle = op[O_ROUNDS].length + " rounds: human wait " + fmtMS(op[O_WAIT]) + ", tool time " + fmtMS(op[O_TOOL]);
     }
     const cells = [String(i), "+" + fmtMS(c[C_START]), c[C_DIR], c[C_ID], c[C_METHOD], c[C_TARGET], st, fmtMS(rowDur(i)),
       rounds, (elicitOf.get(i) || []).join(" "), (rulesOf.get(i) || []).join(" ")];
     cells.forEach((v, k) => {
-      const td = el("td", k === 7 ? "num" : "", v);
+      // Names never break inside a word: they are cut with an ellipsis
+      // and shown whole in their title.
+      const td = el("td", k === 7 ? "num" : "");
+      if (k === 3 || k === 4 || k === 5) {
+        const sp = el("span", "name", v);
+        if (v) sp.title = vis(v);
+        td.appendChild(sp);
+      } else if ((k === 9 || k === 10) && v) {
+        // Outcomes and rule names wrap between them, never inside one.
+        v.split(" ").forEach((w, n) => {
+          if (n > 0) td.appendChild(document.createTextNode(" "));
+          td.appendChild(el("span", "tag", w));
+        });
+      } else {
+        td.textContent = vis(v);
+      }
       if (k === 6) td.classList.add("st-" + String(st).replace(/[^a-z-]/g, ""));
       if (k === 10 && c[C_ERR]) td.title = vis(c[C_ERR]);
+      if (k === 8 && roundsTitle) td.title = roundsTitle;
       tr.appendChild(td);
     });
     return tr;
@@ -172,12 +229,17 @@
     tr.dataset.call = String(i);
     const td = el("td");
     td.colSpan = 11;
-    if (!framesReady()) {
+    if (framesErr) {
+      td.appendChild(el("div", "note", "The frames could not be read: " + framesErr));
+      tr.appendChild(td);
+      return tr;
+    }
+    if (!frameLines) {
       td.appendChild(el("div", "note", "Loading the frames…"));
       tr.appendChild(td);
-      document.addEventListener("DOMContentLoaded", () => {
+      loadFrames().then(() => {
         if (tr.isConnected) tr.replaceWith(detailRow(i));
-      }, { once: true });
+      });
       return tr;
     }
     const ids = isOpRoot(i) ? ops[calls[i][C_OP]][O_ROUNDS] : [i];
@@ -280,7 +342,13 @@
     sortRows();
     table.dataset.shown = String(matching.length);
     table.dataset.total = String(rows.length);
-    countBox.textContent = matching.length + " of " + rows.length + " calls";
+    // Counted as a person reads "calls": the client's (an MRTR operation
+    // once), the server's requests apart.
+    let srv = 0;
+    for (const i of matching) if (calls[i][C_DIR] === "s2c") srv++;
+    const nCalls = rows.length - serverRows, plural = (n, w) => n + " " + w + (n === 1 ? "" : "s");
+    countBox.textContent = (matching.length - srv) + " of " + plural(nCalls, "call") +
+      (serverRows ? ", " + srv + " of " + plural(serverRows, "server request") : "");
     for (const tr of ledgerRows) tr.hidden = !ledgerMatches(terms, D.elicit[Number(tr.dataset.row)]);
     render();
   }
@@ -380,7 +448,9 @@
     const line = (i, nested) => {
       const c = calls[i];
       const row = el("div", "wf-row" + (nested ? " nested" : ""));
-      row.appendChild(el("div", "wf-label", (nested ? "↳ " : "") + c[C_METHOD] + (c[C_TARGET] ? " " + c[C_TARGET] : "")));
+      const label = el("div", "wf-label", (nested ? "↳ " : "") + c[C_METHOD] + (c[C_TARGET] ? " " + c[C_TARGET] : ""));
+      label.title = label.textContent;
+      row.appendChild(label);
       const track = el("div", "wf-track");
       row.appendChild(track);
       row.appendChild(el("div", "wf-dur", fmtMS(nested ? c[C_DUR] : rowDur(i))));
@@ -415,8 +485,12 @@
     }
   }
 
+  // The page's own cut names (the overview's failed calls) show whole in
+  // their title.
+  for (const e of document.querySelectorAll("main .name")) e.title = e.textContent;
   timeline();
   apply();
+  setTimeout(() => prepareItems(0), 0);
   if ("IntersectionObserver" in window) {
     new IntersectionObserver((es) => {
       if (es.some((x) => x.isIntersecting) && rendered < matching.length) renderMore();
