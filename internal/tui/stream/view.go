@@ -96,11 +96,30 @@ func (m Model) footer() string {
 	if !m.follow {
 		mode = m.th.Warn.Render("PAUSED")
 	}
-	out := pos + mode + m.th.Dim.Render(fmt.Sprintf(" · n notifications %s · s stderr %s", onOff(m.notes), onOff(m.stderr)))
+	out := pos + mode
 	if m.status != "" {
 		out += " · " + m.th.Warn.Render(ui.Cell(m.status, max(m.w-ui.Width(out)-3, 0)))
 	}
+	if rest := m.w - ui.Width(out) - 2; rest > 0 {
+		if hs := ui.Footer(m.th, m.Hints(), rest); hs != "" {
+			out += "  " + hs
+		}
+	}
 	return out
+}
+
+// Hints lists the keys the stream accepts now for its footer, the most
+// useful first.
+func (m Model) Hints() []ui.Hint {
+	k := m.keys
+	if m.editing {
+		return []ui.Hint{ui.HintFor(k.Apply, "apply"), ui.HintFor(k.Cancel, "cancel"),
+			ui.HintFor(k.Clear, "clear")}
+	}
+	return []ui.Hint{ui.HintFor(k.Inspect, "inspect"), ui.HintFor(k.Filter, "filter"),
+		ui.HintFor(k.Toggle, "rounds"), ui.HintFor(k.Notifications, "notifications "+onOff(m.notes)),
+		ui.HintFor(k.Stderr, "stderr "+onOff(m.stderr)), ui.HintFor(k.Bottom, "follow"),
+		{Key: "?", Desc: "help"}}
 }
 
 // onOff names a toggle's state.
