@@ -22,7 +22,10 @@ func (m Model) View() string {
 	lines := make([]string, 0, m.h)
 	lines = append(lines, m.header(), m.barLine(), m.titles())
 	lay := layoutFor(m.w)
-	for i := m.off; i < m.off+m.body() && i < len(m.ix.rows); i++ {
+	if m.grammar {
+		lines = append(lines, m.grammarLines(m.body())...)
+	}
+	for i := m.off; !m.grammar && i < m.off+m.body() && i < len(m.ix.rows); i++ {
 		lines = append(lines, m.rowLine(i, &lay))
 	}
 	for len(lines) < m.h-1 {
@@ -58,6 +61,8 @@ func (m Model) header() string {
 // a hint, and the last bad filter's error.
 func (m Model) barLine() string {
 	switch {
+	case m.editing && m.bar == "" && m.barErr == "":
+		return "/█ " + m.th.Dim.Render(ui.Cell(placeholder, max(m.w-3, 0)))
 	case m.editing:
 		text := "/" + ui.Cell(m.bar, max(m.w-2, 0)) + "█"
 		if m.barErr != "" {
@@ -67,7 +72,7 @@ func (m Model) barLine() string {
 	case m.applied != "":
 		return m.th.Dim.Render("filter: ") + ui.Cell(m.applied, max(m.w-8, 0))
 	}
-	return m.th.Dim.Render(ui.Cell("/ filter", m.w))
+	return m.th.Dim.Render(ui.Cell("/ filter  "+placeholder, m.w))
 }
 
 // titles is the column header line.
@@ -113,8 +118,12 @@ func (m Model) footer() string {
 func (m Model) Hints() []ui.Hint {
 	k := m.keys
 	if m.editing {
-		return []ui.Hint{ui.HintFor(k.Apply, "apply"), ui.HintFor(k.Cancel, "cancel"),
+		hs := []ui.Hint{ui.HintFor(k.Apply, "apply"), ui.HintFor(k.Cancel, "cancel"),
 			ui.HintFor(k.Clear, "clear")}
+		if m.bar == "" || m.grammar {
+			hs = append(hs, ui.Hint{Key: "?", Desc: "grammar"})
+		}
+		return hs
 	}
 	return []ui.Hint{ui.HintFor(k.Inspect, "inspect"), ui.HintFor(k.Filter, "filter"),
 		ui.HintFor(k.Toggle, "rounds"), ui.HintFor(k.Notifications, "notifications "+onOff(m.notes)),
