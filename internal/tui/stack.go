@@ -24,6 +24,9 @@ type layer interface {
 	broadcast(msg tea.Msg) (layer, tea.Cmd)
 	// help is the layer's group in the help; an empty group for none.
 	help() overlay.HelpGroup
+	// hints are the keys the layer's footer names; nil for a layer drawn
+	// in the title line.
+	hints() []ui.Hint
 	// capturing reports whether the layer takes every key, the app's own
 	// but ctrl+c included.
 	capturing() bool
@@ -44,6 +47,7 @@ func (l overlayLayer) update(msg tea.Msg) (layer, tea.Cmd) {
 func (l overlayLayer) view() (string, bool)   { return l.ov.View(), true }
 func (l overlayLayer) setSize(w, h int) layer { l.ov = l.ov.SetSize(w, h); return l }
 func (l overlayLayer) capturing() bool        { return l.modal }
+func (l overlayLayer) hints() []ui.Hint       { return l.ov.Hints() }
 func (l overlayLayer) help() overlay.HelpGroup {
 	return overlay.HelpGroup{Title: "overlay", Bindings: l.ov.Bindings()}
 }
@@ -70,6 +74,7 @@ func (l inspectorLayer) update(msg tea.Msg) (layer, tea.Cmd) {
 func (l inspectorLayer) view() (string, bool)   { return l.m.View(), true }
 func (l inspectorLayer) setSize(w, h int) layer { l.m = l.m.SetSize(w, h); return l }
 func (l inspectorLayer) capturing() bool        { return l.m.Capturing() }
+func (l inspectorLayer) hints() []ui.Hint       { return l.m.Hints() }
 func (l inspectorLayer) help() overlay.HelpGroup {
 	return overlay.HelpGroup{Title: "inspector", Bindings: l.m.Bindings()}
 }
@@ -94,6 +99,7 @@ func (p exportPrompt) setSize(int, int) layer             { return p }
 func (p exportPrompt) broadcast(tea.Msg) (layer, tea.Cmd) { return p, nil }
 func (p exportPrompt) help() overlay.HelpGroup            { return overlay.HelpGroup{} }
 func (p exportPrompt) capturing() bool                    { return true }
+func (p exportPrompt) hints() []ui.Hint                   { return nil }
 
 // stack is the app's layers, the top last. A stack is a value: push and
 // pop return a new one and never change the layers an older copy holds.

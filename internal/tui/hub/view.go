@@ -151,46 +151,32 @@ func (m Model) body(cols []placed, n int) []string {
 	return lines
 }
 
-// footerLine shows the key hints that fit, the most useful first: open
-// and filter (or, while typing the filter, how to end it), the app's own
-// bindings, then moving.
-func (m Model) footerLine() string {
+// footerLine shows the key hints that fit (Hints).
+func (m Model) footerLine() string { return ui.Footer(m.th, m.Hints(), m.w) }
+
+// Hints lists the keys the hub accepts now for its footer, the most
+// useful first: open and filter (or, while typing the filter, how to end
+// it), the app's own bindings, then moving.
+func (m Model) Hints() []ui.Hint {
 	k := m.keys
-	var hints []key.Binding
+	var bs []key.Binding
 	switch {
 	case m.filtering:
-		hints = m.Bindings()
+		bs = m.Bindings()
 	default:
 		if len(m.rows) > 0 {
-			hints = append(hints, k.Open)
+			bs = append(bs, k.Open)
 		}
-		hints = append(hints, k.Filter)
+		bs = append(bs, k.Filter)
 		if m.filter != "" {
-			hints = append(hints, k.ClearFilter)
+			bs = append(bs, k.ClearFilter)
 		}
-		hints = append(hints, m.hints...)
-		hints = append(hints, k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown)
+		bs = append(bs, m.hints...)
+		bs = append(bs, k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown)
 	}
-	var b strings.Builder
-	width := 0
-	for _, k := range hints {
-		h := k.Help()
-		if !k.Enabled() || h.Key == "" {
-			continue
-		}
-		hint := m.th.Key.Render(h.Key) + " " + m.th.Dim.Render(h.Desc)
-		w := ui.Width(hint)
-		if width > 0 {
-			w += 2
-		}
-		if width+w > m.w {
-			break
-		}
-		if width > 0 {
-			b.WriteString("  ")
-		}
-		b.WriteString(hint)
-		width += w
+	hs := make([]ui.Hint, 0, len(bs))
+	for _, b := range bs {
+		hs = append(hs, ui.HintFor(b, ""))
 	}
-	return b.String()
+	return hs
 }

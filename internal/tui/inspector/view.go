@@ -156,7 +156,7 @@ func (m Model) footer() string {
 	case m.search.typing:
 		b.add(m.th.Key, "/")
 		b.add(lipgloss.Style{}, m.search.input)
-		b.add(m.th.Dim, "▏ enter search · esc cancel")
+		b.add(m.th.Dim, "▏ ")
 	case m.search.query != "":
 		n := len(m.search.matches)
 		at := 0
@@ -166,26 +166,31 @@ func (m Model) footer() string {
 		b.add(m.th.Key, fmt.Sprintf("%d/%d", at, n))
 		b.add(m.th.Dim, " matches of ")
 		b.add(lipgloss.Style{}, m.search.query)
-		b.add(m.th.Dim, " · n/N next/previous")
+		b.add(m.th.Dim, " · n/N next/previous  ")
 	default:
 		if f := m.curFrame(); f != nil && f.lay != nil && f.lay.t.note != "" {
 			b.add(m.th.Warn, f.lay.t.note+"  ")
 		}
-		b.add(m.th.Dim, m.hint())
 	}
-	return b.String()
+	return b.String() + ui.Footer(m.th, m.Hints(), b.left)
 }
 
-// hint names the main keys of the pane shown.
-func (m Model) hint() string {
-	h := "tab pane · "
+// Hints lists the keys the inspector accepts now for its footer, the
+// most useful first, for the pane shown.
+func (m Model) Hints() []ui.Hint {
+	k := m.keys
+	if m.search.typing {
+		return []ui.Hint{{Key: "enter", Desc: "search"}, {Key: "esc", Desc: "cancel"}}
+	}
+	hs := []ui.Hint{ui.HintFor(k.Pair, "pane")}
 	if len(m.plan.rounds) > 1 {
-		h += "]/[ round · "
+		hs = append(hs, ui.Hint{Key: "]/[", Desc: "round"})
 	}
 	if m.pane == paneNested {
-		return h + "o inspect · esc back"
+		return append(hs, ui.Hint{Key: "o", Desc: "inspect"}, ui.HintFor(k.Back, "back"))
 	}
-	return h + "enter fold · / search · y/Y copy body/path · esc back"
+	return append(hs, ui.HintFor(k.Fold, "fold"), ui.HintFor(k.Search, "search"),
+		ui.Hint{Key: "y/Y", Desc: "copy body/path"}, ui.HintFor(k.Back, "back"))
 }
 
 // millis formats a duration in milliseconds.

@@ -51,6 +51,11 @@ func (h Help) Bindings() []key.Binding { return nil }
 // Kind implements Overlay: the help is no Spec's overlay.
 func (h Help) Kind() Kind { return "" }
 
+// Hints implements Overlay.
+func (h Help) Hints() []ui.Hint {
+	return []ui.Hint{{Key: "↑↓", Desc: "scroll"}, {Key: "esc/q/?", Desc: "close"}}
+}
+
 // Update implements Overlay: it scrolls the help (up/down, j/k) and closes
 // it (esc, q, ?) with ui.BackMsg.
 func (h Help) Update(msg tea.Msg) (Overlay, tea.Cmd) {
@@ -109,7 +114,12 @@ func (h Help) View() string {
 	lines := make([]string, h.h)
 	lines[0] = h.th.Title.Render(ui.Cell("Keys", h.w)) + h.th.Dim.Render(ui.Cell("  esc to close", max(h.w-4, 0)))
 	es := h.entries()
-	rows := max(h.h-2, 1)
+	foot := 0
+	if h.h >= 4 {
+		foot = 1
+		lines[h.h-1] = ui.Footer(h.th, h.Hints(), h.w)
+	}
+	rows := max(h.h-2-foot, 1)
 	keyW, descW := 0, 0
 	for _, e := range es {
 		keyW = max(keyW, ui.Width(ui.Cell(e.key, 16)))
@@ -121,7 +131,7 @@ func (h Help) View() string {
 		cols, es = 1, es[min(h.top, len(es)):]
 	}
 	for c := range cols {
-		for r := 0; r < rows && c*rows+r < len(es) && r+2 < h.h; r++ {
+		for r := 0; r < rows && c*rows+r < len(es) && r+2 < h.h-foot; r++ {
 			lines[r+2] += ui.Pad(h.entry(es[c*rows+r], keyW), colW)
 		}
 	}

@@ -96,6 +96,18 @@ func (l list[R]) Selected() int { return l.cur.sel }
 // Bindings implements Overlay.
 func (l list[R]) Bindings() []key.Binding { return l.keys.bindings() }
 
+// Hints implements Overlay: jump (where it does something), moving,
+// closing.
+func (l list[R]) Hints() []ui.Hint {
+	k := l.keys
+	var hs []ui.Hint
+	if k.Jump.Enabled() {
+		hs = append(hs, ui.HintFor(k.Jump, "jump"))
+	}
+	return append(hs, ui.Hint{Key: "↑↓", Desc: "move"}, ui.HintFor(k.Top, "first"),
+		ui.HintFor(k.Bottom, "last"), ui.HintFor(k.Back, "close"))
+}
+
 // Update implements Overlay: the keys and the wheel move the selection,
 // Enter returns the rows' jump (ui.JumpMsg, ui.StatusMsg), esc and q
 // ui.BackMsg.
@@ -157,9 +169,18 @@ func (l list[R]) detail() int {
 	return d.detailHeight(l.h)
 }
 
+// footer is the number of key footer lines: one when the overlay has
+// room for it and a row.
+func (l list[R]) footer() int {
+	if l.h < 3 {
+		return 0
+	}
+	return 1
+}
+
 // listHeight is the number of list rows shown.
 func (l list[R]) listHeight() int {
-	h := l.h - 1 - l.detail()
+	h := l.h - 1 - l.detail() - l.footer()
 	if l.header() {
 		h--
 	}
@@ -191,8 +212,11 @@ func (l list[R]) View() string {
 	for _, s := range detail {
 		lines = append(lines, ui.Pad(s, l.w))
 	}
-	for len(lines) < l.h {
+	for len(lines) < l.h-l.footer() {
 		lines = append(lines, blank)
+	}
+	if l.footer() > 0 {
+		lines = append(lines[:l.h-1], ui.Pad(ui.Footer(l.th, l.Hints(), l.w), l.w))
 	}
 	return strings.Join(lines[:l.h], "\n")
 }

@@ -56,6 +56,9 @@ type Overlay interface {
 	SetData(d ui.Data) Overlay
 	// Bindings lists the overlay's keys active now, for the help.
 	Bindings() []key.Binding
+	// Hints lists the keys for the overlay's footer line, the most useful
+	// first; never empty (TestEveryScreenHints).
+	Hints() []ui.Hint
 	// Kind names the overlay; the help's is "".
 	Kind() Kind
 }

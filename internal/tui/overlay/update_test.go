@@ -47,7 +47,7 @@ func TestUpdateKeys(t *testing.T) {
 	t.Parallel()
 	th := ui.NewTheme(true)
 	d := ledgerData(100)
-	// 80x24: title, header, 19 rows, 3 detail lines.
+	// 80x24: title, header, 18 rows, 3 detail lines, the key footer.
 	base := New(th, Ledger, d).SetSize(80, 24)
 	at := func(sel int) Overlay {
 		m := base
@@ -66,15 +66,15 @@ func TestUpdateKeys(t *testing.T) {
 		{"j", base, tuitest.Press("j"), 1, 0},
 		{"up at the top", base, tuitest.Press("up"), 0, 0},
 		{"k", at(5), tuitest.Press("k"), 4, 0},
-		{"down past the page", at(18), tuitest.Press("down"), 19, 1},
-		{"pgdown", base, tuitest.Press("pgdown"), 18, 0},
-		{"pgup", at(50), tuitest.Press("pgup"), 32, 32},
-		{"G", base, tuitest.Press("G"), 99, 81},
-		{"end", base, tuitest.Press("end"), 99, 81},
+		{"down past the page", at(17), tuitest.Press("down"), 18, 1},
+		{"pgdown", base, tuitest.Press("pgdown"), 17, 0},
+		{"pgup", at(50), tuitest.Press("pgup"), 33, 33},
+		{"G", base, tuitest.Press("G"), 99, 82},
+		{"end", base, tuitest.Press("end"), 99, 82},
 		{"g", at(50), tuitest.Press("g"), 0, 0},
 		{"home", at(50), tuitest.Press("home"), 0, 0},
 		{"wheel down drags the selection", base, tea.MouseWheelMsg{Button: tea.MouseWheelDown}, 3, 3},
-		{"wheel up", at(50), tea.MouseWheelMsg{Button: tea.MouseWheelUp}, 47, 29},
+		{"wheel up", at(50), tea.MouseWheelMsg{Button: tea.MouseWheelUp}, 47, 30},
 		{"unbound key", at(3), tuitest.Press("x"), 3, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -131,7 +131,12 @@ func (m Model) expand(on bool) Model {
 // edit handles a key while the filter bar has focus.
 func (m Model) edit(msg tea.KeyPressMsg) Model {
 	k := m.keys
+	if m.grammar && msg.String() != "?" {
+		m.grammar = false // any key closes the grammar, and acts
+	}
 	switch {
+	case msg.String() == "?" && (m.bar == "" || m.grammar):
+		m.grammar = !m.grammar
 	case key.Matches(msg, k.Apply):
 		return m.apply(m.bar)
 	case key.Matches(msg, k.Cancel):

@@ -22,7 +22,10 @@ func (m Model) View() string {
 	lines := make([]string, 0, m.h)
 	lines = append(lines, m.header(), m.barLine(), m.titles())
 	lay := layoutFor(m.w)
-	for i := m.off; i < m.off+m.body() && i < len(m.ix.rows); i++ {
+	if m.grammar {
+		lines = append(lines, m.grammarLines(m.body())...)
+	}
+	for i := m.off; !m.grammar && i < m.off+m.body() && i < len(m.ix.rows); i++ {
 		lines = append(lines, m.rowLine(i, &lay))
 	}
 	for len(lines) < m.h-1 {
@@ -58,6 +61,8 @@ func (m Model) header() string {
 // a hint, and the last bad filter's error.
 func (m Model) barLine() string {
 	switch {
+	case m.editing && m.bar == "" && m.barErr == "":
+		return "/█ " + m.th.Dim.Render(ui.Cell(placeholder, max(m.w-3, 0)))
 	case m.editing:
 		text := "/" + ui.Cell(m.bar, max(m.w-2, 0)) + "█"
 		if m.barErr != "" {
@@ -67,7 +72,7 @@ func (m Model) barLine() string {
 	case m.applied != "":
 		return m.th.Dim.Render("filter: ") + ui.Cell(m.applied, max(m.w-8, 0))
 	}
-	return m.th.Dim.Render(ui.Cell("/ filter", m.w))
+	return m.th.Dim.Render(ui.Cell("/ filter  "+placeholder, m.w))
 }
 
 // titles is the column header line.
@@ -96,11 +101,34 @@ func (m Model) footer() string {
 	if !m.follow {
 		mode = m.th.Warn.Render("PAUSED")
 	}
-	out := pos + mode + m.th.Dim.Render(fmt.Sprintf(" · n notifications %s · s stderr %s", onOff(m.notes), onOff(m.stderr)))
+	out := pos + mode
 	if m.status != "" {
 		out += " · " + m.th.Warn.Render(ui.Cell(m.status, max(m.w-ui.Width(out)-3, 0)))
 	}
+	if rest := m.w - ui.Width(out) - 2; rest > 0 {
+		if hs := ui.Footer(m.th, m.Hints(), rest); hs != "" {
+			out += "  " + hs
+		}
+	}
 	return out
+}
+
+// Hints lists the keys the stream accepts now for its footer, the most
+// useful first.
+func (m Model) Hints() []ui.Hint {
+	k := m.keys
+	if m.editing {
+		hs := []ui.Hint{ui.HintFor(k.Apply, "apply"), ui.HintFor(k.Cancel, "cancel"),
+			ui.HintFor(k.Clear, "clear")}
+		if m.bar == "" || m.grammar {
+			hs = append(hs, ui.Hint{Key: "?", Desc: "grammar"})
+		}
+		return hs
+	}
+	return []ui.Hint{ui.HintFor(k.Inspect, "inspect"), ui.HintFor(k.Filter, "filter"),
+		ui.HintFor(k.Toggle, "rounds"), ui.HintFor(k.Notifications, "notifications "+onOff(m.notes)),
+		ui.HintFor(k.Stderr, "stderr "+onOff(m.stderr)), ui.HintFor(k.Bottom, "follow"),
+		{Key: "?", Desc: "help"}}
 }
 
 // onOff names a toggle's state.
