@@ -17,6 +17,7 @@ func newStatsCmd(fac *Factory) *cobra.Command {
 	io := fac.IOStreams
 	var q sessionQuery
 	var by, format string
+	var asJSON bool
 	var wide bool
 	cmd := &cobra.Command{
 		Use:   "stats [--since 7d] [--label L] [--by tool|question|client|server|day] [--format text|json|csv|markdown]",
@@ -52,6 +53,9 @@ numbers.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := resolveFormat(cmd.Flags(), &format, asJSON); err != nil {
+				return err
+			}
 			if !slices.Contains(index.Bys(), by) {
 				return usagef("--by must be one of %s, got %q", strings.Join(index.Bys(), ", "), by)
 			}
@@ -67,7 +71,7 @@ numbers.`,
 	}
 	q.add(cmd.Flags())
 	cmd.Flags().StringVar(&by, "by", index.ByTool, "group by "+strings.Join(index.Bys(), ", "))
-	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(statsFormats(), ", "))
+	addFormatFlags(cmd.Flags(), &format, &asJSON, "text", statsFormats())
 	addWideFlag(cmd.Flags(), &wide)
 	return cmd
 }
