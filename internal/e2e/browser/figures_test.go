@@ -1,12 +1,8 @@
 package browser_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 )
 
 // BenchmarkOpen200k opens the report of a 200,000-frame capture (100k
@@ -17,15 +13,7 @@ import (
 //
 //	go test ./internal/e2e/browser -run XXX -bench Open200k -benchtime 3x
 func BenchmarkOpen200k(b *testing.B) {
-	dir := b.TempDir()
-	capPath := filepath.Join(dir, "big.jsonl")
-	tuitest.CallsCapture(b, capPath, 100_000)
-	report := filepath.Join(dir, "big.html")
-	mcptrail(b, nil, "export", "-T", "html", "-o", report, capPath)
-	st, err := os.Stat(report)
-	if err != nil {
-		b.Fatal(err)
-	}
+	report, st := bigReport(b)
 	p := openPage(b)
 	var fcp, ready float64
 	b.ResetTimer()

@@ -27,15 +27,7 @@ func TestReport100k(t *testing.T) {
 		t.Skip("a 100k-call report: not in -short")
 	}
 	p := openPage(t)
-	dir := t.TempDir()
-	capPath := filepath.Join(dir, "big.jsonl")
-	tuitest.CallsCapture(t, capPath, 100_000)
-	report := filepath.Join(dir, "big.html")
-	mcptrail(t, nil, "export", "-T", "html", "-o", report, capPath)
-	st, err := os.Stat(report)
-	if err != nil {
-		t.Fatal(err)
-	}
+	report, st := bigReport(t)
 	start := time.Now()
 	p.load(t, report)
 	load := time.Since(start)
@@ -98,4 +90,20 @@ func TestReport100k(t *testing.T) {
 	if reqs := p.foreignRequests("file://" + report); len(reqs) > 0 {
 		t.Errorf("the report made network requests: %q", reqs)
 	}
+}
+
+// bigReport exports a capture of 100,000 tools/call as an HTML report and
+// returns its path and file info.
+func bigReport(t testing.TB) (string, os.FileInfo) {
+	t.Helper()
+	dir := t.TempDir()
+	capPath := filepath.Join(dir, "big.jsonl")
+	tuitest.CallsCapture(t, capPath, 100_000)
+	report := filepath.Join(dir, "big.html")
+	mcptrail(t, nil, "export", "-T", "html", "-o", report, capPath)
+	st, err := os.Stat(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return report, st
 }
