@@ -60,11 +60,11 @@ has the details.`,
 		},
 	}
 	opts.addFlags(cmd.Flags())
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: checkFormats(), Format: &opts.format, JSONHelp: "write the report as JSON"})
 	return cmd
 }
 
 func (o *checkOptions) addFlags(fl *pflag.FlagSet) {
-	fl.StringVarP(&o.format, "format", "T", "text", "report format: "+formatList(checkFormats()))
 	fl.StringVar(&o.failOn, "fail-on", "error", "least severity that fails the run: error, warning or info")
 	fl.StringSliceVar(&o.only, "rule", nil, "check only the rules `ID,...`")
 	fl.StringSliceVar(&o.skip, "skip", nil, "do not check the rules `ID,...`")

@@ -81,9 +81,9 @@ slower flag); 0 compares no duration. --json writes the report as one JSON docum
 		return sessionCompletions(fac, prefix), cobra.ShellCompDirectiveDefault
 	}
 	fl := cmd.Flags()
-	fl.BoolVar(&opts.asJSON, "json", false, "write the report as JSON")
 	fl.StringVar(&opts.slowerThan, "slower-than", "2x", "report calls and p50s that grew by the `FACTOR` or more (0: compare no duration)")
 	fl.StringArrayVar(&opts.ignore, "ignore", nil, "ignore result changes at or under the JSON Pointer `PATH` (repeatable)")
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: textJSON(), JSON: &opts.asJSON, JSONHelp: "write the report as JSON"})
 	return cmd
 }
 
