@@ -207,6 +207,9 @@ func runCheck(fac *Factory, o *checkOptions, opts *check.Options, args []string)
 // formats are escaped for terminals as every JSON mcptrail prints.
 func writeCheckReport(ios *IOStreams, format string, rep *check.Report) error {
 	write := checkWriter(format)
+	if format == "text" {
+		write = func(w io.Writer, rep *check.Report) error { return check.WriteTextColor(w, rep, ios.colorOn()) }
+	}
 	if format != "json" && format != "sarif" {
 		if err := write(ios.Out, rep); err != nil {
 			return fmt.Errorf("writing the %s report: %w", format, err)

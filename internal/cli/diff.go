@@ -187,7 +187,7 @@ func regularFile(f *os.File) *os.File {
 // as every JSON mcptrail prints.
 func writeDiff(ios *IOStreams, asJSON bool, rep *diff.Report) error {
 	if !asJSON {
-		return rep.WriteText(ios.Out)
+		return rep.WriteTextColor(ios.Out, ios.colorOn())
 	}
 	jw := termtext.NewJSONWriter(ios.Out)
 	if err := rep.WriteJSON(jw); err != nil {
