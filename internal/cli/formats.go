@@ -84,7 +84,7 @@ func addOutputFlags(cmd *cobra.Command, ios *IOStreams, spec outputSpec) *output
 		o.spec.Format = &o.format
 	}
 	fs := cmd.Flags()
-	help := "output format: " + formatList(spec.Formats)
+	help := "output `FORMAT`: " + formatList(spec.Formats)
 	if spec.FormatHelp != "" {
 		help += " " + spec.FormatHelp
 	}
@@ -164,4 +164,3 @@ func (o *outputFlags) redirect(ios *IOStreams, run func() error) error {
 	}
 	return verdict
 }
-
