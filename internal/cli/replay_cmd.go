@@ -211,6 +211,8 @@ func replayArgs(cmd *cobra.Command, f *replayFlags, args []string) (string, []st
 		return "", nil, usagef("replay takes the server after -- or --target URL, not both")
 	case len(server) == 0 && f.target == "" && !f.dryRun:
 		return "", nil, usagef("replay needs the server to run after -- or --target URL: mcptrail replay %s -- SERVER [ARGS...]", termtext.Escape(before[0]))
+	case f.dryRun && f.asJSON:
+		return "", nil, usagef("--dry-run lists its plan as text; --json writes a comparison, which a dry run has none of: give one")
 	case f.timeout <= 0:
 		return "", nil, usagef("--timeout must be positive, not %v", f.timeout)
 	case f.killAfter <= 0:
