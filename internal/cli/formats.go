@@ -22,8 +22,8 @@ import (
 //	-o, --output FILE    write what would go to standard output to FILE
 //	                     (- is standard output); a capture is never replaced
 //
-// Tables written to FILE are 100 columns wide ($COLUMNS when set) and
-// coloured only with --color always.
+// What goes to FILE is laid out as off a terminal: tables are $COLUMNS
+// (else 100) columns wide and coloured only with --color always.
 
 // exportFormats lists the formats `export -T` accepts, in the order its
 // help and its errors name them.
