@@ -90,7 +90,7 @@ export; the capture file itself is only read.`,
 	opts.redact.add(cmd.Flags(), "in the export")
 	opts.events.add(cmd.Flags())
 	addWideFlag(cmd.Flags(), &opts.wide)
-	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: exportFormats(), Format: &opts.format, OwnOutput: true,
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: exportFormats(), Format: &opts.format, OwnOutput: true, JSONHelp: "write the JSON export, the default",
 		FormatHelp: "(html: one self-contained page; har: HTTP Archive 1.2; events: analytics events, JSONL; otlp: the events as OTLP/JSON)"})
 	return cmd
 }

@@ -192,7 +192,7 @@ func newReplayCmd(fac *Factory, runF func(*replayOptions) error) *cobra.Command 
 	fl.StringArrayVar(&f.ignore, "ignore", nil, "do not compare result changes at or under the JSON Pointer `PATH` (repeatable; adds to .mcptrail.toml's [replay] ignore)")
 	fl.BoolVar(&f.noLearn, "no-learn", false, "run the server once: learn nothing of what it varies by itself (each difference from the recording is reported)")
 	fl.StringArrayVar(&f.header, "header", nil, "send the header `'Name: value'` with every request to --target (repeatable; for auth such as Authorization: Bearer ...)")
-	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: textJSON(), JSON: &f.asJSON, JSONHelp: "write the comparison as one JSON document (docs/replay.md; the skipped and unanswered lines go to stderr)"})
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: textJSON(), JSON: &f.asJSON, JSONHelp: "write the comparison as one JSON document, docs/replay.md; skipped and unanswered lines go to stderr"})
 	return cmd
 }
 

@@ -78,7 +78,7 @@ docs/rules.md lists the same rules.`,
 	}
 	addWideFlag(cmd.Flags(), &wide)
 	cmd.Flags().StringVar(&category, "category", "", "list only the rules of category `C` ("+categoryList()+")")
-	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: textJSON(), JSON: &asJSON, JSONHelp: "write a JSON array instead of a table"})
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: textJSON(), JSON: &asJSON, JSONHelp: "write the rules as a JSON array instead of a table"})
 	return cmd
 }
 

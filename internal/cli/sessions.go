@@ -97,7 +97,7 @@ a scrubbed label shows it scrubbed too (open that session by its id).`,
 	q.add(cmd.Flags())
 	red.add(cmd.Flags(), "in labels and paths")
 	addWideFlag(cmd.Flags(), &wide)
-	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: textJSON(), JSON: &asJSON, JSONHelp: "write a JSON array instead of a table"})
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: textJSON(), JSON: &asJSON, JSONHelp: "write the sessions as a JSON array instead of a table"})
 	return cmd
 }
 

@@ -65,7 +65,7 @@ numbers.`,
 	q.add(cmd.Flags())
 	cmd.Flags().StringVar(&by, "by", index.ByTool, "group by "+strings.Join(index.Bys(), ", "))
 	addWideFlag(cmd.Flags(), &wide)
-	addOutputFlags(cmd, io, outputSpec{Formats: statsFormats(), Format: &format})
+	addOutputFlags(cmd, io, outputSpec{Formats: statsFormats(), Format: &format, JSONHelp: "write the statistics as JSON"})
 	return cmd
 }
 

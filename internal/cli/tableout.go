@@ -57,7 +57,7 @@ func (m *colorMode) Type() string { return "when" }
 // addColorFlag adds the persistent --color flag to root, setting io's
 // colour mode.
 func addColorFlag(root *cobra.Command, io *IOStreams) {
-	root.PersistentFlags().Var(&io.color, "color", "colour tables `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never")
+	root.PersistentFlags().Var(&io.color, "color", "colour tables and reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never")
 	_ = root.RegisterFlagCompletionFunc("color", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return colorModes, cobra.ShellCompDirectiveNoFileComp
 	})
