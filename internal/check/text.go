@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/termtable"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -13,19 +14,24 @@ import (
 // rule (in the order of r.Rules), each with its capture line, seq and
 // call; then a summary line that says whether the run failed. Text from
 // the capture is escaped for the terminal.
-func WriteText(w io.Writer, r *Report) error {
+func WriteText(w io.Writer, r *Report) error { return WriteTextColor(w, r, false) }
+
+// WriteTextColor is WriteText with, when color is true, each rule's marker
+// and severity coloured by severity and the summary's verdict red (failed)
+// or green (passed), in the SGR colours of mcptrail's tables.
+func WriteTextColor(w io.Writer, r *Report, color bool) error {
 	bw := bufio.NewWriter(w)
 	for i := range r.Results {
-		writeTextResult(bw, r, &r.Results[i])
+		writeTextResult(bw, r, &r.Results[i], color)
 	}
-	fmt.Fprintln(bw, summary(r))
+	fmt.Fprintln(bw, summary(r, color))
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing report: %w", err)
 	}
 	return nil
 }
 
-func writeTextResult(w io.Writer, r *Report, res *Result) {
+func writeTextResult(w io.Writer, r *Report, res *Result, color bool) {
 	fmt.Fprintf(w, "%s: session %s", termtext.Escape(res.Path), termtext.Escape(res.SessionID))
 	if res.Label != "" {
 		fmt.Fprintf(w, " (%s)", termtext.Escape(res.Label))
@@ -34,7 +40,7 @@ func writeTextResult(w io.Writer, r *Report, res *Result) {
 		fmt.Fprintf(w, ", %d suppressed by the baseline", res.Suppressed)
 	}
 	if len(res.Items) == 0 {
-		fmt.Fprintln(w, ": no findings")
+		fmt.Fprintln(w, ": "+termtable.Good.Paint("no findings", color))
 		return
 	}
 	fmt.Fprintln(w)
@@ -48,7 +54,8 @@ func writeTextResult(w io.Writer, r *Report, res *Result) {
 		if len(items) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "  %s %s (%s)\n", marker(items[0], r.FailOn), rule.ID, items[0].Severity)
+		sev := termtable.Severity(string(items[0].Severity))
+		fmt.Fprintf(w, "  %s %s (%s)\n", sev.Paint(marker(items[0], r.FailOn), color), rule.ID, sev.Paint(string(items[0].Severity), color))
 		for _, it := range items {
 			fmt.Fprintf(w, "    %s %s\n", where(it), termtext.Escape(it.Message))
 		}
@@ -79,7 +86,7 @@ func where(it *Item) string {
 }
 
 // summary is the last line of the text report.
-func summary(r *Report) string {
+func summary(r *Report, color bool) string {
 	counts := map[finding.Severity]int{}
 	total, suppressed, failing := 0, 0, 0
 	for i := range r.Results {
@@ -99,9 +106,9 @@ func summary(r *Report) string {
 		s += fmt.Sprintf(", %d suppressed by the baseline", suppressed)
 	}
 	if failing > 0 {
-		return s + fmt.Sprintf("; FAILED: %d at or above --fail-on %s", failing, r.FailOn)
+		return s + "; " + termtable.Bad.Paint("FAILED", color) + fmt.Sprintf(": %d at or above --fail-on %s", failing, r.FailOn)
 	}
-	return s + fmt.Sprintf("; passed (--fail-on %s)", r.FailOn)
+	return s + "; " + termtable.Good.Paint("passed", color) + fmt.Sprintf(" (--fail-on %s)", r.FailOn)
 }
 
 func plural(n int, noun string) string {

@@ -55,10 +55,10 @@ rules (mcptrail rules --category oauth) judge the same flows.`,
 			return runAuth(fac, &opts, red)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "write the flows as JSON instead of tables")
 	cmd.Flags().StringVar(&opts.session, "session", "", "read the session `ID` (or unique id prefix) of a file that holds several")
 	opts.redact.add(cmd.Flags(), "before the flow is read")
 	addWideFlag(cmd.Flags(), &opts.wide)
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: textJSON(), JSON: &opts.asJSON, JSONHelp: "write the flows as JSON instead of tables"})
 	return cmd
 }
 

@@ -60,11 +60,11 @@ has the details.`,
 		},
 	}
 	opts.addFlags(cmd.Flags())
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: checkFormats(), Format: &opts.format, JSONHelp: "write the report as JSON"})
 	return cmd
 }
 
 func (o *checkOptions) addFlags(fl *pflag.FlagSet) {
-	fl.StringVarP(&o.format, "format", "T", "text", "report format: "+formatList(checkFormats()))
 	fl.StringVar(&o.failOn, "fail-on", "error", "least severity that fails the run: error, warning or info")
 	fl.StringSliceVar(&o.only, "rule", nil, "check only the rules `ID,...`")
 	fl.StringSliceVar(&o.skip, "skip", nil, "do not check the rules `ID,...`")
@@ -207,6 +207,9 @@ func runCheck(fac *Factory, o *checkOptions, opts *check.Options, args []string)
 // formats are escaped for terminals as every JSON mcptrail prints.
 func writeCheckReport(ios *IOStreams, format string, rep *check.Report) error {
 	write := checkWriter(format)
+	if format == "text" {
+		write = func(w io.Writer, rep *check.Report) error { return check.WriteTextColor(w, rep, ios.colorOn()) }
+	}
 	if format != "json" && format != "sarif" {
 		if err := write(ios.Out, rep); err != nil {
 			return fmt.Errorf("writing the %s report: %w", format, err)

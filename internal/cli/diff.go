@@ -81,9 +81,9 @@ slower flag); 0 compares no duration. --json writes the report as one JSON docum
 		return sessionCompletions(fac, prefix), cobra.ShellCompDirectiveDefault
 	}
 	fl := cmd.Flags()
-	fl.BoolVar(&opts.asJSON, "json", false, "write the report as JSON")
 	fl.StringVar(&opts.slowerThan, "slower-than", "2x", "report calls and p50s that grew by the `FACTOR` or more (0: compare no duration)")
 	fl.StringArrayVar(&opts.ignore, "ignore", nil, "ignore result changes at or under the JSON Pointer `PATH` (repeatable)")
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: textJSON(), JSON: &opts.asJSON, JSONHelp: "write the report as JSON"})
 	return cmd
 }
 
@@ -187,7 +187,7 @@ func regularFile(f *os.File) *os.File {
 // as every JSON mcptrail prints.
 func writeDiff(ios *IOStreams, asJSON bool, rep *diff.Report) error {
 	if !asJSON {
-		return rep.WriteText(ios.Out)
+		return rep.WriteTextColor(ios.Out, ios.colorOn())
 	}
 	jw := termtext.NewJSONWriter(ios.Out)
 	if err := rep.WriteJSON(jw); err != nil {

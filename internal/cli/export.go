@@ -85,12 +85,13 @@ export; the capture file itself is only read.`,
 			return runExport(&opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.format, "format", "T", "json", "output format: "+formatList(exportFormats())+" (html: one self-contained page; har: HTTP Archive 1.2; events: analytics events, JSONL; otlp: the events as OTLP/JSON)")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the export to `FILE` (default standard output)")
 	cmd.Flags().StringVar(&opts.session, "session", "", "read the session `ID` (or unique id prefix) of a file that holds several")
 	opts.redact.add(cmd.Flags(), "in the export")
 	opts.events.add(cmd.Flags())
 	addWideFlag(cmd.Flags(), &opts.wide)
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: exportFormats(), Format: &opts.format, OwnOutput: true, JSONHelp: "write the JSON export, the default",
+		FormatHelp: "(html: one self-contained page; har: HTTP Archive 1.2; events: analytics events, JSONL; otlp: the events as OTLP/JSON)"})
 	return cmd
 }
 

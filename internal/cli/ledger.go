@@ -64,11 +64,11 @@ frames before the rows are built; the capture file itself is only read.`,
 			return runLedger(fac, &opts, red)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "write the rows as a JSON array instead of a table")
 	cmd.Flags().BoolVar(&opts.all, "all", false, "list the rows of every session in the state directory")
 	cmd.Flags().StringVar(&opts.session, "session", "", "read the session `ID` (or unique id prefix) of a file that holds several")
 	opts.redact.add(cmd.Flags(), "before the rows are built")
 	addWideFlag(cmd.Flags(), &opts.wide)
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: textJSON(), JSON: &opts.asJSON, JSONHelp: "write the rows as a JSON array instead of a table"})
 	return cmd
 }
 

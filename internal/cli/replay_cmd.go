@@ -191,8 +191,8 @@ func newReplayCmd(fac *Factory, runF func(*replayOptions) error) *cobra.Command 
 	fl.StringVar(&f.target, "target", "", "replay against the Streamable HTTP server at `URL` instead of a command after --")
 	fl.StringArrayVar(&f.ignore, "ignore", nil, "do not compare result changes at or under the JSON Pointer `PATH` (repeatable; adds to .mcptrail.toml's [replay] ignore)")
 	fl.BoolVar(&f.noLearn, "no-learn", false, "run the server once: learn nothing of what it varies by itself (each difference from the recording is reported)")
-	fl.BoolVar(&f.asJSON, "json", false, "write the comparison as one JSON document (docs/replay.md); the skipped and unanswered lines go to stderr")
 	fl.StringArrayVar(&f.header, "header", nil, "send the header `'Name: value'` with every request to --target (repeatable; for auth such as Authorization: Bearer ...)")
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: textJSON(), JSON: &f.asJSON, JSONHelp: "write the comparison as one JSON document, docs/replay.md; skipped and unanswered lines go to stderr"})
 	return cmd
 }
 
@@ -211,6 +211,8 @@ func replayArgs(cmd *cobra.Command, f *replayFlags, args []string) (string, []st
 		return "", nil, usagef("replay takes the server after -- or --target URL, not both")
 	case len(server) == 0 && f.target == "" && !f.dryRun:
 		return "", nil, usagef("replay needs the server to run after -- or --target URL: mcptrail replay %s -- SERVER [ARGS...]", termtext.Escape(before[0]))
+	case f.dryRun && f.asJSON:
+		return "", nil, usagef("--dry-run lists its plan as text; --json writes a comparison, which a dry run has none of: give one")
 	case f.timeout <= 0:
 		return "", nil, usagef("--timeout must be positive, not %v", f.timeout)
 	case f.killAfter <= 0:

@@ -86,7 +86,7 @@ func compareReplay(fac *Factory, orig *store.Snapshot, plan *replay.Plan, res *r
 		return differs, writeJSON(ios.Out, append(b, '\n'))
 	}
 	if differs {
-		if err := cmp.Report.WriteText(ios.Out); err != nil {
+		if err := cmp.Report.WriteTextColor(ios.Out, ios.colorOn()); err != nil {
 			return false, err
 		}
 	}

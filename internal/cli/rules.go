@@ -76,9 +76,9 @@ docs/rules.md lists the same rules.`,
 			return writeRuleTable(io, rows, wide)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "write a JSON array instead of a table")
 	addWideFlag(cmd.Flags(), &wide)
 	cmd.Flags().StringVar(&category, "category", "", "list only the rules of category `C` ("+categoryList()+")")
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: textJSON(), JSON: &asJSON, JSONHelp: "write the rules as a JSON array instead of a table"})
 	return cmd
 }
 

@@ -52,6 +52,7 @@ func TestScript(t *testing.T) {
 			"exitcode": cmdExitCode,
 			"expand":   cmdExpand,
 			"sqlexec":  cmdSQLExec, // script_sqlite_test.go
+			"isjson":   cmdIsJSON,  // script_json_test.go
 		},
 	})
 }

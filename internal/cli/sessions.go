@@ -94,10 +94,10 @@ a scrubbed label shows it scrubbed too (open that session by its id).`,
 			return runSessions(fac, f, asJSON, wide, r)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "write a JSON array instead of a table")
 	q.add(cmd.Flags())
 	red.add(cmd.Flags(), "in labels and paths")
 	addWideFlag(cmd.Flags(), &wide)
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: textJSON(), JSON: &asJSON, JSONHelp: "write the sessions as a JSON array instead of a table"})
 	return cmd
 }
 

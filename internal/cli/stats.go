@@ -17,7 +17,6 @@ func newStatsCmd(fac *Factory) *cobra.Command {
 	io := fac.IOStreams
 	var q sessionQuery
 	var by, format string
-	var asJSON bool
 	var wide bool
 	cmd := &cobra.Command{
 		Use:   "stats [--since 7d] [--label L] [--by tool|question|client|server|day] [--format text|json|csv|markdown]",
@@ -52,15 +51,9 @@ numbers.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := resolveFormat(cmd.Flags(), &format, asJSON); err != nil {
-				return err
-			}
+		RunE: func(_ *cobra.Command, _ []string) error {
 			if !slices.Contains(index.Bys(), by) {
 				return usagef("--by must be one of %s, got %q", strings.Join(index.Bys(), ", "), by)
-			}
-			if !slices.Contains(statsFormats(), format) {
-				return usagef("--format must be one of %s, got %q", strings.Join(statsFormats(), ", "), format)
 			}
 			f, err := q.filter(io.Now())
 			if err != nil {
@@ -71,8 +64,8 @@ numbers.`,
 	}
 	q.add(cmd.Flags())
 	cmd.Flags().StringVar(&by, "by", index.ByTool, "group by "+strings.Join(index.Bys(), ", "))
-	addFormatFlags(cmd.Flags(), &format, &asJSON, "text", statsFormats())
 	addWideFlag(cmd.Flags(), &wide)
+	addOutputFlags(cmd, io, outputSpec{Formats: statsFormats(), Format: &format, JSONHelp: "write the statistics as JSON"})
 	return cmd
 }
 

@@ -57,7 +57,7 @@ func (m *colorMode) Type() string { return "when" }
 // addColorFlag adds the persistent --color flag to root, setting io's
 // colour mode.
 func addColorFlag(root *cobra.Command, io *IOStreams) {
-	root.PersistentFlags().Var(&io.color, "color", "colour tables: `auto` (on a terminal, unless NO_COLOR is set), always or never")
+	root.PersistentFlags().Var(&io.color, "color", "colour tables and reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never")
 	_ = root.RegisterFlagCompletionFunc("color", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return colorModes, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -65,7 +65,7 @@ func addColorFlag(root *cobra.Command, io *IOStreams) {
 
 // addWideFlag adds --wide to a command that writes tables.
 func addWideFlag(fs *pflag.FlagSet, wide *bool) {
-	fs.BoolVar(wide, "wide", false, "print every column whole, however wide the table (default: fit the terminal, 100 columns off one)")
+	fs.BoolVar(wide, "wide", false, "print every column whole, however wide the table (default: fit the terminal; off one, $COLUMNS or 100 columns)")
 }
 
 // colorOn reports whether tables are coloured.
@@ -99,15 +99,14 @@ func (io *IOStreams) textLayout(wide bool) textexport.Layout {
 }
 
 // exportTextLayout is how export -T text lays out its tables: as on stdout
-// when it writes there; in a file (-o FILE), defaultTableWidth columns
-// unless --wide, and coloured only with --color always.
+// when it writes there; in a file (-o FILE), as off a terminal: $COLUMNS
+// or defaultTableWidth columns unless --wide, and coloured only with
+// --color always (the rule of every command's -o, formats.go).
 func (io *IOStreams) exportTextLayout(output string, wide bool) textexport.Layout {
 	if output == "" || output == "-" {
 		return io.textLayout(wide)
 	}
-	l := textexport.Layout{Width: defaultTableWidth, Color: io.color == colorAlways}
-	if wide {
-		l.Width = 0
-	}
-	return l
+	off := *io
+	off.OutIsTerminal, off.OutWidth = false, 0
+	return off.textLayout(wide)
 }

@@ -146,8 +146,9 @@ func TestColorAndWidth(t *testing.T) {
 	}
 }
 
-// TestExportTextLayout: -o FILE is 100 columns (or whole, --wide) and
-// coloured only with --color always, whatever stdout is.
+// TestExportTextLayout: -o FILE is laid out as off a terminal, $COLUMNS
+// (else 100) columns or whole (--wide), coloured only with --color
+// always, whatever stdout is.
 func TestExportTextLayout(t *testing.T) {
 	t.Parallel()
 	ios, _, _ := tableStreams(80, map[string]string{"COLUMNS": "60"})
@@ -159,9 +160,9 @@ func TestExportTextLayout(t *testing.T) {
 	}{
 		{"", false, "", textexport.Layout{Width: 60, Color: true}},
 		{"-", true, "", textexport.Layout{Width: 0, Color: true}},
-		{"out.txt", false, "", textexport.Layout{Width: 100}},
+		{"out.txt", false, "", textexport.Layout{Width: 60}},
 		{"out.txt", true, colorNever, textexport.Layout{}},
-		{"out.txt", false, colorAlways, textexport.Layout{Width: 100, Color: true}},
+		{"out.txt", false, colorAlways, textexport.Layout{Width: 60, Color: true}},
 	}
 	for _, c := range cases {
 		ios.color = c.color

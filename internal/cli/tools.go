@@ -65,10 +65,10 @@ nothing to pin (exit 3). Pinning prints the catalog as tools alone does.`,
 			return runTools(&opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "write the catalog as JSON instead of a table")
 	cmd.Flags().StringVar(&opts.session, "session", "", "read the session `ID` (or unique id prefix) of a file that holds several")
 	cmd.Flags().StringVar(&opts.save, "save-baseline", "", "pin the catalog to the tools baseline `FILE` (for check --tools-baseline)")
 	addWideFlag(cmd.Flags(), &opts.wide)
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: textJSON(), JSON: &opts.asJSON, JSONHelp: "write the catalog as JSON instead of a table"})
 	return cmd
 }
 

@@ -130,6 +130,6 @@ them, the source revision and its time. mcptrail --version prints the same.`,
 			return writeJSON(io.Out, append(out, '\n'))
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "write a JSON object instead of lines")
+	addOutputFlags(cmd, fac.IOStreams, outputSpec{Formats: textJSON(), JSON: &asJSON, JSONHelp: "write a JSON object instead of lines"})
 	return cmd
 }

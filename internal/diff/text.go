@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcptrail/mcptrail/internal/termtable"
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
@@ -17,9 +18,15 @@ const maxArgs = 80
 // WriteText writes r for a terminal: a header naming both sessions, then
 // one section per kind of difference, each line escaped for terminals;
 // "no differences" when nothing differs.
-func (r *Report) WriteText(w io.Writer) error {
+func (r *Report) WriteText(w io.Writer) error { return r.WriteTextColor(w, false) }
+
+// WriteTextColor is WriteText with, when color is true, what changed
+// coloured as mcptrail's tables colour it: errors that appeared, calls
+// only in A and new findings red; calls only in B and slower ones yellow;
+// errors and findings gone, and "no differences", green.
+func (r *Report) WriteTextColor(w io.Writer, color bool) error {
 	bw := bufio.NewWriter(w)
-	p := printer{w: bw}
+	p := printer{w: bw, color: color}
 	p.line(0, "A %s  B %s", side(&r.A), side(&r.B))
 	p.catalog(r.Catalog)
 	p.calls(&r.Calls)
@@ -27,7 +34,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	p.findings(&r.Findings)
 	p.latency(r.Latency)
 	if !r.Differs() {
-		p.line(0, "no differences")
+		p.styled(0, termtable.Good, "no differences")
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing the diff: %w", err)
@@ -35,11 +42,19 @@ func (r *Report) WriteText(w io.Writer) error {
 	return nil
 }
 
-// printer writes indented, escaped lines.
-type printer struct{ w io.Writer }
+// printer writes indented, escaped lines, coloured when color is true.
+type printer struct {
+	w     io.Writer
+	color bool
+}
 
 func (p *printer) line(indent int, format string, args ...any) {
-	fmt.Fprintf(p.w, "%s%s\n", strings.Repeat("  ", indent), termtext.Escape(fmt.Sprintf(format, args...)))
+	p.styled(indent, termtable.Plain, format, args...)
+}
+
+// styled writes a line in the colour s.
+func (p *printer) styled(indent int, s termtable.Style, format string, args ...any) {
+	fmt.Fprintf(p.w, "%s%s\n", strings.Repeat("  ", indent), s.Paint(termtext.Escape(fmt.Sprintf(format, args...)), p.color))
 }
 
 func side(s *Side) string {
@@ -85,13 +100,13 @@ func (p *printer) calls(c *Calls) {
 		p.callDelta(&c.Changed[i])
 	}
 	for _, ref := range c.OnlyA {
-		p.line(1, "only in A: %s", callName(&ref))
+		p.styled(1, termtable.Bad, "only in A: %s", callName(&ref))
 	}
 	for _, ref := range c.OnlyB {
-		p.line(1, "only in B: %s", callName(&ref))
+		p.styled(1, termtable.Warn, "only in B: %s", callName(&ref))
 	}
 	for _, s := range c.Slower {
-		p.line(1, "slower: %s %s -> %s", callName(&s.CallRef), ms(s.OldMS), ms(s.NewMS))
+		p.styled(1, termtable.Warn, "slower: %s %s -> %s", callName(&s.CallRef), ms(s.OldMS), ms(s.NewMS))
 	}
 }
 
@@ -99,11 +114,11 @@ func (p *printer) callDelta(d *CallDelta) {
 	p.line(1, "%s", callName(&d.CallRef))
 	switch d.Error {
 	case ErrorAppeared:
-		p.line(2, "error appeared: %s", d.NewError)
+		p.styled(2, termtable.Bad, "error appeared: %s", d.NewError)
 	case ErrorGone:
-		p.line(2, "error gone (was %s)", d.OldError)
+		p.styled(2, termtable.Good, "error gone (was %s)", d.OldError)
 	case ErrorChanged:
-		p.line(2, "error changed: %s -> %s", d.OldError, d.NewError)
+		p.styled(2, termtable.Bad, "error changed: %s -> %s", d.OldError, d.NewError)
 	}
 	if d.Error == "" && d.OldStatus != d.NewStatus {
 		p.line(2, "status %s -> %s", d.OldStatus, d.NewStatus)
@@ -210,10 +225,10 @@ func (p *printer) findings(f *Findings) {
 	}
 	p.line(0, "findings: %d new, %d gone", len(f.New), len(f.Gone))
 	for _, x := range f.New {
-		p.line(1, "new: %s", findingText(&x))
+		p.styled(1, termtable.Bad, "new: %s", findingText(&x))
 	}
 	for _, x := range f.Gone {
-		p.line(1, "gone: %s", findingText(&x))
+		p.styled(1, termtable.Good, "gone: %s", findingText(&x))
 	}
 }
 
@@ -248,7 +263,7 @@ func (p *printer) latency(ls []Latency) {
 	p.line(0, "latency (p50):")
 	for _, l := range ls {
 		if l.Slower {
-			p.line(1, "%s %s %s -> %s slower", l.Group, l.Name, ms(l.OldMS), ms(l.NewMS))
+			p.styled(1, termtable.Warn, "%s %s %s -> %s slower", l.Group, l.Name, ms(l.OldMS), ms(l.NewMS))
 		}
 	}
 }

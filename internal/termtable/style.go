@@ -76,3 +76,13 @@ func Action(action string) Style {
 	}
 	return Plain
 }
+
+// Paint returns text wrapped in s's SGR sequence when on is true and s has
+// a colour; else text as it is. It is for lines outside a table (the check
+// and diff reports) that colour as tables do.
+func (s Style) Paint(text string, on bool) string {
+	if !on || text == "" || s.sgr() == "" {
+		return text
+	}
+	return "\x1b[" + s.sgr() + "m" + text + "\x1b[0m"
+}
