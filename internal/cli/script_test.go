@@ -49,10 +49,11 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode": cmdExitCode,
-			"expand":   cmdExpand,
-			"sqlexec":  cmdSQLExec, // script_sqlite_test.go
-			"isjson":   cmdIsJSON,  // script_json_test.go
+			"exitcode":   cmdExitCode,
+			"expand":     cmdExpand,
+			"sqlexec":    cmdSQLExec,    // script_sqlite_test.go
+			"isjson":     cmdIsJSON,     // script_json_test.go
+			"htmlframes": cmdHTMLFrames, // script_htmlframes_test.go
 		},
 	})
 }
