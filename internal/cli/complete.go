@@ -37,9 +37,6 @@ func addCompletions(root *cobra.Command, fac *Factory) {
 			cmd.ValidArgsFunction = ruleCompletions
 			_ = cmd.RegisterFlagCompletionFunc("category", categoryCompletions)
 		}
-		if cmd.Name() == "export" {
-			_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletions(exportFormats()))
-		}
 	}
 }
 
