@@ -42,6 +42,7 @@ func Main(ctx context.Context, args []string, io *IOStreams) int {
 func newRootCmd(io *IOStreams) *cobra.Command {
 	fac := newFactory(io)
 	root := newProxyCmd(fac, nil)
+	topic := proxyTopic(root) // roothelp.go
 	root.SilenceUsage = true
 	root.SilenceErrors = true
 	root.SetIn(io.In)
@@ -67,11 +68,14 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newMockCmd(fac),  // mock.go
 		newWrapCmd(fac, nil), newUnwrapCmd(fac, nil),
 		newToolsCmd(fac, nil), // tools.go
+		topic,
 	)
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which it sets only when it suggests itself
 	setVersion(root)
 	addColorFlag(root, io)
 	addCompletions(root, fac)
 	strictArgs(root) // strictargs.go
+	groupCommands(root)
+	rootHelp(root)
 	return root
 }
