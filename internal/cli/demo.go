@@ -143,29 +143,39 @@ func runDemo(ctx context.Context, fac *Factory, opts *demoOptions) error {
 		}
 		return nil
 	}
-	if ios.InIsTerminal && ios.OutIsTerminal && !opts.noTUI {
-		if err := playInTUI(ctx, fac, opts, path, id, play); err != nil {
+	if !ios.InIsTerminal || !ios.OutIsTerminal || opts.noTUI {
+		if err := play(); err != nil {
 			return err
 		}
-	} else if err := play(); err != nil {
-		return err
+		return printDemoSummary(ios, path, opts)
 	}
-	return printDemoSummary(ios, path, opts)
+	playErr, tuiErr := playInTUI(ctx, fac, opts, path, id, play)
+	if playErr != nil {
+		return errors.Join(playErr, tuiErr)
+	}
+	return errors.Join(printDemoSummary(ios, path, opts), tuiErr)
 }
 
 // playInTUI plays the demo while the TUI follows its capture, as open
-// does; once the user quits, it waits for the script to end.
-func playInTUI(ctx context.Context, fac *Factory, opts *demoOptions, path, id string, play func() error) error {
+// does; once the user quits, it waits for the script to end. A TUI that
+// fails still leaves the demo played and its summary printed.
+func playInTUI(ctx context.Context, fac *Factory, opts *demoOptions, path, id string, play func() error) (playErr, tuiErr error) {
 	played := make(chan error, 1)
 	go func() { played <- play() }()
-	tuiErr := tui.Run(ctx, tui.Options{
+	tuiErr = tui.Run(ctx, tui.Options{
 		Source:  &source.Options{Redactor: opts.red, Rules: opts.reg},
 		Path:    path,
 		ID:      id,
 		Export:  tuiExport(fac, opts.flags, opts.red, opts.reg),
 		Streams: tuiStreams(fac.IOStreams),
 	})
-	return errors.Join(<-played, tuiErr)
+	select {
+	case playErr = <-played:
+	default:
+		fmt.Fprintln(fac.IOStreams.ErrOut, "mcptrail: the demo is still playing; its summary follows when it ends")
+		playErr = <-played
+	}
+	return playErr, tuiErr
 }
 
 // playThroughTap runs the tap with opts and plays the client side of

@@ -28,3 +28,23 @@ func TestDemoOpensTheTUI(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoQuitEarly: q before the script ends leaves the demo playing to
+// its end, says so, and prints the whole summary.
+func TestDemoQuitEarly(t *testing.T) {
+	home := t.TempDir()
+	tm := startTerm(t, 120, 40, []string{"MCPTRAIL_HOME=" + home}, "sh", "-c", bins.mcptrail+" demo; echo demo-exit=$?; sleep 60")
+	tm.waitFor(`stream · demo .*LIVE`, 15*time.Second) // still playing: ~2.4 s of script in all
+	tm.keys("q")
+	tm.waitFor(`demo-exit=0`, 20*time.Second)
+	screen := tm.screen()
+	for _, want := range []string{
+		`still playing; its summary follows when it ends`,
+		`(?m)^  book_table +form +How many guests\? +accept`,
+		`(?m)^9 calls \(5 more rounds\), 1 server request`,
+	} {
+		if !regexp.MustCompile(want).MatchString(screen) {
+			t.Errorf("after an early q the terminal does not show %q:\n%s", want, screen)
+		}
+	}
+}
