@@ -105,11 +105,6 @@ func runDemo(ctx context.Context, fac *Factory, opts *demoOptions) error {
 	if err != nil {
 		return fmt.Errorf("reading the demo script: %w", err)
 	}
-	scriptPath, err := writeTempScript()
-	if err != nil {
-		return err
-	}
-	defer os.Remove(scriptPath)
 	exe, err := executable()
 	if err != nil {
 		return err
@@ -125,7 +120,7 @@ func runDemo(ctx context.Context, fac *Factory, opts *demoOptions) error {
 	}
 	path := f.Name()
 	tapOpts := &stdio.Options{
-		Command: []string{exe, replayServerCmd, scriptPath, "--scale", strconv.FormatFloat(opts.scale, 'g', -1, 64)},
+		Command: []string{exe, replayServerCmd, demoScriptName, "--scale", strconv.FormatFloat(opts.scale, 'g', -1, 64)},
 		Capture: f,
 		Header:  capture.Record{SessionID: id, Label: "demo", ToolVersion: Version},
 		Now:     ios.Now,
@@ -205,23 +200,6 @@ func playThroughTap(ctx context.Context, script *transcript.Transcript, scale fl
 		return fmt.Errorf("the scripted client: %w", playErr)
 	}
 	return nil
-}
-
-func writeTempScript() (string, error) {
-	f, err := os.CreateTemp("", "mcptrail-demo-*.transcript.jsonl")
-	if err != nil {
-		return "", fmt.Errorf("writing the demo script: %w", err)
-	}
-	if _, err := f.WriteString(demoTranscript); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return "", fmt.Errorf("writing the demo script: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return "", fmt.Errorf("writing the demo script: %w", err)
-	}
-	return f.Name(), nil
 }
 
 // printDemoSummary reads the demo's capture back and prints what a
