@@ -143,7 +143,7 @@ func noSessions(f index.Filter) string {
 		parts = append(parts, "that asked the user something")
 	}
 	if len(parts) == 0 {
-		return "no sessions yet"
+		return "no sessions yet (run 'mcptrail demo' to make one)"
 	}
 	return "no session " + strings.Join(parts, ", ")
 }
