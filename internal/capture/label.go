@@ -195,9 +195,16 @@ func scriptLabel(p string) string {
 	return base
 }
 
-// buildDirs are the directories a package's entry point is built into:
-// the name above them is the package's.
-var buildDirs = map[string]bool{"dist": true, "build": true, "lib": true, "out": true}
+// buildDir reports whether dir is a name a package's entry point is
+// built or kept in (dist, build, lib, out, src): the name above it is the
+// package's.
+func buildDir(dir string) bool {
+	switch dir {
+	case "dist", "build", "lib", "out", "src":
+		return true
+	}
+	return false
+}
 
 // nodeScriptLabel names a node script: by its file name, unless that is
 // an entry point's generic index or main (see DeriveLabelFiles).
@@ -211,7 +218,7 @@ func nodeScriptLabel(p string, readFile func(string) ([]byte, error)) string {
 		return name
 	}
 	for d := dir; d != "." && d != "/" && !strings.HasSuffix(d, ":"); d = path.Dir(d) {
-		if b := path.Base(d); !buildDirs[b] && b != "src" {
+		if b := path.Base(d); !buildDir(b) {
 			return b
 		}
 	}

@@ -19,23 +19,28 @@ the ledger of what the server asked the user, in reports, or check it in CI.`
 // rootExample is the one example of mcptrail --help.
 const rootExample = `  mcptrail --label github -- docker run -i --rm ghcr.io/github/github-mcp-server`
 
-// commandGroups are the root help's groups, in order, and their commands.
-var commandGroups = []struct {
+// commandGroup is one group of the root help and its commands, in order.
+type commandGroup struct {
 	group    cobra.Group
 	commands []string
-}{
-	{cobra.Group{ID: "capture", Title: "Capture:"}, []string{"proxy", "http", "wrap", "unwrap"}},
-	{cobra.Group{ID: "read", Title: "Read:"}, []string{"open", "sessions", "ledger", "export", "stats", "tools", "auth"}},
-	{cobra.Group{ID: "ci", Title: "CI:"}, []string{"check", "diff", "rules"}},
-	{cobra.Group{ID: "test", Title: "Test:"}, []string{"demo", "mock", "replay"}},
-	{cobra.Group{ID: "config", Title: "Config:"}, []string{"ca", "prune", "version", "completion"}},
+}
+
+// commandGroups are the root help's groups, in order.
+func commandGroups() []commandGroup {
+	return []commandGroup{
+		{cobra.Group{ID: "capture", Title: "Capture:"}, []string{"proxy", "http", "wrap", "unwrap"}},
+		{cobra.Group{ID: "read", Title: "Read:"}, []string{"open", "sessions", "ledger", "export", "stats", "tools", "auth"}},
+		{cobra.Group{ID: "ci", Title: "CI:"}, []string{"check", "diff", "rules"}},
+		{cobra.Group{ID: "test", Title: "Test:"}, []string{"demo", "mock", "replay"}},
+		{cobra.Group{ID: "config", Title: "Config:"}, []string{"ca", "prune", "version", "completion"}},
+	}
 }
 
 // groupCommands puts root's commands into commandGroups; a command in no
 // group is listed under "Additional Commands", as cobra does.
 func groupCommands(root *cobra.Command) {
 	at := map[string]string{}
-	for _, g := range commandGroups {
+	for _, g := range commandGroups() {
 		root.AddGroup(&g.group)
 		for _, name := range g.commands {
 			at[name] = g.group.ID
@@ -107,7 +112,7 @@ func writeRootHelp(w io.Writer, root *cobra.Command) {
 			pad = max(pad, len(c.Name()))
 		}
 	}
-	for _, g := range commandGroups {
+	for _, g := range commandGroups() {
 		fmt.Fprintf(&b, "\n%s\n", g.group.Title)
 		for _, name := range g.commands {
 			if c := byName[name]; c != nil {
