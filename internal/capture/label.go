@@ -3,6 +3,8 @@ package capture
 import (
 	"path"
 	"strings"
+
+	"github.com/go-json-experiment/json"
 )
 
 // Flags that take a value, per launcher, so the operand after them is not
@@ -20,8 +22,16 @@ const (
 // DeriveLabel names a session after the server it wraps: the script or
 // package, not the runtime or launcher in front of it
 // (`npx -y @scope/server-foo` → server-foo, `python -m pkg.mod` → pkg.mod,
-// `node build/index.js` → index).
-func DeriveLabel(argv []string) string {
+// `node /src/weather/dist/index.js` → weather). It reads no file:
+// DeriveLabelFiles also names `node dist/index.js` after its package.
+func DeriveLabel(argv []string) string { return DeriveLabelFiles(argv, nil) }
+
+// DeriveLabelFiles is DeriveLabel reading files with readFile (nil reads
+// none): a node script named index or main takes the name of the package
+// of the nearest package.json above it (scope dropped), else the name of
+// the directory above dist, build, lib or out. Relative paths are the
+// server's working directory's, the caller's.
+func DeriveLabelFiles(argv []string, readFile func(name string) ([]byte, error)) string {
 	for depth := 0; len(argv) > 0 && depth < 8; depth++ {
 		name := strings.TrimSuffix(path.Base(strings.ReplaceAll(argv[0], `\`, "/")), ".exe")
 		rest := argv[1:]
@@ -46,7 +56,7 @@ func DeriveLabel(argv []string) string {
 		case strings.HasPrefix(name, "python") || name == "py":
 			return orName(pythonLabel(rest), name)
 		case name == "node" || name == "nodejs" || name == "tsx" || name == "ts-node" || name == "bun" || name == "deno":
-			return orName(scriptLabel(operand(afterWord(rest, "run"), nodeValueFlags+" "+denoValueFlags)), name)
+			return orName(nodeScriptLabel(operand(afterWord(rest, "run"), nodeValueFlags+" "+denoValueFlags), readFile), name)
 		case name == "go":
 			return orName(goLabel(operand(afterWord(rest, "run"), goValueFlags)), name)
 		case name == "docker" || name == "podman":
@@ -183,6 +193,61 @@ func scriptLabel(p string) string {
 		base = strings.TrimSuffix(base, ext)
 	}
 	return base
+}
+
+// buildDir reports whether dir is a name a package's entry point is
+// built or kept in (dist, build, lib, out, src): the name above it is the
+// package's.
+func buildDir(dir string) bool {
+	switch dir {
+	case "dist", "build", "lib", "out", "src":
+		return true
+	}
+	return false
+}
+
+// nodeScriptLabel names a node script: by its file name, unless that is
+// an entry point's generic index or main (see DeriveLabelFiles).
+func nodeScriptLabel(p string, readFile func(string) ([]byte, error)) string {
+	label := scriptLabel(p)
+	if label != "index" && label != "main" || strings.HasPrefix(p, "npm:") || strings.HasPrefix(p, "jsr:") {
+		return label
+	}
+	dir := path.Dir(strings.ReplaceAll(p, `\`, "/"))
+	if name := nearestPackage(dir, readFile); name != "" {
+		return name
+	}
+	for d := dir; d != "." && d != "/" && !strings.HasSuffix(d, ":"); d = path.Dir(d) {
+		if b := path.Base(d); !buildDir(b) {
+			return b
+		}
+	}
+	return label
+}
+
+// nearestPackage is the package name of the nearest package.json in dir
+// or the four directories above it; "" when none is found or names none.
+func nearestPackage(dir string, readFile func(string) ([]byte, error)) string {
+	if readFile == nil {
+		return ""
+	}
+	for range 5 {
+		if b, err := readFile(path.Join(dir, "package.json")); err == nil {
+			var pkg struct {
+				Name string `json:"name"`
+			}
+			if json.Unmarshal(b, &pkg) != nil {
+				return ""
+			}
+			return packageLabel(pkg.Name)
+		}
+		up := path.Join(dir, "..")
+		if up == dir || path.IsAbs(dir) && dir == "/" {
+			break
+		}
+		dir = up
+	}
+	return ""
 }
 
 // goLabel names `go run` targets: a .go file, a package path or a module

@@ -1,8 +1,10 @@
 package capture
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 func TestDeriveLabel(t *testing.T) {
@@ -54,5 +56,45 @@ func TestDeriveLabel(t *testing.T) {
 				t.Errorf("DeriveLabel(%q) = %q, want %q", argv, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestDeriveLabelFiles: a node entry point named index or main is named
+// after the package of the nearest package.json, else the directory above
+// dist, build, lib or out; other scripts and launchers are as DeriveLabel
+// names them, and no file is read without readFile.
+func TestDeriveLabelFiles(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{
+		"srv/weather/package.json":    {Data: []byte(`{"name": "@acme/weather-mcp", "version": "1.0.0"}`)},
+		"srv/weather/dist/index.js":   {},
+		"srv/plain/dist/index.js":     {},
+		"srv/broken/package.json":     {Data: []byte(`{"name": `)},
+		"srv/broken/build/index.js":   {},
+		"package.json":                {Data: []byte(`{"name": "root-pkg"}`)},
+		"srv/mono/packages/x/main.js": {},
+	}
+	read := func(name string) ([]byte, error) { return fs.ReadFile(fsys, name) }
+	tests := []struct {
+		cmd  string
+		read func(string) ([]byte, error)
+		want string
+	}{
+		{"node srv/weather/dist/index.js", read, "weather-mcp"},
+		{"node srv/weather/dist/index.js", nil, "weather"},
+		{"node srv/plain/dist/index.js", nil, "plain"},
+		{"node /opt/tools/plain/build/main.js", nil, "plain"},
+		{"node srv/broken/build/index.js", read, "broken"},
+		{"node srv/mono/packages/x/main.js", read, "root-pkg"},
+		{"node build/index.js", read, "root-pkg"},
+		{"node build/index.js", nil, "index"},
+		{"node srv/weather/dist/server.js", read, "server"},
+		{"npx -y @scope/server-foo", read, "server-foo"},
+		{`node C:\mcp\calendar\dist\index.js`, nil, "calendar"},
+	}
+	for _, tc := range tests {
+		if got := DeriveLabelFiles(strings.Fields(tc.cmd), tc.read); got != tc.want {
+			t.Errorf("DeriveLabelFiles(%q, read=%v) = %q, want %q", tc.cmd, tc.read != nil, got, tc.want)
+		}
 	}
 }

@@ -22,10 +22,13 @@ import (
 	"github.com/mcptrail/mcptrail/internal/termtext"
 )
 
-const httpLong = `Wrap a remote MCP server that speaks Streamable HTTP.
+const httpLong = `Wrap a remote MCP server that speaks Streamable HTTP, in one of two modes:
+--target URL puts mcptrail in front of that one server (a reverse proxy, below);
+--forward makes it a forward proxy the client reaches through HTTPS_PROXY, with
+no --target (see "With --forward" further down). One of the two is required.
 
-mcptrail listens on --listen (loopback, 127.0.0.1:7000, unless told
-otherwise) and forwards every request to --target, byte for byte: POST with
+With --target, mcptrail listens on --listen (loopback, 127.0.0.1:7000, unless
+told otherwise) and forwards every request to --target, byte for byte: POST with
 JSON or text/event-stream answers, GET (the legacy standalone stream,
 Last-Event-ID resumption) and DELETE, over HTTP/1.1 or h2c (HTTP/2 in
 cleartext, with prior knowledge). Events are passed on the moment they
@@ -119,7 +122,7 @@ func newHTTPCmd(fac *Factory) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.target, "target", "", "the server's MCP endpoint `URL` (required)")
+	fl.StringVar(&f.target, "target", "", "the server's MCP endpoint `URL` (reverse proxy; required unless --forward, refused with it)")
 	fl.StringVar(&f.listen, "listen", "127.0.0.1:7000", "listen on `ADDR` (host:port; port 0 picks one; with --forward 127.0.0.1:8080)")
 	fl.StringVar(&f.capture, "capture", "", "write the capture to `PATH` instead of the sessions directory")
 	fl.StringVar(&f.label, "label", "", "name the session `L` (default: the target's host, or \"forward\")")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -14,6 +15,19 @@ import (
 // replayServerCmd is the hidden name of the scripted server that the demo
 // and the tests spawn through the real tap.
 const replayServerCmd = "__replay-server"
+
+// demoScriptName is the TRANSCRIPT argument of replayServerCmd that names
+// the demo's embedded script (demo.go), so the demo writes no temporary
+// file and its capture names none.
+const demoScriptName = "builtin:demo"
+
+// loadServerScript reads the transcript at path, or the demo's script.
+func loadServerScript(path string) (*transcript.Transcript, error) {
+	if path == demoScriptName {
+		return transcript.Parse(strings.NewReader(demoTranscript))
+	}
+	return transcript.Load(path)
+}
 
 // newReplayServerCmd returns the hidden scripted MCP server: it plays the
 // server side of a transcript on its stdin and stdout, and exits non-zero
@@ -35,7 +49,7 @@ func newReplayServerCmd(fac *Factory) *cobra.Command {
 			if scale < 0 {
 				return usagef("--scale must not be negative")
 			}
-			t, err := transcript.Load(args[0])
+			t, err := loadServerScript(args[0])
 			if errors.Is(err, fs.ErrNotExist) {
 				return notFoundf("no transcript file %s", args[0])
 			}

@@ -26,22 +26,38 @@ var Version = readBuildFacts().Version
 func Main(ctx context.Context, args []string, io *IOStreams) int {
 	root := newRootCmd(io)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	code := exitCodeFor(err)
 	var ee *exitError
 	if err != nil && !errors.As(err, &ee) {
 		printError(io.ErrOut, err)
 		var ue *usageError
 		if errors.As(err, &ue) {
-			fmt.Fprintln(io.ErrOut, "Run 'mcptrail --help' for usage.")
+			fmt.Fprintln(io.ErrOut, helpHint(root, cmd, err))
 		}
 	}
 	return int(code)
 }
 
+// helpHint points a usage error to the help of the command it is about:
+// a subcommand's own (mcptrail stats --help); on the root, a mistyped
+// command gets the command list (mcptrail --help), any other mistake the
+// proxy's flags (mcptrail help proxy).
+func helpHint(root, cmd *cobra.Command, err error) string {
+	var uc *unknownCommandError
+	switch {
+	case cmd != nil && cmd != root && cmd.Name() != "help":
+		return fmt.Sprintf("Run '%s --help' for usage.", cmd.CommandPath())
+	case cmd == root && !errors.As(err, &uc):
+		return "Run 'mcptrail help proxy' for the proxy's usage and flags."
+	}
+	return "Run 'mcptrail --help' for usage."
+}
+
 func newRootCmd(io *IOStreams) *cobra.Command {
 	fac := newFactory(io)
 	root := newProxyCmd(fac, nil)
+	topic := proxyTopic(root) // roothelp.go
 	root.SilenceUsage = true
 	root.SilenceErrors = true
 	root.SetIn(io.In)
@@ -67,11 +83,14 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newMockCmd(fac),  // mock.go
 		newWrapCmd(fac, nil), newUnwrapCmd(fac, nil),
 		newToolsCmd(fac, nil), // tools.go
+		topic,
 	)
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which it sets only when it suggests itself
 	setVersion(root)
 	addColorFlag(root, io)
 	addCompletions(root, fac)
 	strictArgs(root) // strictargs.go
+	groupCommands(root)
+	rootHelp(root)
 	return root
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/mcptrail/mcptrail/internal/index"
 	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/termtable"
+	"github.com/mcptrail/mcptrail/internal/termtext"
+	"github.com/mcptrail/mcptrail/internal/units"
 )
 
 // sessionRow is one line of `mcptrail sessions`; its JSON form is the
@@ -116,7 +118,34 @@ func runSessions(fac *Factory, f index.Filter, asJSON, wide bool, red redact.Red
 		}
 		return writeJSON(io.Out, append(b, '\n'))
 	}
+	if len(rows) == 0 {
+		fmt.Fprintln(io.ErrOut, noSessions(f))
+		return nil
+	}
 	return writeSessionTable(io, rows, wide)
+}
+
+// noSessions is what sessions says when no row is left: "no sessions yet"
+// only when nothing was filtered out; else which filters matched none
+// ("no session labelled X").
+func noSessions(f index.Filter) string {
+	var parts []string
+	if f.Label != "" {
+		parts = append(parts, "labelled "+termtext.Escape(f.Label))
+	}
+	if f.Transport != "" {
+		parts = append(parts, "over "+termtext.Escape(f.Transport))
+	}
+	if !f.Since.IsZero() {
+		parts = append(parts, "started since "+units.Time(f.Since))
+	}
+	if f.WithElicitations {
+		parts = append(parts, "that asked the user something")
+	}
+	if len(parts) == 0 {
+		return "no sessions yet (run 'mcptrail demo' to make one)"
+	}
+	return "no session " + strings.Join(parts, ", ")
 }
 
 // scrubbedPath is path with the label it was named after, which redaction
@@ -137,10 +166,6 @@ func scrubbedPath(path, label, scrubbed, id string, red redact.Redactor) string 
 }
 
 func writeSessionTable(io *IOStreams, rows []sessionRow, wide bool) error {
-	if len(rows) == 0 {
-		fmt.Fprintln(io.ErrOut, "no sessions yet")
-		return nil
-	}
 	num := func(h string, drop int) termtable.Column {
 		return termtable.Column{Header: h, Align: termtable.Right, Drop: drop}
 	}

@@ -14,15 +14,22 @@ import (
 func unknownCommand(root *cobra.Command, name string) error {
 	sugg := root.SuggestionsFor(name)
 	if len(sugg) == 0 {
-		return usagef("unknown command %q; to wrap a server, put its command after --: mcptrail -- %s", name, name)
+		return &unknownCommandError{usagef("unknown command %q; to wrap a server, put its command after --: mcptrail -- %s", name, name)}
 	}
 	quoted := make([]string, len(sugg))
 	for i, s := range sugg {
 		quoted[i] = fmt.Sprintf("%q", s)
 	}
-	return usagef("unknown command %q — did you mean %s? To wrap a server, put its command after --: mcptrail -- %s",
-		name, strings.Join(quoted, " or "), name)
+	return &unknownCommandError{usagef("unknown command %q — did you mean %s? To wrap a server, put its command after --: mcptrail -- %s",
+		name, strings.Join(quoted, " or "), name)}
 }
+
+// unknownCommandError is the usage error (err, a *usageError) of a first
+// argument that names no command: its help is the command list.
+type unknownCommandError struct{ err error }
+
+func (e *unknownCommandError) Error() string { return e.err.Error() }
+func (e *unknownCommandError) Unwrap() error { return e.err }
 
 // flagError is the usage error for a flag cobra could not parse. On the
 // root command a flag after a mistyped subcommand (mcptrail leger --json)

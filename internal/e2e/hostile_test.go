@@ -191,7 +191,7 @@ func TestHostileDemo(t *testing.T) {
 	}
 	checkTerminalSafe(t, "stdout", []byte(stdout))
 	checkTerminalSafe(t, "stderr", []byte(stderr))
-	if !strings.Contains(stdout, "capture: "+filepath.Dir(home)) || !strings.Contains(stdout, evilShown) {
+	if !strings.Contains(stdout, "Capture: "+filepath.Dir(home)) || !strings.Contains(stdout, evilShown) {
 		t.Errorf("demo does not name its capture, escaped:\n%s", stdout)
 	}
 }
