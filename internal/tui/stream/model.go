@@ -34,7 +34,7 @@ type Model struct {
 	applied string         // its text
 	bar     string         // the bar's text while editing
 	editing bool
-	grammar bool // the filter grammar shows in place of the rows (? on an empty bar)
+	grammar bool   // the filter grammar shows in place of the rows (? on an empty bar)
 	barErr  string // the last bad filter's error
 
 	notes, stderr bool // notifications, stderr lines and notes shown
