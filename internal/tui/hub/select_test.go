@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -87,5 +88,18 @@ func TestNewestSelectedWhileLoading(t *testing.T) {
 	m = m.SetSessions(append([]ui.SessionInfo{{Path: "/s/z.jsonl", ID: "z"}}, all...))
 	if s, _ := m.Selected(); s.ID != "a" {
 		t.Errorf("after the user moved, selected %q, want a to stay", s.ID)
+	}
+}
+
+// TestLoadingNotPending checks a session whose backlog is still being
+// read shows "loading…" where its elicitations go, not a pending count
+// that may be answered further on in the capture.
+func TestLoadingNotPending(t *testing.T) {
+	t.Parallel()
+	s := sessions()[:1]
+	s[0].Loading = true
+	view := New(ui.NewTheme(true)).SetNow(now).SetSize(120, 8).SetSessions(s).View()
+	if !strings.Contains(view, "loading…") || strings.Contains(view, "pending") {
+		t.Errorf("a loading session's row:\n%s", view)
 	}
 }

@@ -149,8 +149,8 @@ func (st ledgerRows) title(f *frame) string {
 		name string
 		n    int
 	}{{"accept", c.accept}, {"decline", c.decline}, {"cancel", c.cancel}, {"pending", c.pending}, {"other", c.other}} {
-		if p.n == 0 && p.name == "other" {
-			continue
+		if p.n == 0 && p.name == "other" || p.name == "pending" && f.data.Loading {
+			continue // a row read half-way is not pending
 		}
 		st := f.th.Action(p.name)
 		if p.name == "other" || p.n == 0 {

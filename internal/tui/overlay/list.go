@@ -224,6 +224,9 @@ func (l list[R]) View() string {
 // title is the first line: the overlay's name and its counts.
 func (l list[R]) title() string {
 	t := l.r.title(&l.frame)
+	if s := l.data.LoadingText(); s != "" {
+		t += " " + l.th.Warn.Render(s)
+	}
 	if l.data.Live {
 		t += " " + l.th.Live.Render("● live")
 	}

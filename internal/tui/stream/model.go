@@ -28,13 +28,14 @@ type Model struct {
 
 	ix       *index
 	fx       *facts
+	head     headline       // of the last Data not Loading
 	expanded map[int32]bool // operations expanded, by root call
 
 	f       *filter.Filter // the applied filter; nil for none
 	applied string         // its text
 	bar     string         // the bar's text while editing
 	editing bool
-	grammar bool // the filter grammar shows in place of the rows (? on an empty bar)
+	grammar bool   // the filter grammar shows in place of the rows (? on an empty bar)
 	barErr  string // the last bad filter's error
 
 	notes, stderr bool // notifications, stderr lines and notes shown
@@ -65,6 +66,11 @@ func (m Model) SetData(d ui.Data) Model {
 	if !m.ix.fits(d.Snap, d.Lines) {
 		m.ix, m.fx, m.expanded = &index{session: d.Snap.Session.ID}, &facts{}, map[int32]bool{}
 		ok = false
+	}
+	if !d.Loading && m.head.snap != d.Snap {
+		// The counts of a capture read half-way are not final: the header
+		// says how far the read is instead (Data.LoadingText).
+		m.head = headlineOf(d.Snap)
 	}
 	dirty := m.fx.update(d.Snap)
 	sc := m.scope()
