@@ -14,6 +14,7 @@ import (
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
+	"github.com/mcptrail/mcptrail/internal/units"
 )
 
 // Ledger is the elicitation ledger: a row a question the server asked,
@@ -209,14 +210,14 @@ func (ledgerRows) cells(f *frame, i int) []cell {
 	return append(cs, cell{s: c.Asks, w: asks}, cell{s: ui.Cell(r.Message, f.w)})
 }
 
-// since is the time t from the session's start: "+920.0ms"; "-" when
+// since is the time t from the session's start: "+920.0ms" (units.Offset); "-" when
 // either is unknown.
 func (f *frame) since(t time.Time) string {
 	start := f.data.Snap.Session.Start
 	if t.IsZero() || start.IsZero() {
 		return "-"
 	}
-	return "+" + textexport.FormatMS(float64(t.Sub(start))/float64(time.Millisecond))
+	return units.Offset(t.Sub(start))
 }
 
 // roundText is the round of an MRTR row ("mrtr 2") or the era.
