@@ -40,6 +40,9 @@ type ledgerRows struct {
 // ledgerCounts are the title's tallies.
 type ledgerCounts struct {
 	asked, accept, decline, cancel, pending, other int
+	// mrtr counts the rows of MRTR operations, the only ones with a
+	// wait/tool split: without any, that column would be all "-".
+	mrtr int
 }
 
 // rowID identifies a ledger row across snapshots.
@@ -54,6 +57,9 @@ func idOf(r *store.LedgerRow) rowID {
 
 func (c *ledgerCounts) add(r *store.LedgerRow) {
 	c.asked++
+	if r.Operation >= 0 {
+		c.mrtr++
+	}
 	switch {
 	case r.Status == store.LedgerPending:
 		c.pending++
@@ -70,7 +76,7 @@ func (c *ledgerCounts) add(r *store.LedgerRow) {
 
 func (c ledgerCounts) plus(d ledgerCounts) ledgerCounts {
 	return ledgerCounts{asked: c.asked + d.asked, accept: c.accept + d.accept, decline: c.decline + d.decline,
-		cancel: c.cancel + d.cancel, pending: c.pending + d.pending, other: c.other + d.other}
+		cancel: c.cancel + d.cancel, pending: c.pending + d.pending, other: c.other + d.other, mrtr: c.mrtr + d.mrtr}
 }
 
 // final reports whether r can no longer change.
@@ -162,52 +168,123 @@ func (st ledgerRows) title(f *frame) string {
 	return t
 }
 
-// ledgerWidths returns the widths of the variable columns for a line of
-// w cells; root is 0 when the line is too narrow for it (and for the
-// elapsed time, which the detail lines show anyway).
-func ledgerWidths(w int) (root, asks int, elapsed bool) {
-	const fixed = 9 + 6 + 4 + 10 + 15 + 6 // time round mode action wait/tool, 6 gaps
+// ledgerLayout is the ledger's columns for a line of w cells. The
+// question (MESSAGE) and the calling tool (ROOT) are what a person reads:
+// from 80 columns on each keeps at least minName cells, and the constant
+// columns give way first (the round and the fields at 80, the wait/tool
+// split when no row has one, "tools/call" before every tool name).
+type ledgerLayout struct {
+	round, wait, elapsed, root, asks int // 0: dropped
+	waitOnly                         bool
+}
+
+// minName is the least width of a name or message column from 80 columns
+// on (preamble 4 of issue 28).
+const minName = 20
+
+// Fixed widths.
+const (
+	timeW, roundW, modeW, actionW = 8, 6, 4, 9
+	waitToolW, waitW, elapsedW    = 15, 8, 8
+)
+
+func ledgerWidths(w int, mrtr bool) ledgerLayout {
+	var l ledgerLayout
+	left := w - (timeW + 1) - (modeW + 1) - (actionW + 1)
 	switch {
-	case w >= 120:
-		v := w - fixed - 8 - 2
-		return v * 3 / 10, v * 3 / 10, true
-	case w >= 100:
-		v := w - fixed - 1
-		return v * 3 / 10, v * 3 / 10, false
+	case mrtr && w >= 100:
+		l.wait = waitToolW
+	case mrtr:
+		l.wait, l.waitOnly = waitW, true
 	}
-	return 0, max(w-fixed, 0) * 4 / 10, false
+	if l.wait > 0 {
+		left -= l.wait + 1
+	}
+	if w >= 100 {
+		l.round = roundW
+		left -= roundW + 1
+	}
+	if w >= 120 {
+		l.elapsed = elapsedW
+		left -= elapsedW + 1
+	}
+	left -= 2 // the gaps before ROOT and MESSAGE
+	switch {
+	case left >= 3*minName+1:
+		l.root = max(minName, left*3/10)
+		l.asks = min(left*3/10, left-l.root-1-minName)
+	case left >= 2*minName:
+		l.root = minName + (left-2*minName)/3
+	default:
+		l.root = max(left/2, 0)
+	}
+	return l
 }
 
-func (ledgerRows) header(w int) []cell {
-	root, asks, elapsed := ledgerWidths(w)
-	cs := []cell{{s: "TIME", w: 9}, {s: "ROUND", w: 6}, {s: "MODE", w: 4}, {s: "ACTION", w: 10}, {s: "WAIT/TOOL", w: 15}}
-	if elapsed {
-		cs = append(cs, cell{s: "ELAPSED", w: 8})
+func (st ledgerRows) header(w int) []cell {
+	l := ledgerWidths(w, st.counts.mrtr > 0)
+	wait := "WAIT/TOOL"
+	if l.waitOnly {
+		wait = "WAIT"
 	}
-	if root > 0 {
-		cs = append(cs, cell{s: "ROOT", w: root})
-	}
-	return append(cs, cell{s: "FIELDS/HOST", w: asks}, cell{s: "MESSAGE"})
+	return l.cells("TIME", "ROUND", "MODE", "ACTION", wait, "ELAPSED", "ROOT", "FIELDS/HOST", "MESSAGE", nil, nil)
 }
 
-func (ledgerRows) cells(f *frame, i int) []cell {
+// cells lays one line's texts out in l's columns.
+func (l ledgerLayout) cells(at, round, mode, action, wait, elapsed, root, asks, msg string, dim, act *lipgloss.Style) []cell {
+	cs := []cell{{s: at, w: timeW, st: dim}}
+	if l.round > 0 {
+		cs = append(cs, cell{s: round, w: l.round})
+	}
+	cs = append(cs, cell{s: mode, w: modeW}, cell{s: action, w: actionW, st: act})
+	if l.wait > 0 {
+		cs = append(cs, cell{s: wait, w: l.wait})
+	}
+	if l.elapsed > 0 {
+		cs = append(cs, cell{s: elapsed, w: l.elapsed})
+	}
+	cs = append(cs, cell{s: root, w: l.root})
+	if l.asks > 0 {
+		cs = append(cs, cell{s: asks, w: l.asks})
+	}
+	return append(cs, cell{s: msg})
+}
+
+func (st ledgerRows) cells(f *frame, i int) []cell {
 	r := bounded(f.data.Snap.Ledger.At(i), f.w)
 	c := textexport.LedgerRowCells(&r)
-	root, asks, elapsed := ledgerWidths(f.w)
-	cs := []cell{
-		{s: f.since(r.AskedAt), w: 9, st: styled(f.th.Dim)},
-		{s: roundText(&r), w: 6},
-		{s: c.Mode, w: 4},
-		{s: c.Answer, w: 10, st: styled(f.answerStyle(&r))},
-		{s: c.WaitTool, w: 15},
+	l := ledgerWidths(f.w, st.counts.mrtr > 0)
+	wait := "-"
+	if r.Operation >= 0 {
+		wait = units.Millis(r.WaitMS)
+		if !l.waitOnly {
+			wait += "/" + units.Millis(r.ToolMS)
+		}
 	}
-	if elapsed {
-		cs = append(cs, cell{s: c.Elapsed, w: 8})
+	return l.cells(f.since(r.AskedAt), roundText(&r), c.Mode, c.Answer, wait, elapsed(&r),
+		rootName(&r, f.w), c.Asks, ui.Cell(r.Message, f.w), styled(f.th.Dim), styled(f.answerStyle(&r)))
+}
+
+// elapsed is the time from the question to its answer; "-" unanswered.
+func elapsed(r *store.LedgerRow) string {
+	if r.AnsweredSeq == 0 {
+		return "-"
 	}
-	if root > 0 {
-		cs = append(cs, cell{s: c.Root, w: root})
+	return units.Millis(r.ElapsedMS)
+}
+
+// rootName names the client call a row belongs to by what varies: the
+// tool for a tools/call, else the method and its target.
+func rootName(r *store.LedgerRow, w int) string {
+	switch {
+	case r.Root.Call < 0:
+		return "(unattributed)"
+	case r.Root.Method == "tools/call" && r.Root.Target != "":
+		return ui.Cell(r.Root.Target, w)
+	case r.Root.Target != "":
+		return ui.Cell(r.Root.Method, w) + " " + ui.Cell(r.Root.Target, w)
 	}
-	return append(cs, cell{s: c.Asks, w: asks}, cell{s: ui.Cell(r.Message, f.w)})
+	return ui.Cell(r.Root.Method, w)
 }
 
 // since is the time t from the session's start: "+920.0ms" (units.Offset); "-" when
@@ -250,7 +327,7 @@ func (ledgerRows) detail(f *frame, _ int) []string {
 	first := dim.Render("root ") + fit(c.Root, f.w/2) + dim.Render(" · key ") + fit(c.Key, f.w/4) +
 		dim.Render(" · asked ") + "#" + strconv.FormatUint(r.AskedSeq, 10)
 	if r.AnsweredSeq != 0 {
-		first += dim.Render(" · answered ") + "#" + strconv.FormatUint(r.AnsweredSeq, 10) + dim.Render(" after ") + c.Elapsed
+		first += dim.Render(" · answered ") + "#" + strconv.FormatUint(r.AnsweredSeq, 10) + dim.Render(" after ") + elapsed(&r)
 	}
 	second := dim.Render("question ") + ui.Cell(r.Message, f.w)
 	third := dim.Render("asks ") + c.Asks
