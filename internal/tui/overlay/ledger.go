@@ -35,6 +35,9 @@ type ledgerRows struct {
 	base   ledgerCounts
 	open   []int
 	counts ledgerCounts
+	// shown is the answer revealed (reveal.go), for its row only; zero
+	// when none was.
+	shown revealMsg
 }
 
 // ledgerCounts are the title's tallies.
@@ -128,7 +131,12 @@ func (ledgerRows) count(f *frame) int {
 
 func (ledgerRows) empty() string { return "no elicitations in this session" }
 
-func (ledgerRows) detailHeight(int) int { return 3 }
+func (st ledgerRows) detailHeight(int) int {
+	if st.shown.id != (rowID{}) {
+		return 4 // the revealed answer's line
+	}
+	return 3
+}
 
 // ledgerIndex returns the index of the row id, looking at near first (rows
 // are only appended, so it is almost always there); near when absent.
@@ -320,7 +328,7 @@ func (f *frame) answerStyle(r *store.LedgerRow) lipgloss.Style {
 
 // detail describes the selected row: its root call and key, when it
 // was asked and answered, the whole question, and the notes.
-func (ledgerRows) detail(f *frame, _ int) []string {
+func (st ledgerRows) detail(f *frame, _ int) []string {
 	r := bounded(f.data.Snap.Ledger.At(f.cur.sel), f.w)
 	c := textexport.LedgerRowCells(&r)
 	dim := f.th.Dim
@@ -334,7 +342,13 @@ func (ledgerRows) detail(f *frame, _ int) []string {
 	if c.Notes != "" {
 		third += dim.Render(" · notes ") + c.Notes
 	}
-	return []string{first, second, third}
+	lines := []string{first, second, third}
+	if l, ok := st.revealLine(f, &r); ok {
+		lines = append(lines, l)
+	} else if st.shown.id != (rowID{}) {
+		lines = append(lines, dim.Render("v reveals this row's answer"))
+	}
+	return lines
 }
 
 // jump jumps to the row's root call; to the call that carried the
