@@ -72,7 +72,7 @@ func (a App) title() string {
 	right := ""
 	switch {
 	case a.exporting():
-		right = a.th.Key.Render("export:") + " j json · t text · esc cancel"
+		right = a.th.Key.Render("export:") + " h html report · j json · t text · esc cancel"
 	case a.status != "" && a.now.Before(a.statusEnd):
 		st := a.th.Dim
 		if a.statusErr {
