@@ -14,6 +14,7 @@ const (
 	colDuration
 	colElicit
 	colFindings
+	colPreview // what came back: an error's message
 	numColumns
 )
 
@@ -29,6 +30,13 @@ func widths() layout {
 	}
 }
 
+// previewFrom is the least screen width with a preview column, which
+// then keeps minPreview cells; below it the inspector shows the answer.
+const (
+	previewFrom = 120
+	minPreview  = 20
+)
+
 // minTarget is the target column's least width on a screen of 80 columns
 // or more (preamble 4 of issue 28: names keep at least 20 cells).
 const minTarget = 20
@@ -43,12 +51,12 @@ const (
 // dropOrder is the order columns go as the screen narrows, the least
 // useful first; method and target always stay.
 func dropOrder() []column {
-	return []column{colDir, colID, colTime, colFindings, colElicit, colDuration, colStatus}
+	return []column{colPreview, colDir, colID, colTime, colFindings, colElicit, colDuration, colStatus}
 }
 
 // titles returns the column headers.
 func titles() [numColumns]string {
-	return [numColumns]string{"time", "dir", "id", "method", "target", "status", "dur", "elicit", "!"}
+	return [numColumns]string{"time", "dir", "id", "method", "target", "status", "dur", "elicit", "!", "answer"}
 }
 
 // layout is the width of each column for a screen width (0: dropped).
@@ -59,6 +67,9 @@ type layout [numColumns]int
 // layoutFor fits the columns in w cells.
 func layoutFor(w int) layout {
 	l := widths()
+	if w >= previewFrom {
+		l[colPreview] = minPreview
+	}
 	used := func() int {
 		n := 1
 		for _, x := range l {
@@ -88,8 +99,14 @@ func layoutFor(w int) layout {
 		l[colElicit] += g
 		extra -= g
 	}
-	g := min(extra/3, wantMethod-l[colMethod])
+	g := min(extra/2, wantMethod-l[colMethod])
 	l[colMethod] += g
-	l[colTarget] += extra - g
+	extra -= g
+	if l[colPreview] > 0 {
+		// The name and what came back share the rest.
+		l[colPreview] += extra / 2
+		extra -= extra / 2
+	}
+	l[colTarget] += extra
 	return l
 }

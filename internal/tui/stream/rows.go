@@ -34,13 +34,16 @@ func (m Model) callCells(r row, lay *layout, plain bool) string {
 	snap := m.data.Snap
 	c := snap.Calls.At(int(r.idx))
 	v := callView{status: c.Status, late: c.Late, durMS: c.DurationMS, done: c.ResponseSeq != 0,
-		method: c.Method, target: c.Target, marker: " "}
+		method: c.Method, target: c.Target, marker: " ", err: c.Error}
 	switch {
 	case r.kind == rowCall && c.Operation >= 0 && c.Operation < snap.Operations.Len():
 		op := snap.Operations.At(c.Operation)
 		v.status, v.durMS, v.done = op.Status, op.DurationMS, !op.End.IsZero()
 		v.target = rounds(clip(c.Target, m.w), len(op.Rounds), lay[colTarget])
 		v.marker = "▸"
+		if n := len(op.Rounds); n > 0 && op.Rounds[n-1].Call < snap.Calls.Len() {
+			v.err = snap.Calls.At(op.Rounds[n-1].Call).Error // the final answer's
+		}
 		if m.expanded[r.idx] {
 			v.marker = "▾"
 		}
@@ -77,6 +80,16 @@ func rounds(target string, n, w int) string {
 	return fmt.Sprintf("%s ×%d", target, n)
 }
 
+// preview is what came back, as the store keeps it: a JSON-RPC
+// error's code and message; "" for a result (its content is in the
+// inspector).
+func preview(e *store.CallError) string {
+	if e == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d %s", e.Code, clip(e.Message, 512))
+}
+
 // callView is what a call row shows beyond the call itself (an operation
 // shows its own status and duration).
 type callView struct {
@@ -86,6 +99,7 @@ type callView struct {
 	method, target string
 	marker         string
 	findings       int
+	err            *store.CallError // what the preview shows
 }
 
 // callCell draws one column of a call row.
@@ -116,6 +130,8 @@ func (m Model) callCell(col column, w int, c *store.Call, v *callView, r row, pl
 			return strings.Repeat(" ", w)
 		}
 		return cell(th.Warn, fmt.Sprintf("!%d", v.findings), w, plain)
+	case colPreview:
+		return cell(th.Dim, preview(v.err), w, plain)
 	}
 	return strings.Repeat(" ", w)
 }
