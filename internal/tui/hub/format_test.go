@@ -71,3 +71,16 @@ func TestLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelKeepsWidth checks preamble 4 of issue 28 in code: from 80
+// columns on, the session label keeps at least 20 cells.
+func TestLabelKeepsWidth(t *testing.T) {
+	t.Parallel()
+	for w := 80; w <= 240; w++ {
+		for _, c := range layout(w) {
+			if c.id == colLabel && c.width < 20 {
+				t.Errorf("layout(%d): label %d cells, want ≥ 20", w, c.width)
+			}
+		}
+	}
+}
