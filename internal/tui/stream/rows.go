@@ -34,7 +34,7 @@ func (m Model) callCells(r row, lay *layout, plain bool) string {
 	snap := m.data.Snap
 	c := snap.Calls.At(int(r.idx))
 	v := callView{status: c.Status, late: c.Late, durMS: c.DurationMS, done: c.ResponseSeq != 0,
-		method: c.Method, target: c.Target, marker: " ", err: c.Error}
+		method: c.Method, target: c.Target, marker: " ", err: c.Error, resp: c.ResponseSeq}
 	switch {
 	case r.kind == rowCall && c.Operation >= 0 && c.Operation < snap.Operations.Len():
 		op := snap.Operations.At(c.Operation)
@@ -42,7 +42,8 @@ func (m Model) callCells(r row, lay *layout, plain bool) string {
 		v.target = rounds(clip(c.Target, m.w), len(op.Rounds), lay[colTarget])
 		v.marker = "▸"
 		if n := len(op.Rounds); n > 0 && op.Rounds[n-1].Call < snap.Calls.Len() {
-			v.err = snap.Calls.At(op.Rounds[n-1].Call).Error // the final answer's
+			last := snap.Calls.At(op.Rounds[n-1].Call) // the final answer's
+			v.err, v.resp = last.Error, last.ResponseSeq
 		}
 		if m.expanded[r.idx] {
 			v.marker = "▾"
@@ -100,6 +101,7 @@ type callView struct {
 	marker         string
 	findings       int
 	err            *store.CallError // what the preview shows
+	resp           uint64           // the answer's seq, for its result text
 }
 
 // callCell draws one column of a call row.
@@ -131,7 +133,7 @@ func (m Model) callCell(col column, w int, c *store.Call, v *callView, r row, pl
 		}
 		return cell(th.Warn, fmt.Sprintf("!%d", v.findings), w, plain)
 	case colPreview:
-		return cell(th.Dim, preview(v.err), w, plain)
+		return cell(th.Dim, m.previewOf(v.resp, preview(v.err)), w, plain)
 	}
 	return strings.Repeat(" ", w)
 }
