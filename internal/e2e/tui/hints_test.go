@@ -69,3 +69,19 @@ func TestFooterHintsAndReveal(t *testing.T) {
 	}
 	tm.keys("q")
 }
+
+// TestAnswerColumn opens the demo session at 140 columns: the stream's
+// answer column shows what came back, a result's text read from the
+// capture and a tool error's.
+func TestAnswerColumn(t *testing.T) {
+	home := t.TempDir()
+	demo := exec.Command(bins.mcptrail, "demo")
+	demo.Env = append(demo.Environ(), "MCPTRAIL_HOME="+home, "NO_COLOR=1")
+	demo.Dir = home
+	if out, err := demo.CombinedOutput(); err != nil {
+		t.Fatalf("mcptrail demo: %v\n%s", err, out)
+	}
+	tm := startTerm(t, 140, 20, []string{"MCPTRAIL_HOME=" + home}, bins.mcptrail, "open")
+	tm.waitFor(`(?s)answer\n.*create_account.*account ada created.*get_weather.*error: no such city`, 10*time.Second)
+	tm.keys("q")
+}
