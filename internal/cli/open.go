@@ -140,7 +140,7 @@ func tuiExport(fac *Factory, flags redactFlags, red redact.Redactor, reg *findin
 		}
 		s := d.Snap.Session
 		base := capture.FileSafe(s.Label) + "-" + strings.TrimRight(capture.FileSafe(shortID(s.ID)), "-_.")
-		out, err := freeName(base, map[string]string{"json": ".json", "text": ".txt"}[format])
+		out, err := freeName(base, map[string]string{"json": ".json", "text": ".txt", "html": ".html"}[format])
 		if err != nil {
 			return "", err
 		}

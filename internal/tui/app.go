@@ -27,8 +27,10 @@ type Options struct {
 	Path, ID string
 	// Stdin, when non-nil, is a capture read whole (mcptrail open -).
 	Stdin io.Reader
-	// Export writes the session shown as format ("json" or "text") and
-	// returns what to tell the user (where it went); nil disables `e`.
+	// Export writes the session shown as format ("json", "text" or
+	// "html", the report of internal/export/html) to a file it never
+	// overwrites, and returns what to tell the user (where it went); nil
+	// disables `e`.
 	Export func(ctx context.Context, d ui.Data, format string) (string, error)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time

@@ -223,6 +223,13 @@ func TestExportPrompt(t *testing.T) {
 	if got != "json elicit-seed" || !strings.Contains(a.Render(), "exported to x.json") {
 		t.Errorf("export got %q; title %q", got, strings.SplitN(a.Render(), "\n", 2)[0])
 	}
+	_, cmd = update(t, opened(t, Options{Export: export}), tuitest.Press("e"), tuitest.Press("h"))
+	if cmd == nil {
+		t.Fatal("e h did not start the HTML report")
+	}
+	if cmd(); got != "html elicit-seed" {
+		t.Errorf("e h exported %q, want the html report", got)
+	}
 	_, cmd = update(t, opened(t, Options{Export: export}), tuitest.Press("e"), tuitest.Press("t"))
 	b, _ := update(t, a, cmd())
 	if !strings.Contains(b.Render(), "export failed: disk full") {

@@ -78,7 +78,7 @@ func (a App) toScreen(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return a, cmd
 }
 
-// exportKey handles the export prompt: j or t writes the session, esc
+// exportKey handles the export prompt: j, t or h writes the session, esc
 // cancels.
 func (a App) exportKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := a.keys
@@ -88,6 +88,8 @@ func (a App) exportKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		format = "json"
 	case matches(msg, k.ExportText):
 		format = "text"
+	case matches(msg, k.ExportHTML):
+		format = "html"
 	case matches(msg, k.ExportCancel):
 		a.stack = a.stack.pop()
 		return a, nil

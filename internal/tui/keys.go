@@ -9,9 +9,10 @@ import (
 // keyMap holds the app's own bindings, active on every session screen
 // unless a screen captures the keyboard (a filter or search input).
 type keyMap struct {
-	Quit, ForceQuit, Back, Help          key.Binding
-	Export                               key.Binding
-	ExportJSON, ExportText, ExportCancel key.Binding
+	Quit, ForceQuit, Back, Help        key.Binding
+	Export                             key.Binding
+	ExportJSON, ExportText, ExportHTML key.Binding
+	ExportCancel                       key.Binding
 	// overlays are the registered overlays, each opened by its Key.
 	overlays []overlay.Spec
 }
@@ -28,6 +29,7 @@ func newKeyMap() keyMap {
 		Export:       b([]string{"e"}, "e", "export the session"),
 		ExportJSON:   b([]string{"j"}, "j", "export as JSON"),
 		ExportText:   b([]string{"t"}, "t", "export as text"),
+		ExportHTML:   b([]string{"h"}, "h", "write the HTML report"),
 		ExportCancel: b([]string{"esc"}, "esc", "cancel the export"),
 		overlays:     overlay.Specs(),
 	}

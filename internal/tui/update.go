@@ -20,6 +20,10 @@ const statusFor = 4 * time.Second
 // Update handles one message: the app's own first, then it hands the rest
 // to the screen on top.
 func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	return withPreviews(a.update(msg))
+}
+
+func (a App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.w, a.h = msg.Width, msg.Height
@@ -62,11 +66,27 @@ func (a App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a.toStream(msg)
 	case tea.KeyPressMsg:
 		return a.key(msg)
+	case stream.PreviewMsg: // the answer column's texts, even under an overlay
+		a.sess.stream = a.sess.stream.SetPreviews(msg)
+		return a, nil
 	case inspector.LoadedMsg: // the inspector's frames, even under an overlay
 		a.stack, _ = a.stack.each(func(l layer) (layer, tea.Cmd) { return l.broadcast(msg) })
 		return a, nil
 	}
 	return a.toScreen(msg)
+}
+
+// withPreviews adds to cmd the stream's reading of the answers now on
+// screen (stream.PreviewCmd), after anything that may have moved them.
+func withPreviews(m tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	a, ok := m.(App)
+	if !ok || !a.hasSess || a.inHub {
+		return m, cmd
+	}
+	if pc := a.sess.stream.PreviewCmd(); pc != nil {
+		return a, tea.Batch(cmd, pc)
+	}
+	return a, cmd
 }
 
 func (a App) setStatus(text string, isErr bool) App {

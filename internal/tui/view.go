@@ -72,7 +72,7 @@ func (a App) title() string {
 	right := ""
 	switch {
 	case a.exporting():
-		right = a.th.Key.Render("export:") + " j json · t text · esc cancel"
+		right = a.th.Key.Render("export:") + " h html report · j json · t text · esc cancel"
 	case a.status != "" && a.now.Before(a.statusEnd):
 		st := a.th.Dim
 		if a.statusErr {
@@ -133,6 +133,8 @@ func (a App) sessionTitle() string {
 	t := fmt.Sprintf("▸ %s · %s · %s → %s", ui.Cell(s.Label, 30), ui.Cell(s.Transport, 5),
 		peer(s.Client.Name, s.Client.Version), peer(s.Server.Name, s.Server.Version))
 	switch {
+	case a.sess.data.Loading:
+		t += " " + a.th.Warn.Render(a.sess.data.LoadingText())
 	case a.sess.data.Live:
 		t += " " + a.th.Live.Render("● live")
 	case s.Redacted:

@@ -6,6 +6,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
+	"github.com/mcptrail/mcptrail/internal/units"
 )
 
 // colID names a column of the hub's table.
@@ -54,11 +55,11 @@ func columns() []column {
 		{id: colTransport, title: "via", min: 5, drop: 4},
 		{id: colClient, title: "client", min: 10, want: 16, ideal: 24, drop: 3},
 		{id: colServer, title: "server", min: 10, want: 16, ideal: 24, drop: 2},
-		{id: colCalls, title: "calls", min: 5, right: true, drop: 6},
-		{id: colErrors, title: "errors", min: 6, right: true, drop: 8},
+		{id: colCalls, title: "calls", min: 5, right: true, drop: 8},
+		{id: colErrors, title: "errors", min: 6, right: true, drop: 6},
 		{id: colElicit, title: "elicitations", min: 13, drop: 9},
 		{id: colFindings, title: "findings", min: 8, right: true, drop: 5},
-		{id: colLast, title: "last", min: 8, drop: 7},
+		{id: colLast, title: "last", min: 10, drop: 7},
 		{id: colActivity, title: "activity", min: ui.ActivityBuckets / 2, want: ui.ActivityBuckets, ideal: ui.ActivityBuckets, drop: 1},
 	}
 }
@@ -202,6 +203,10 @@ func (m Model) cell(c placed, s *ui.SessionInfo, selected bool, st func(lipgloss
 	case colErrors:
 		return countStyled(s.Errors, st, th.Bad, th.Dim)
 	case colElicit:
+		if s.Loading {
+			// Pending counts read half-way are not pending calls.
+			return st(th.Dim, "loading…")
+		}
 		return elicitations(s.Elicitations, s.Pending, st, th)
 	case colFindings:
 		return countStyled(s.Findings, st, th.Warn, th.Dim)
@@ -210,7 +215,7 @@ func (m Model) cell(c placed, s *ui.SessionInfo, selected bool, st func(lipgloss
 		if t.IsZero() {
 			t = s.Start
 		}
-		return ui.Cell(relTime(m.now, t), w)
+		return ui.Cell(units.Age(t, m.now), w)
 	case colActivity:
 		return sparkline(s.Activity, w)
 	}

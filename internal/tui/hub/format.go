@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"charm.land/lipgloss/v2"
 
@@ -41,29 +40,6 @@ func elicitations(n, pending int, st func(lipgloss.Style, string) string, th *ui
 		return count(n)
 	}
 	return count(n) + " " + st(th.Pending, "("+count(pending)+" pending)")
-}
-
-// relTime is t relative to now: "now", "12s ago", "5m ago", "3h ago",
-// then the date ("Jul 28", with the year when not now's: "Jul 2025").
-// A zero t is "-".
-func relTime(now, t time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	d := now.Sub(t)
-	switch {
-	case d < time.Second:
-		return "now"
-	case d < time.Minute:
-		return strconv.Itoa(int(d/time.Second)) + "s ago"
-	case d < time.Hour:
-		return strconv.Itoa(int(d/time.Minute)) + "m ago"
-	case d < 24*time.Hour:
-		return strconv.Itoa(int(d/time.Hour)) + "h ago"
-	case t.Year() == now.Year():
-		return t.Format("Jan 2")
-	}
-	return t.Format("Jan 2006")
 }
 
 // sparkLevels are the bars of a sparkline, lowest first.

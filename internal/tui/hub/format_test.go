@@ -2,35 +2,9 @@ package hub
 
 import (
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
-
-func TestRelTime(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		t    time.Time
-		want string
-	}{
-		{time.Time{}, "-"},
-		{now, "now"},
-		{now.Add(time.Minute), "now"}, // a clock behind the capture's
-		{now.Add(-999 * time.Millisecond), "now"},
-		{now.Add(-12 * time.Second), "12s ago"},
-		{now.Add(-59 * time.Second), "59s ago"},
-		{now.Add(-5 * time.Minute), "5m ago"},
-		{now.Add(-3 * time.Hour), "3h ago"},
-		{now.Add(-23*time.Hour - 59*time.Minute), "23h ago"},
-		{now.Add(-24 * time.Hour), "Jul 31"},
-		{time.Date(2025, 8, 1, 0, 0, 0, 0, time.UTC), "Aug 2025"},
-	}
-	for _, tt := range tests {
-		if got := relTime(now, tt.t); got != tt.want {
-			t.Errorf("relTime(%v) = %q, want %q", tt.t, got, tt.want)
-		}
-	}
-}
 
 func TestSparkline(t *testing.T) {
 	t.Parallel()
@@ -76,7 +50,7 @@ func TestLayout(t *testing.T) {
 		{120, all},
 		{100, []colID{colPrefix, colLabel, colTransport, colClient, colServer, colCalls, colErrors, colElicit, colFindings, colLast}},
 		{80, []colID{colPrefix, colLabel, colTransport, colCalls, colErrors, colElicit, colFindings, colLast}},
-		{60, []colID{colPrefix, colLabel, colCalls, colErrors, colElicit, colLast}},
+		{60, []colID{colPrefix, colLabel, colCalls, colElicit, colLast}},
 		{40, []colID{colPrefix, colLabel, colElicit}},
 		{10, []colID{colPrefix, colLabel}},
 		{0, []colID{colPrefix, colLabel}},
@@ -94,6 +68,19 @@ func TestLayout(t *testing.T) {
 		}
 		if tt.w >= 24 && total != tt.w {
 			t.Errorf("layout(%d) is %d cells wide", tt.w, total)
+		}
+	}
+}
+
+// TestLabelKeepsWidth checks preamble 4 of issue 28 in code: from 80
+// columns on, the session label keeps at least 20 cells.
+func TestLabelKeepsWidth(t *testing.T) {
+	t.Parallel()
+	for w := 80; w <= 240; w++ {
+		for _, c := range layout(w) {
+			if c.id == colLabel && c.width < 20 {
+				t.Errorf("layout(%d): label %d cells, want ≥ 20", w, c.width)
+			}
 		}
 	}
 }

@@ -36,6 +36,10 @@ type Model struct {
 	selID sessionID
 	// top is the first row on screen.
 	top int
+	// chosen reports whether the user moved the selection (a key, a
+	// click, the filter). Until then the newest session, the first row,
+	// stays selected and on screen as the backlog arrives.
+	chosen bool
 
 	filter    string
 	filtering bool

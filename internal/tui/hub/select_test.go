@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -62,5 +63,43 @@ func TestSelectionKeptAcrossUpdates(t *testing.T) {
 		if row := m.sel - m.top; row != st.wantRow && st.wantRow >= 0 {
 			t.Errorf("%s: selection on row %d of the screen, want %d", st.name, row, st.wantRow)
 		}
+	}
+}
+
+// TestNewestSelectedWhileLoading checks the hub opens on the newest
+// session, selected and on screen, however the backlog arrives: an older
+// session read first, then newer ones above it, do not push the newest
+// off the first line until the user moves.
+func TestNewestSelectedWhileLoading(t *testing.T) {
+	t.Parallel()
+	all := append([]ui.SessionInfo{newest}, sessions()...)
+	m := New(ui.NewTheme(true)).SetNow(now).SetSize(120, 8)
+	for _, n := range []int{1, 3, len(all)} {
+		m = m.SetSessions(all[len(all)-n:])
+		if got, want := stateOf(m, nil), (state{Selected: all[len(all)-n].ID, Rows: n}); got != want {
+			t.Errorf("after %d sessions: got %+v, want %+v", n, got, want)
+		}
+	}
+	m = m.SetSessions(all)
+	if s, _ := m.Selected(); s.ID != "n" || m.top != 0 {
+		t.Errorf("selected %q with top %d, want the newest, n, on the first line", s.ID, m.top)
+	}
+	m, _ = run(m, tuitest.Keys("j"))
+	m = m.SetSessions(append([]ui.SessionInfo{{Path: "/s/z.jsonl", ID: "z"}}, all...))
+	if s, _ := m.Selected(); s.ID != "a" {
+		t.Errorf("after the user moved, selected %q, want a to stay", s.ID)
+	}
+}
+
+// TestLoadingNotPending checks a session whose backlog is still being
+// read shows "loading…" where its elicitations go, not a pending count
+// that may be answered further on in the capture.
+func TestLoadingNotPending(t *testing.T) {
+	t.Parallel()
+	s := sessions()[:1]
+	s[0].Loading = true
+	view := New(ui.NewTheme(true)).SetNow(now).SetSize(120, 8).SetSessions(s).View()
+	if !strings.Contains(view, "loading…") || strings.Contains(view, "pending") {
+		t.Errorf("a loading session's row:\n%s", view)
 	}
 }

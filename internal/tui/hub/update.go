@@ -127,6 +127,7 @@ func (m Model) setFilter(f string) Model {
 		return m
 	}
 	m.filter = f
+	m.chosen = true
 	return m.rebuild(false)
 }
 
@@ -157,6 +158,10 @@ func (m Model) rebuild(keepIndex bool) Model {
 	switch {
 	case len(rows) == 0:
 		m.sel = -1
+	case !m.chosen:
+		// Sessions found while the backlog loads arrive in any order;
+		// the newest is the one a person opens the hub for.
+		m.sel, line = 0, 0
 	case found >= 0:
 		m.sel = found
 	case keepIndex && m.sel >= 0:
@@ -194,6 +199,7 @@ func (m Model) move(d int) Model {
 		return m
 	}
 	m.sel = max(0, min(len(m.rows)-1, m.sel+d))
+	m.chosen = true
 	m.selID = idOf(&m.sessions[m.rows[m.sel]])
 	return m.scrollToSel(m.top)
 }

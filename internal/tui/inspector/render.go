@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+
+	"github.com/mcptrail/mcptrail/internal/units"
 )
 
 // body draws n rows of the shown pane: only the lines on screen are built.
@@ -70,7 +72,7 @@ func (m Model) nestedRow(ci int, selected bool) string {
 	b.add(base, c.ID.Raw()+"  ")
 	b.add(m.th.Status(c.Status).Inherit(base), c.Status)
 	if c.ResponseSeq != 0 {
-		b.add(base, "  "+millis(c.DurationMS))
+		b.add(base, "  "+units.Millis(c.DurationMS))
 	}
 	return m.finish(&b, base, selected)
 }

@@ -3,12 +3,14 @@ package inspector
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
+	"github.com/mcptrail/mcptrail/internal/units"
 )
 
 // headerRows and footerRows frame the body when the screen is tall enough.
@@ -77,7 +79,7 @@ func (m Model) header() []string {
 	b.add(lipgloss.Style{}, "  ")
 	b.add(m.th.Status(c.Status), statusText(c))
 	if c.ResponseSeq != 0 {
-		b.add(lipgloss.Style{}, "  "+millis(c.DurationMS))
+		b.add(lipgloss.Style{}, "  "+units.Millis(c.DurationMS))
 	}
 	b.add(m.th.Dim, "  "+c.Era)
 	if n := len(m.plan.rounds); n > 1 || c.Operation >= 0 {
@@ -105,9 +107,9 @@ func (m Model) context(c store.Call) string {
 		b.add(m.th.Dim, fmt.Sprintf("operation of %d rounds  ", len(op.Rounds)))
 		b.add(m.th.Status(op.Status), op.Status)
 		if op.Status == store.StatusPending { // no total or tool time until it ends
-			b.add(m.th.Dim, "  wait "+millis(op.WaitMS))
+			b.add(m.th.Dim, "  wait "+units.Millis(op.WaitMS))
 		} else {
-			b.add(m.th.Dim, fmt.Sprintf("  total %s  wait %s  tool %s", millis(op.DurationMS), millis(op.WaitMS), millis(op.ToolMS)))
+			b.add(m.th.Dim, fmt.Sprintf("  total %s  wait %s  tool %s", units.Millis(op.DurationMS), units.Millis(op.WaitMS), units.Millis(op.ToolMS)))
 		}
 	case c.Parent >= 0:
 		b.add(m.th.Dim, fmt.Sprintf("nested in call #%d (%s): r jumps to it", c.Parent, c.Attribution))
@@ -143,7 +145,7 @@ func (m Model) tabs(c store.Call) string {
 		b.add(st, n)
 	}
 	if f := m.curFrame(); f != nil && f.err == "" {
-		b.add(m.th.Dim, fmt.Sprintf("  %s %s  %s", f.dir, f.time.Format("15:04:05.000"), size(len(f.raw))))
+		b.add(m.th.Dim, fmt.Sprintf("  %s %s  %s", f.dir, m.offset(f.time), size(len(f.raw))))
 	}
 	return b.String()
 }
@@ -191,14 +193,6 @@ func (m Model) Hints() []ui.Hint {
 	}
 	return append(hs, ui.HintFor(k.Fold, "fold"), ui.HintFor(k.Search, "search"),
 		ui.Hint{Key: "y/Y", Desc: "copy body/path"}, ui.HintFor(k.Back, "back"))
-}
-
-// millis formats a duration in milliseconds.
-func millis(ms float64) string {
-	if ms >= 1000 {
-		return fmt.Sprintf("%.2fs", ms/1000)
-	}
-	return fmt.Sprintf("%.0fms", ms)
 }
 
 // segs builds one screen line from styled pieces of untrusted text, each
@@ -266,3 +260,12 @@ func precut(s string, width int) string {
 }
 
 func (b *segs) String() string { return b.sb.String() }
+
+// offset is when a frame travelled, from the session's start (+2.49s); the
+// absolute time when the session's start is unknown.
+func (m Model) offset(t time.Time) string {
+	if m.data.Snap == nil || m.data.Snap.Session.Start.IsZero() {
+		return units.Time(t)
+	}
+	return units.Offset(t.Sub(m.data.Snap.Session.Start))
+}

@@ -114,7 +114,7 @@ func TestPendingTurnsAccept(t *testing.T) {
 	if r := early.Snap.Ledger.At(0); r.Status != "pending" {
 		t.Fatalf("the prefix's row is %s, want pending", r.Status)
 	}
-	if got := rowsOf[ledgerRows](t, m).counts; got != (ledgerCounts{asked: 1, pending: 1}) {
+	if got := rowsOf[ledgerRows](t, m).counts; got != (ledgerCounts{asked: 1, pending: 1, mrtr: 1}) {
 		t.Errorf("early counts = %+v", got)
 	}
 	before := m.View()
@@ -124,7 +124,7 @@ func TestPendingTurnsAccept(t *testing.T) {
 	if in(t, m).Selected() != 1 {
 		t.Errorf("selected %d after SetData, want 1", in(t, m).Selected())
 	}
-	if got := rowsOf[ledgerRows](t, m).counts; got != (ledgerCounts{asked: 3, accept: 2, decline: 1}) {
+	if got := rowsOf[ledgerRows](t, m).counts; got != (ledgerCounts{asked: 3, accept: 2, decline: 1, mrtr: 3}) {
 		t.Errorf("final counts = %+v", got)
 	}
 	after := m.View()

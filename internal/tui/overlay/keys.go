@@ -13,7 +13,10 @@ type KeyMap struct {
 	// Jump (enter) jumps to the stream: a ledger row's root call, a
 	// finding's frame. Disabled on the overlays where it does nothing.
 	Jump key.Binding
-	Back key.Binding
+	// Reveal (v) shows the selected ledger row's answer, read from the
+	// capture; disabled on the other overlays.
+	Reveal key.Binding
+	Back   key.Binding
 }
 
 // DefaultKeyMap returns the overlays' default bindings.
@@ -26,13 +29,14 @@ func DefaultKeyMap() KeyMap {
 		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g/home", "first row")),
 		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G/end", "last row")),
 		Jump:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "jump to the stream")),
+		Reveal:   revealKey(),
 		Back:     key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc/q", "close")),
 	}
 }
 
 // bindings lists the enabled bindings of km, in help order.
 func (km KeyMap) bindings() []key.Binding {
-	all := []key.Binding{km.Up, km.Down, km.PageUp, km.PageDown, km.Top, km.Bottom, km.Jump, km.Back}
+	all := []key.Binding{km.Up, km.Down, km.PageUp, km.PageDown, km.Top, km.Bottom, km.Jump, km.Reveal, km.Back}
 	out := all[:0]
 	for _, b := range all {
 		if b.Enabled() {

@@ -14,6 +14,7 @@ import (
 	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
+	"github.com/mcptrail/mcptrail/internal/units"
 )
 
 // Ledger is the elicitation ledger: a row a question the server asked,
@@ -34,11 +35,17 @@ type ledgerRows struct {
 	base   ledgerCounts
 	open   []int
 	counts ledgerCounts
+	// shown is the answer revealed (reveal.go), for its row only; zero
+	// when none was.
+	shown revealMsg
 }
 
 // ledgerCounts are the title's tallies.
 type ledgerCounts struct {
 	asked, accept, decline, cancel, pending, other int
+	// mrtr counts the rows of MRTR operations, the only ones with a
+	// wait/tool split: without any, that column would be all "-".
+	mrtr int
 }
 
 // rowID identifies a ledger row across snapshots.
@@ -53,6 +60,9 @@ func idOf(r *store.LedgerRow) rowID {
 
 func (c *ledgerCounts) add(r *store.LedgerRow) {
 	c.asked++
+	if r.Operation >= 0 {
+		c.mrtr++
+	}
 	switch {
 	case r.Status == store.LedgerPending:
 		c.pending++
@@ -69,7 +79,7 @@ func (c *ledgerCounts) add(r *store.LedgerRow) {
 
 func (c ledgerCounts) plus(d ledgerCounts) ledgerCounts {
 	return ledgerCounts{asked: c.asked + d.asked, accept: c.accept + d.accept, decline: c.decline + d.decline,
-		cancel: c.cancel + d.cancel, pending: c.pending + d.pending, other: c.other + d.other}
+		cancel: c.cancel + d.cancel, pending: c.pending + d.pending, other: c.other + d.other, mrtr: c.mrtr + d.mrtr}
 }
 
 // final reports whether r can no longer change.
@@ -121,7 +131,12 @@ func (ledgerRows) count(f *frame) int {
 
 func (ledgerRows) empty() string { return "no elicitations in this session" }
 
-func (ledgerRows) detailHeight(int) int { return 3 }
+func (st ledgerRows) detailHeight(int) int {
+	if st.shown.id != (rowID{}) {
+		return 4 // the revealed answer's line
+	}
+	return 3
+}
 
 // ledgerIndex returns the index of the row id, looking at near first (rows
 // are only appended, so it is almost always there); near when absent.
@@ -149,8 +164,8 @@ func (st ledgerRows) title(f *frame) string {
 		name string
 		n    int
 	}{{"accept", c.accept}, {"decline", c.decline}, {"cancel", c.cancel}, {"pending", c.pending}, {"other", c.other}} {
-		if p.n == 0 && p.name == "other" {
-			continue
+		if p.n == 0 && p.name == "other" || p.name == "pending" && f.data.Loading {
+			continue // a row read half-way is not pending
 		}
 		st := f.th.Action(p.name)
 		if p.name == "other" || p.n == 0 {
@@ -161,62 +176,133 @@ func (st ledgerRows) title(f *frame) string {
 	return t
 }
 
-// ledgerWidths returns the widths of the variable columns for a line of
-// w cells; root is 0 when the line is too narrow for it (and for the
-// elapsed time, which the detail lines show anyway).
-func ledgerWidths(w int) (root, asks int, elapsed bool) {
-	const fixed = 9 + 6 + 4 + 10 + 15 + 6 // time round mode action wait/tool, 6 gaps
+// ledgerLayout is the ledger's columns for a line of w cells. The
+// question (MESSAGE) and the calling tool (ROOT) are what a person reads:
+// from 80 columns on each keeps at least minName cells, and the constant
+// columns give way first (the round and the fields at 80, the wait/tool
+// split when no row has one, "tools/call" before every tool name).
+type ledgerLayout struct {
+	round, wait, elapsed, root, asks int // 0: dropped
+	waitOnly                         bool
+}
+
+// minName is the least width of a name or message column from 80 columns
+// on (preamble 4 of issue 28).
+const minName = 20
+
+// Fixed widths.
+const (
+	timeW, roundW, modeW, actionW = 8, 6, 4, 9
+	waitToolW, waitW, elapsedW    = 15, 8, 8
+)
+
+func ledgerWidths(w int, mrtr bool) ledgerLayout {
+	var l ledgerLayout
+	left := w - (timeW + 1) - (modeW + 1) - (actionW + 1)
 	switch {
-	case w >= 120:
-		v := w - fixed - 8 - 2
-		return v * 3 / 10, v * 3 / 10, true
-	case w >= 100:
-		v := w - fixed - 1
-		return v * 3 / 10, v * 3 / 10, false
+	case mrtr && w >= 100:
+		l.wait = waitToolW
+	case mrtr:
+		l.wait, l.waitOnly = waitW, true
 	}
-	return 0, max(w-fixed, 0) * 4 / 10, false
+	if l.wait > 0 {
+		left -= l.wait + 1
+	}
+	if w >= 100 {
+		l.round = roundW
+		left -= roundW + 1
+	}
+	if w >= 120 {
+		l.elapsed = elapsedW
+		left -= elapsedW + 1
+	}
+	left -= 2 // the gaps before ROOT and MESSAGE
+	switch {
+	case left >= 3*minName+1:
+		l.root = max(minName, left*3/10)
+		l.asks = min(left*3/10, left-l.root-1-minName)
+	case left >= 2*minName:
+		l.root = minName + (left-2*minName)/3
+	default:
+		l.root = max(left/2, 0)
+	}
+	return l
 }
 
-func (ledgerRows) header(w int) []cell {
-	root, asks, elapsed := ledgerWidths(w)
-	cs := []cell{{s: "TIME", w: 9}, {s: "ROUND", w: 6}, {s: "MODE", w: 4}, {s: "ACTION", w: 10}, {s: "WAIT/TOOL", w: 15}}
-	if elapsed {
-		cs = append(cs, cell{s: "ELAPSED", w: 8})
+func (st ledgerRows) header(w int) []cell {
+	l := ledgerWidths(w, st.counts.mrtr > 0)
+	wait := "WAIT/TOOL"
+	if l.waitOnly {
+		wait = "WAIT"
 	}
-	if root > 0 {
-		cs = append(cs, cell{s: "ROOT", w: root})
-	}
-	return append(cs, cell{s: "FIELDS/HOST", w: asks}, cell{s: "MESSAGE"})
+	return l.cells("TIME", "ROUND", "MODE", "ACTION", wait, "ELAPSED", "ROOT", "FIELDS/HOST", "MESSAGE", nil, nil)
 }
 
-func (ledgerRows) cells(f *frame, i int) []cell {
+// cells lays one line's texts out in l's columns.
+func (l ledgerLayout) cells(at, round, mode, action, wait, elapsed, root, asks, msg string, dim, act *lipgloss.Style) []cell {
+	cs := []cell{{s: at, w: timeW, st: dim}}
+	if l.round > 0 {
+		cs = append(cs, cell{s: round, w: l.round})
+	}
+	cs = append(cs, cell{s: mode, w: modeW}, cell{s: action, w: actionW, st: act})
+	if l.wait > 0 {
+		cs = append(cs, cell{s: wait, w: l.wait})
+	}
+	if l.elapsed > 0 {
+		cs = append(cs, cell{s: elapsed, w: l.elapsed})
+	}
+	cs = append(cs, cell{s: root, w: l.root})
+	if l.asks > 0 {
+		cs = append(cs, cell{s: asks, w: l.asks})
+	}
+	return append(cs, cell{s: msg})
+}
+
+func (st ledgerRows) cells(f *frame, i int) []cell {
 	r := bounded(f.data.Snap.Ledger.At(i), f.w)
 	c := textexport.LedgerRowCells(&r)
-	root, asks, elapsed := ledgerWidths(f.w)
-	cs := []cell{
-		{s: f.since(r.AskedAt), w: 9, st: styled(f.th.Dim)},
-		{s: roundText(&r), w: 6},
-		{s: c.Mode, w: 4},
-		{s: c.Answer, w: 10, st: styled(f.answerStyle(&r))},
-		{s: c.WaitTool, w: 15},
+	l := ledgerWidths(f.w, st.counts.mrtr > 0)
+	wait := "-"
+	if r.Operation >= 0 {
+		wait = units.Millis(r.WaitMS)
+		if !l.waitOnly {
+			wait += "/" + units.Millis(r.ToolMS)
+		}
 	}
-	if elapsed {
-		cs = append(cs, cell{s: c.Elapsed, w: 8})
-	}
-	if root > 0 {
-		cs = append(cs, cell{s: c.Root, w: root})
-	}
-	return append(cs, cell{s: c.Asks, w: asks}, cell{s: ui.Cell(r.Message, f.w)})
+	return l.cells(f.since(r.AskedAt), roundText(&r), c.Mode, c.Answer, wait, elapsed(&r),
+		rootName(&r, f.w), c.Asks, ui.Cell(r.Message, f.w), styled(f.th.Dim), styled(f.answerStyle(&r)))
 }
 
-// since is the time t from the session's start: "+920.0ms"; "-" when
+// elapsed is the time from the question to its answer; "-" unanswered.
+func elapsed(r *store.LedgerRow) string {
+	if r.AnsweredSeq == 0 {
+		return "-"
+	}
+	return units.Millis(r.ElapsedMS)
+}
+
+// rootName names the client call a row belongs to by what varies: the
+// tool for a tools/call, else the method and its target.
+func rootName(r *store.LedgerRow, w int) string {
+	switch {
+	case r.Root.Call < 0:
+		return "(unattributed)"
+	case r.Root.Method == "tools/call" && r.Root.Target != "":
+		return ui.Cell(r.Root.Target, w)
+	case r.Root.Target != "":
+		return ui.Cell(r.Root.Method, w) + " " + ui.Cell(r.Root.Target, w)
+	}
+	return ui.Cell(r.Root.Method, w)
+}
+
+// since is the time t from the session's start: "+920.0ms" (units.Offset); "-" when
 // either is unknown.
 func (f *frame) since(t time.Time) string {
 	start := f.data.Snap.Session.Start
 	if t.IsZero() || start.IsZero() {
 		return "-"
 	}
-	return "+" + textexport.FormatMS(float64(t.Sub(start))/float64(time.Millisecond))
+	return units.Offset(t.Sub(start))
 }
 
 // roundText is the round of an MRTR row ("mrtr 2") or the era.
@@ -242,21 +328,27 @@ func (f *frame) answerStyle(r *store.LedgerRow) lipgloss.Style {
 
 // detail describes the selected row: its root call and key, when it
 // was asked and answered, the whole question, and the notes.
-func (ledgerRows) detail(f *frame, _ int) []string {
+func (st ledgerRows) detail(f *frame, _ int) []string {
 	r := bounded(f.data.Snap.Ledger.At(f.cur.sel), f.w)
 	c := textexport.LedgerRowCells(&r)
 	dim := f.th.Dim
 	first := dim.Render("root ") + fit(c.Root, f.w/2) + dim.Render(" · key ") + fit(c.Key, f.w/4) +
 		dim.Render(" · asked ") + "#" + strconv.FormatUint(r.AskedSeq, 10)
 	if r.AnsweredSeq != 0 {
-		first += dim.Render(" · answered ") + "#" + strconv.FormatUint(r.AnsweredSeq, 10) + dim.Render(" after ") + c.Elapsed
+		first += dim.Render(" · answered ") + "#" + strconv.FormatUint(r.AnsweredSeq, 10) + dim.Render(" after ") + elapsed(&r)
 	}
 	second := dim.Render("question ") + ui.Cell(r.Message, f.w)
 	third := dim.Render("asks ") + c.Asks
 	if c.Notes != "" {
 		third += dim.Render(" · notes ") + c.Notes
 	}
-	return []string{first, second, third}
+	lines := []string{first, second, third}
+	if l, ok := st.revealLine(f, &r); ok {
+		lines = append(lines, l)
+	} else if st.shown.id != (rowID{}) {
+		lines = append(lines, dim.Render("v reveals this row's answer"))
+	}
+	return lines
 }
 
 // jump jumps to the row's root call; to the call that carried the

@@ -62,6 +62,8 @@ func newList[R rows[R]](th *ui.Theme, kind Kind, d ui.Data, opts *Options, r R) 
 	l := list[R]{frame: frame{th: th, keys: opts.keyMap()}, kind: kind, r: r}
 	_, jumps := any(r).(jumper)
 	l.keys.Jump.SetEnabled(jumps)
+	_, reveals := any(r).(revealer[R])
+	l.keys.Reveal.SetEnabled(reveals)
 	return l.setData(d)
 }
 
@@ -104,6 +106,9 @@ func (l list[R]) Hints() []ui.Hint {
 	if k.Jump.Enabled() {
 		hs = append(hs, ui.HintFor(k.Jump, "jump"))
 	}
+	if k.Reveal.Enabled() {
+		hs = append(hs, ui.HintFor(k.Reveal, "reveal answer"))
+	}
 	return append(hs, ui.Hint{Key: "↑↓", Desc: "move"}, ui.HintFor(k.Top, "first"),
 		ui.HintFor(k.Bottom, "last"), ui.HintFor(k.Back, "close"))
 }
@@ -116,6 +121,11 @@ func (l list[R]) Update(msg tea.Msg) (Overlay, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ui.DataMsg:
 		return l.setData(msg.Data), nil
+	case revealMsg:
+		if rv, ok := any(l.r).(revealer[R]); ok {
+			l.r = rv.revealed(&l.frame, msg)
+			l.cur = l.cur.clamp(l.count(), l.listHeight())
+		}
 	case tea.MouseWheelMsg:
 		l.cur = l.cur.wheel(ui.Wheel(msg), n, lh)
 	case tea.KeyPressMsg:
@@ -124,6 +134,10 @@ func (l list[R]) Update(msg tea.Msg) (Overlay, tea.Cmd) {
 			return l, send(ui.BackMsg{})
 		case key.Matches(msg, l.keys.Jump):
 			return l, l.jump()
+		case key.Matches(msg, l.keys.Reveal):
+			if rv, ok := any(l.r).(revealer[R]); ok && l.cur.sel < n {
+				return l, rv.reveal(&l.frame)
+			}
 		case key.Matches(msg, l.keys.Up):
 			l.cur = l.cur.move(-1, n, lh)
 		case key.Matches(msg, l.keys.Down):
@@ -206,7 +220,8 @@ func (l list[R]) View() string {
 		lines = append(lines, ui.Pad(l.th.Dim.Render(ui.Cell(l.r.empty(), l.w)), l.w))
 	}
 	detail := l.detailLines()
-	for len(lines) < l.h-len(detail) {
+	// The detail goes above the footer, which must not cover its last line.
+	for len(lines) < l.h-len(detail)-l.footer() {
 		lines = append(lines, blank)
 	}
 	for _, s := range detail {
@@ -224,6 +239,9 @@ func (l list[R]) View() string {
 // title is the first line: the overlay's name and its counts.
 func (l list[R]) title() string {
 	t := l.r.title(&l.frame)
+	if s := l.data.LoadingText(); s != "" {
+		t += " " + l.th.Warn.Render(s)
+	}
 	if l.data.Live {
 		t += " " + l.th.Live.Render("● live")
 	}

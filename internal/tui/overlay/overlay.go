@@ -5,8 +5,10 @@
 // one on top.
 //
 // It sits beside the other screens of internal/tui: it reads a ui.Data
-// (a store snapshot) and the rules registry, does no I/O, and navigates
-// only by returning ui messages (JumpMsg, BackMsg, StatusMsg) as commands.
+// (a store snapshot) and the rules registry, and navigates only by
+// returning ui messages (JumpMsg, BackMsg, StatusMsg) as commands. Update
+// and View do no I/O; the ledger's reveal (v) reads the answer's frame
+// back from the capture in the command it returns (reveal.go).
 // An Overlay is a value: Update, SetSize and SetData return a new one; it
 // is not safe for concurrent use, and needs none (Bubble Tea calls it from
 // one goroutine).

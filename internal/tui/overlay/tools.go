@@ -8,9 +8,9 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	textexport "github.com/mcptrail/mcptrail/internal/export/text"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
+	"github.com/mcptrail/mcptrail/internal/units"
 )
 
 // Tools is the catalog (tools, prompts, resources and resource templates)
@@ -148,7 +148,7 @@ func (t toolRows) cells(f *frame, i int) []cell {
 		if r.stat.Count == 0 {
 			return "-"
 		}
-		return textexport.FormatMS(v)
+		return units.Millis(v)
 	}
 	nw := nameWidth(f.w)
 	name := ui.Cell(r.name, nw)

@@ -51,6 +51,9 @@ type fileReader struct {
 	release func()    // gives the hub's read slot back, once
 	next    time.Time // when the next summary of the current session is due
 	pos     int64     // the bytes read when the Follower was last idle
+	// caughtUp is set at the first idle: the backlog is read, and rows
+	// summed up from then on are no longer Loading.
+	caughtUp bool
 }
 
 func newFileReader(path string, reg *finding.Registry, notify func(), prev []ui.SessionInfo) *fileReader {
@@ -163,7 +166,9 @@ func (r *fileReader) session() error {
 		r.cur.add(&rec)
 		if n%256 == 0 && time.Now().After(r.next) {
 			r.next = time.Now().Add(hubEvery)
-			r.set(r.k, r.cur.info(r.live.alive && rec.Type != capture.TypeEnd, false, r.fl.Damage()))
+			info := r.cur.info(r.live.alive && rec.Type != capture.TypeEnd, false, r.fl.Damage())
+			info.Loading = true // the loop reads the backlog; idle sums up the rest
+			r.set(r.k, info)
 		}
 	}
 }
@@ -173,6 +178,9 @@ func (r *fileReader) session() error {
 func (r *fileReader) idle(pos int64) {
 	r.release()
 	r.pos = pos
+	if !r.caughtUp && r.cur != nil {
+		r.caughtUp, r.cur.dirty, r.next = true, true, time.Time{}
+	}
 	alive := r.live.check(time.Now())
 	if now := time.Now(); r.cur != nil && r.cur.dirty && alive && !now.Before(r.next) {
 		r.next = now.Add(hubEvery)

@@ -27,6 +27,9 @@ type ingester struct {
 	path      string
 	gen       uint64
 	dirty     bool // records were ingested since the last Data
+	// caughtUp is set once the reader reached the end of the capture (the
+	// Follower's first Idle): Data before it is Loading.
+	caughtUp bool
 
 	first, every time.Duration
 	next         time.Time // when the next Data is due while ingesting
@@ -139,13 +142,14 @@ func (in *ingester) final(dmg capture.Damage) ui.Data {
 	in.dirty = false
 	snap := in.st.Final()
 	in.st = nil // Data.Redact keeps the ingester: let the store go
+	in.caughtUp = true
 	return in.wrap(snap, false)
 }
 
 func (in *ingester) wrap(snap *store.Snapshot, live bool) ui.Data {
 	in.gen++
 	n := len(in.lines)
-	d := ui.Data{Snap: snap, Lines: in.lines[:n:n], Live: live, Path: in.path, Gen: in.gen}
+	d := ui.Data{Snap: snap, Lines: in.lines[:n:n], Live: live, Loading: !in.caughtUp, Path: in.path, Gen: in.gen}
 	if in.red != nil {
 		d.Redact = in.redact
 	}

@@ -128,6 +128,10 @@ type follow struct {
 func (f *follow) idle(int64) {
 	now := time.Now()
 	alive := f.live.check(now)
+	if !f.in.caughtUp {
+		// The first read is done: what follows comes from the writer.
+		f.in.caughtUp, f.in.dirty = true, true
+	}
 	if f.s != nil && alive && f.in.idleDue(now) {
 		f.s.send(f.in.data(true, f.fl.Damage()))
 	}

@@ -28,6 +28,8 @@ type Model struct {
 
 	ix       *index
 	fx       *facts
+	head     headline       // of the last Data not Loading
+	pv       *previews      // the answer column's result texts
 	expanded map[int32]bool // operations expanded, by root call
 
 	f       *filter.Filter // the applied filter; nil for none
@@ -46,7 +48,7 @@ type Model struct {
 
 // New returns an empty stream drawn with th, following.
 func New(th *ui.Theme) Model {
-	return Model{th: th, keys: DefaultKeyMap(), ix: &index{}, fx: &facts{},
+	return Model{th: th, keys: DefaultKeyMap(), ix: &index{}, fx: &facts{}, pv: newPreviews(),
 		expanded: map[int32]bool{}, follow: true}
 }
 
@@ -63,8 +65,13 @@ func (m Model) SetData(d ui.Data) Model {
 	}
 	cur, ok := m.current()
 	if !m.ix.fits(d.Snap, d.Lines) {
-		m.ix, m.fx, m.expanded = &index{session: d.Snap.Session.ID}, &facts{}, map[int32]bool{}
+		m.ix, m.fx, m.expanded, m.pv = &index{session: d.Snap.Session.ID}, &facts{}, map[int32]bool{}, newPreviews()
 		ok = false
+	}
+	if !d.Loading && m.head.snap != d.Snap {
+		// The counts of a capture read half-way are not final: the header
+		// says how far the read is instead (Data.LoadingText).
+		m.head = headlineOf(d.Snap)
 	}
 	dirty := m.fx.update(d.Snap)
 	sc := m.scope()

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"charm.land/lipgloss/v2"
 
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
+	"github.com/mcptrail/mcptrail/internal/units"
 )
 
 // rowLine draws row i. The selected row is drawn without inner colours,
@@ -34,13 +34,17 @@ func (m Model) callCells(r row, lay *layout, plain bool) string {
 	snap := m.data.Snap
 	c := snap.Calls.At(int(r.idx))
 	v := callView{status: c.Status, late: c.Late, durMS: c.DurationMS, done: c.ResponseSeq != 0,
-		method: c.Method, target: c.Target, marker: " "}
+		method: c.Method, target: c.Target, marker: " ", err: c.Error, resp: c.ResponseSeq}
 	switch {
 	case r.kind == rowCall && c.Operation >= 0 && c.Operation < snap.Operations.Len():
 		op := snap.Operations.At(c.Operation)
 		v.status, v.durMS, v.done = op.Status, op.DurationMS, !op.End.IsZero()
-		v.target = clip(c.Target, m.w) + fmt.Sprintf(" ×%d rounds", len(op.Rounds))
+		v.target = rounds(clip(c.Target, m.w), len(op.Rounds), lay[colTarget])
 		v.marker = "▸"
+		if n := len(op.Rounds); n > 0 && op.Rounds[n-1].Call < snap.Calls.Len() {
+			last := snap.Calls.At(op.Rounds[n-1].Call) // the final answer's
+			v.err, v.resp = last.Error, last.ResponseSeq
+		}
 		if m.expanded[r.idx] {
 			v.marker = "▾"
 		}
@@ -66,6 +70,27 @@ func (m Model) callCells(r row, lay *layout, plain bool) string {
 	return strings.Join(cells, " ")
 }
 
+// rounds is an operation's target with its rounds, "deploy ×3 rounds",
+// or "deploy ×3" when the name would be cut: the name is what a person
+// reads.
+func rounds(target string, n, w int) string {
+	long := fmt.Sprintf("%s ×%d rounds", target, n)
+	if ui.Width(ui.Cell(long, w+1)) <= w {
+		return long
+	}
+	return fmt.Sprintf("%s ×%d", target, n)
+}
+
+// preview is what came back, as the store keeps it: a JSON-RPC
+// error's code and message; "" for a result (its content is in the
+// inspector).
+func preview(e *store.CallError) string {
+	if e == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d %s", e.Code, clip(e.Message, 512))
+}
+
 // callView is what a call row shows beyond the call itself (an operation
 // shows its own status and duration).
 type callView struct {
@@ -75,6 +100,8 @@ type callView struct {
 	method, target string
 	marker         string
 	findings       int
+	err            *store.CallError // what the preview shows
+	resp           uint64           // the answer's seq, for its result text
 }
 
 // callCell draws one column of a call row.
@@ -82,7 +109,7 @@ func (m Model) callCell(col column, w int, c *store.Call, v *callView, r row, pl
 	th := m.th
 	switch col {
 	case colTime:
-		return cell(th.Dim, offset(c.Start.Sub(m.data.Snap.Session.Start)), w, plain)
+		return cell(th.Dim, units.Offset(c.Start.Sub(m.data.Snap.Session.Start)), w, plain)
 	case colDir:
 		return cell(th.Dim, string(c.Dir), w, plain)
 	case colID:
@@ -97,7 +124,7 @@ func (m Model) callCell(col column, w int, c *store.Call, v *callView, r row, pl
 		if !v.done {
 			return strings.Repeat(" ", w)
 		}
-		return cell(th.Dim, duration(v.durMS), w, plain)
+		return cell(th.Dim, units.Millis(v.durMS), w, plain)
 	case colElicit:
 		return m.elicitCell(r, w, plain)
 	case colFindings:
@@ -105,6 +132,8 @@ func (m Model) callCell(col column, w int, c *store.Call, v *callView, r row, pl
 			return strings.Repeat(" ", w)
 		}
 		return cell(th.Warn, fmt.Sprintf("!%d", v.findings), w, plain)
+	case colPreview:
+		return cell(th.Dim, m.previewOf(v.resp, preview(v.err)), w, plain)
 	}
 	return strings.Repeat(" ", w)
 }
@@ -181,7 +210,7 @@ func (m Model) lineCells(l *ui.Line, lay *layout, plain bool) string {
 	}
 	used, cells := 1, []string{" "}
 	if w := lay[colTime]; w > 0 {
-		cells = append(cells, cell(m.th.Dim, offset(l.Time.Sub(m.data.Snap.Session.Start)), w, plain))
+		cells = append(cells, cell(m.th.Dim, units.Offset(l.Time.Sub(m.data.Snap.Session.Start)), w, plain))
 		used += w + 1
 	}
 	if w := lay[colDir]; w > 0 {
@@ -190,42 +219,6 @@ func (m Model) lineCells(l *ui.Line, lay *layout, plain bool) string {
 	}
 	cells = append(cells, cell(m.th.Dim, text, max(m.w-used-1, 0), plain))
 	return strings.Join(cells, " ")
-}
-
-// offset formats the time since the session's start.
-func offset(d time.Duration) string {
-	s := d.Seconds()
-	switch {
-	case d < 0:
-		return "-"
-	case s < 10:
-		return fmt.Sprintf("+%.3fs", s)
-	case s < 100:
-		return fmt.Sprintf("+%.2fs", s)
-	case s < 1000:
-		return fmt.Sprintf("+%.1fs", s)
-	case d < 1000*time.Minute:
-		return fmt.Sprintf("+%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
-	}
-	return fmt.Sprintf("+%dh%02dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
-}
-
-// duration formats a latency in milliseconds.
-func duration(ms float64) string {
-	switch {
-	case ms < 10:
-		return fmt.Sprintf("%.1fms", ms)
-	case ms < 1000:
-		return fmt.Sprintf("%.0fms", ms)
-	case ms < 10_000:
-		return fmt.Sprintf("%.2fs", ms/1000)
-	case ms < 100_000:
-		return fmt.Sprintf("%.1fs", ms/1000)
-	case ms < 600_000:
-		return fmt.Sprintf("%.0fs", ms/1000)
-	}
-	d := time.Duration(ms * float64(time.Millisecond))
-	return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
 }
 
 // clip cuts s, untrusted, to what w cells can show of it (ui.Cell looks

@@ -13,6 +13,8 @@ import (
 // Update handles keys, the mouse wheel and ui.JumpMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case PreviewMsg:
+		return m.setPreviews(msg), nil
 	case tea.KeyPressMsg:
 		if m.editing {
 			return m.edit(msg), nil

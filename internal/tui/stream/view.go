@@ -39,7 +39,8 @@ func (m Model) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// header is the first line: the session and its counts.
+// header is the first line: the session, its calls and their p50/p95
+// (headline), or while the capture loads how far the read is.
 func (m Model) header() string {
 	if m.data.Snap == nil {
 		return m.th.Title.Render(ui.Cell("stream: no session", m.w))
@@ -50,7 +51,13 @@ func (m Model) header() string {
 		name = s.Session.ID
 	}
 	text := ui.Cell("stream · "+clip(name, m.w), max(m.w/2, 1))
-	out := m.th.Title.Render(text) + m.th.Dim.Render(ui.Cell(fmt.Sprintf(" · %d calls · %d shown", s.Calls.Len(), len(m.ix.rows)), max(m.w-ui.Width(text), 0)))
+	counts := m.head.text()
+	if m.data.Loading {
+		counts = m.data.LoadingText()
+	}
+	// The rows shown are the footer's "row 3/8"; the header counts calls.
+	counts = " · " + counts
+	out := m.th.Title.Render(text) + m.th.Dim.Render(ui.Cell(counts, max(m.w-ui.Width(text), 0)))
 	if m.data.Live && ui.Width(out)+5 <= m.w {
 		out += " " + m.th.Live.Render("LIVE")
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
@@ -19,6 +20,10 @@ type Data struct {
 	Lines []Line
 	// Live is set while the capture is still growing (no end record yet).
 	Live bool
+	// Loading is set until the source's first read reached the end of
+	// the capture: the counts are then provisional (a call shown pending
+	// may have its response further on), and views say so.
+	Loading bool
 	// Path is the capture file, "" when read from standard input.
 	Path string
 	// Gen increases with every new Data of a session.
@@ -74,3 +79,29 @@ type Line struct {
 
 // MaxLineText bounds Line.Text.
 const MaxLineText = 4096
+
+// LoadingText says how far the first read of a capture has gone, for a
+// view to show instead of counts that are not final yet: "loading…
+// 41,200 frames". It is "" once d is not Loading.
+func (d Data) LoadingText() string {
+	if !d.Loading || d.Snap == nil {
+		return ""
+	}
+	return "loading… " + Thousands(d.Snap.Counts.Frames) + " frames"
+}
+
+// Thousands writes n with a comma between groups of three digits.
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}

@@ -31,6 +31,9 @@ type SessionInfo struct {
 	// Activity counts the frames in equal slices of the session's time,
 	// oldest first, for a sparkline (at most ActivityBuckets).
 	Activity []int
+	// Loading is set while the session's backlog is still being read:
+	// the counts are provisional (see Data.Loading).
+	Loading bool
 	// Err is set when the capture could not be read; the other fields
 	// may be partial.
 	Err string

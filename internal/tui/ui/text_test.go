@@ -54,3 +54,12 @@ func TestPad(t *testing.T) {
 		}
 	}
 }
+
+func TestThousands(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 41200: "41,200", 1234567: "1,234,567", -1234: "-1,234"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
