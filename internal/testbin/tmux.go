@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -100,4 +101,18 @@ func (tm *Term) WaitFor(re string, timeout time.Duration) time.Duration {
 // Exited reports whether the program (and so the tmux server) is gone.
 func (tm *Term) Exited() bool {
 	return exec.Command("tmux", "-S", tm.sock, "has-session", "-t", "t").Run() != nil
+}
+
+// PanePID is the pid of the program running in the terminal.
+func (tm *Term) PanePID() int {
+	tm.t.Helper()
+	out, err := exec.Command("tmux", "-S", tm.sock, "display-message", "-p", "-t", "t", "#{pane_pid}").Output()
+	if err != nil {
+		tm.t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		tm.t.Fatal(err)
+	}
+	return pid
 }

@@ -1,6 +1,7 @@
 package tui_test
 
 import (
+	"github.com/mcptrail/mcptrail/internal/testbin"
 	"regexp"
 	"testing"
 	"time"
@@ -12,12 +13,12 @@ import (
 func TestDemoOpensTheTUI(t *testing.T) {
 	home := t.TempDir()
 	// The shell keeps the pane open after mcptrail exits, to read the summary.
-	tm := startTerm(t, 120, 40, []string{"MCPTRAIL_HOME=" + home}, "sh", "-c", bins.mcptrail+" demo; echo demo-exit=$?; sleep 60")
-	tm.waitFor(`stream · demo`, 15*time.Second)
-	tm.waitFor(`book_table`, 20*time.Second) // the script's last call: the TUI followed it
-	tm.keys("q")
-	tm.waitFor(`demo-exit=0`, 20*time.Second)
-	screen := tm.screen()
+	tm := testbin.StartTerm(t, 120, 40, []string{"MCPTRAIL_HOME=" + home}, "sh", "-c", bins.mcptrail+" demo; echo demo-exit=$?; sleep 60")
+	tm.WaitFor(`stream · demo`, 15*time.Second)
+	tm.WaitFor(`book_table`, 20*time.Second) // the script's last call: the TUI followed it
+	tm.Keys("q")
+	tm.WaitFor(`demo-exit=0`, 20*time.Second)
+	screen := tm.Screen()
 	for _, want := range []string{
 		`(?m)^  delete_project +form +Type the project name to delete it +decline`,
 		`(?m)^9 calls \(5 more rounds\), 1 server request`,
@@ -33,11 +34,11 @@ func TestDemoOpensTheTUI(t *testing.T) {
 // its end, says so, and prints the whole summary.
 func TestDemoQuitEarly(t *testing.T) {
 	home := t.TempDir()
-	tm := startTerm(t, 120, 40, []string{"MCPTRAIL_HOME=" + home}, "sh", "-c", bins.mcptrail+" demo; echo demo-exit=$?; sleep 60")
-	tm.waitFor(`stream · demo .*LIVE`, 15*time.Second) // still playing: ~2.4 s of script in all
-	tm.keys("q")
-	tm.waitFor(`demo-exit=0`, 20*time.Second)
-	screen := tm.screen()
+	tm := testbin.StartTerm(t, 120, 40, []string{"MCPTRAIL_HOME=" + home}, "sh", "-c", bins.mcptrail+" demo; echo demo-exit=$?; sleep 60")
+	tm.WaitFor(`stream · demo .*LIVE`, 15*time.Second) // still playing: ~2.4 s of script in all
+	tm.Keys("q")
+	tm.WaitFor(`demo-exit=0`, 20*time.Second)
+	screen := tm.Screen()
 	for _, want := range []string{
 		`still playing; its summary follows when it ends`,
 		`(?m)^  book_table +form +How many guests\? +accept`,

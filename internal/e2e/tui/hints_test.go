@@ -1,6 +1,7 @@
 package tui_test
 
 import (
+	"github.com/mcptrail/mcptrail/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,20 +25,20 @@ func TestFooterHintsAndReveal(t *testing.T) {
 		t.Fatalf("mcptrail demo: %v\n%s", err, out)
 	}
 	work := t.TempDir()
-	tm := startTerm(t, 80, 30, []string{"MCPTRAIL_HOME=" + home}, "sh", "-c", "cd '"+work+"' && exec "+bins.mcptrail)
+	tm := testbin.StartTerm(t, 80, 30, []string{"MCPTRAIL_HOME=" + home}, "sh", "-c", "cd '"+work+"' && exec "+bins.mcptrail)
 	last := func(re string) {
 		t.Helper()
-		tm.waitFor(`(?m)^`+re+`.*\s*\z`, 10*time.Second)
+		tm.WaitFor(`(?m)^`+re+`.*\s*\z`, 10*time.Second)
 	}
 	// The hub opens on the newest (the only) session, selected.
-	tm.waitFor(`> .*demo`, 10*time.Second)
+	tm.WaitFor(`> .*demo`, 10*time.Second)
 	last(`enter open\s+/ filter`)
-	tm.keys("Enter")
-	tm.waitFor(`stream · demo · 9 calls \(5 more rounds\) · 1 server request · p50 `, 10*time.Second)
+	tm.Keys("Enter")
+	tm.WaitFor(`stream · demo · 9 calls \(5 more rounds\) · 1 server request · p50 `, 10*time.Second)
 	last(`row \d+/\d+ FOLLOW\s+enter inspect\s+/ filter`)
-	tm.keys("Enter")
+	tm.Keys("Enter")
 	last(`.*pane.*fold.*search`)
-	tm.keys("Escape")
+	tm.Keys("Escape")
 	last(`row \d+/\d+`)
 	for _, o := range []struct{ key, title, hint string }{
 		{"l", `Elicitation ledger asked 6`, `enter jump\s+v reveal answer`},
@@ -46,28 +47,28 @@ func TestFooterHintsAndReveal(t *testing.T) {
 		{"t", `(?i)tools`, `esc/q close`},
 		{"?", `(?i)keys|help`, `esc`},
 	} {
-		tm.keys(o.key)
-		tm.waitFor(o.title, 10*time.Second)
+		tm.Keys(o.key)
+		tm.WaitFor(o.title, 10*time.Second)
 		last(`.*` + o.hint)
 		if o.key == "l" {
-			tm.keys("v")
-			tm.waitFor(`revealed \(local only\) accept \{"username":"ada"`, 10*time.Second)
+			tm.Keys("v")
+			tm.WaitFor(`revealed \(local only\) accept \{"username":"ada"`, 10*time.Second)
 		}
-		tm.keys("Escape")
+		tm.Keys("Escape")
 		last(`row \d+/\d+`)
 	}
-	tm.keys("e")
-	tm.waitFor(`h html report`, 10*time.Second)
-	tm.keys("h")
-	tm.waitFor(`exported to \S+\.html`, 30*time.Second)
-	m := regexp.MustCompile(`exported to (\S+\.html)`).FindStringSubmatch(tm.screen())
+	tm.Keys("e")
+	tm.WaitFor(`h html report`, 10*time.Second)
+	tm.Keys("h")
+	tm.WaitFor(`exported to \S+\.html`, 30*time.Second)
+	m := regexp.MustCompile(`exported to (\S+\.html)`).FindStringSubmatch(tm.Screen())
 	if m == nil {
-		t.Fatalf("no file name on screen:\n%s", tm.screen())
+		t.Fatalf("no file name on screen:\n%s", tm.Screen())
 	}
 	if fi, err := os.Stat(filepath.Join(work, m[1])); err != nil || fi.Size() == 0 {
 		t.Errorf("the report %s: %v", m[1], err)
 	}
-	tm.keys("q")
+	tm.Keys("q")
 }
 
 // TestAnswerColumn opens the demo session at 140 columns: the stream's
@@ -81,7 +82,7 @@ func TestAnswerColumn(t *testing.T) {
 	if out, err := demo.CombinedOutput(); err != nil {
 		t.Fatalf("mcptrail demo: %v\n%s", err, out)
 	}
-	tm := startTerm(t, 140, 20, []string{"MCPTRAIL_HOME=" + home}, bins.mcptrail, "open")
-	tm.waitFor(`(?s)answer\n.*create_account.*account ada created.*get_weather.*error: no such city`, 10*time.Second)
-	tm.keys("q")
+	tm := testbin.StartTerm(t, 140, 20, []string{"MCPTRAIL_HOME=" + home}, bins.mcptrail, "open")
+	tm.WaitFor(`(?s)answer\n.*create_account.*account ada created.*get_weather.*error: no such city`, 10*time.Second)
+	tm.Keys("q")
 }

@@ -35,8 +35,8 @@ func (g *gate) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitR
 // handler holds the answer, then accept once it answers.
 func TestLiveSessionInHub(t *testing.T) {
 	home := t.TempDir()
-	tm := startTerm(t, 160, 40, []string{"MCPTRAIL_HOME=" + home}, bins.mcptrail)
-	tm.waitFor(`(?i)no sessions`, 10*time.Second)
+	tm := testbin.StartTerm(t, 160, 40, []string{"MCPTRAIL_HOME=" + home}, bins.mcptrail)
+	tm.WaitFor(`(?i)no sessions`, 10*time.Second)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -54,11 +54,11 @@ func TestLiveSessionInHub(t *testing.T) {
 		t.Fatalf("connecting through mcptrail: %v\n%s", err, stderr.Bytes())
 	}
 	defer cs.Close()
-	appeared := tm.waitFor(`tmuxlive`, 10*time.Second)
+	appeared := tm.WaitFor(`tmuxlive`, 10*time.Second)
 	t.Logf("the session appeared in the hub %v after the client connected (%v after it started)", appeared, time.Since(started))
 
-	tm.keys("Enter")
-	tm.waitFor(`▸ tmuxlive`, 10*time.Second)
+	tm.Keys("Enter")
+	tm.WaitFor(`▸ tmuxlive`, 10*time.Second)
 
 	done := make(chan error, 1)
 	go func() {
@@ -76,12 +76,12 @@ func TestLiveSessionInHub(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the client was never asked")
 	}
-	tm.keys("l")
-	tm.waitFor(`pending\).*Proceed\?`, 10*time.Second)
+	tm.Keys("l")
+	tm.WaitFor(`pending\).*Proceed\?`, 10*time.Second)
 
 	close(g.release)
 	answered := time.Now()
-	took := tm.waitFor(`mrtr 1 form accept .*Proceed\?`, 10*time.Second)
+	took := tm.WaitFor(`mrtr 1 form accept .*Proceed\?`, 10*time.Second)
 	t.Logf("the ledger row turned accept %v after the handler answered (%v after release)", took, time.Since(answered))
 	// A liveness bound (the figure, within a second as the README says, is
 	// the log line above): a view that refreshed only on a key or a resize
@@ -93,11 +93,11 @@ func TestLiveSessionInHub(t *testing.T) {
 		t.Fatalf("calling confirm: %v", err)
 	}
 
-	tm.keys("q")
+	tm.Keys("q")
 	deadline := time.Now().Add(5 * time.Second)
-	for !tm.exited() {
+	for !tm.Exited() {
 		if time.Now().After(deadline) {
-			t.Fatalf("q did not end the TUI:\n%s", tm.screen())
+			t.Fatalf("q did not end the TUI:\n%s", tm.Screen())
 		}
 		time.Sleep(20 * time.Millisecond) // polling an external process
 	}

@@ -51,14 +51,14 @@ func TestTruncatedWhileFollowed(t *testing.T) {
 		}
 	}
 
-	tm := startTerm(t, 120, 30, []string{"MCPTRAIL_HOME=" + home}, bins.mcptrail, "open", path)
-	tm.waitFor(`(?s)cutlive.*● live.*3 calls`, 10*time.Second)
+	tm := testbin.StartTerm(t, 120, 30, []string{"MCPTRAIL_HOME=" + home}, bins.mcptrail, "open", path)
+	tm.WaitFor(`(?s)cutlive.*● live.*3 calls`, 10*time.Second)
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
 	// The status message says it for a few seconds, then the title line.
-	tm.waitFor(`file truncated: showing what was read`, 20*time.Second)
-	screen := tm.screen()
+	tm.WaitFor(`file truncated: showing what was read`, 20*time.Second)
+	screen := tm.Screen()
 	if !strings.Contains(screen, "3 calls") || strings.Count(screen, "tools/call") != calls || strings.Contains(screen, "● live") {
 		t.Errorf("the screen lost the calls read before the truncation, or still says live:\n%s", screen)
 	}
