@@ -12,6 +12,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtable"
 	"github.com/mcptrail/mcptrail/internal/termtext"
+	"github.com/mcptrail/mcptrail/internal/units"
 )
 
 func writeSession(w *bufio.Writer, s *store.Snapshot) {
@@ -55,7 +56,7 @@ func formatTime(t time.Time) string {
 	if t.IsZero() {
 		return "-"
 	}
-	return t.UTC().Format("2006-01-02 15:04:05.000000Z")
+	return units.Time(t)
 }
 
 func exitText(s *store.Session) string {
@@ -104,10 +105,27 @@ func damageText(s *store.Session) string {
 }
 
 func writeCalls(w *bufio.Writer, s *store.Snapshot, l Layout) {
-	fmt.Fprintf(w, "\ncalls (%d)\n", s.Calls.Len())
+	fmt.Fprintf(w, "\n%s\n", requestsHeading(s))
 	if s.Calls.Len() > 0 {
 		l.render(w, callTable(), callRows{&s.Calls})
 	}
+}
+
+// requestsHeading heads the calls table, which lists every request: "requests (15): 9 calls,
+// 5 more rounds, 1 server request". A call counts an MRTR operation once
+// (Snapshot.CountCalls); its retries are rounds; requests the server sent
+// the client (elicitation/create, sampling, roots) are server requests.
+func requestsHeading(s *store.Snapshot) string {
+	total := s.Calls.Len()
+	calls, server := s.CountCalls()
+	h := fmt.Sprintf("requests (%d): %s", total, plural(calls, "call"))
+	if rounds := total - calls - server; rounds > 0 {
+		h += ", " + plural(rounds, "more round")
+	}
+	if server > 0 {
+		h += ", " + plural(server, "server request")
+	}
+	return h
 }
 
 func dash(s string) string {
@@ -156,13 +174,19 @@ func callNotes(c *store.Call) string {
 	return strings.Join(n, "; ")
 }
 
-func writeOperations(w *bufio.Writer, s *store.Snapshot) {
+// writeOperations writes one paragraph per MRTR operation; its times go
+// on a line of their own when the heading line would pass width.
+func writeOperations(w *bufio.Writer, s *store.Snapshot, width int) {
 	fmt.Fprintf(w, "\noperations (%d)\n", s.Operations.Len())
 	for _, op := range s.Operations.All() {
-		fmt.Fprintf(w, "  op %d  %s %s  root call %d (id %s)  %s  %s  total %s, wait %s, tool %s\n",
-			op.Index, termtext.Escape(op.Method), termtext.Escape(dash(op.Target)), op.Root, idText(op.RootID), termtext.Escape(op.Status),
-			plural(len(op.Rounds), "round"),
-			formatMS(op.DurationMS), formatMS(op.WaitMS), formatMS(op.ToolMS))
+		head := fmt.Sprintf("  op %d  %s %s  root call %d (id %s)  %s  %s", op.Index, termtext.Escape(op.Method),
+			termtext.Escape(dash(op.Target)), op.Root, idText(op.RootID), termtext.Escape(op.Status), plural(len(op.Rounds), "round"))
+		times := fmt.Sprintf("total %s, wait %s, tool %s", formatMS(op.DurationMS), formatMS(op.WaitMS), formatMS(op.ToolMS))
+		sep := "  "
+		if width > 0 && termtable.Width(head)+len(sep)+len(times) > width {
+			sep = "\n    "
+		}
+		fmt.Fprintf(w, "%s%s%s\n", head, sep, times)
 		tw := newTable(w)
 		for j := range op.Rounds {
 			r := &op.Rounds[j]
