@@ -50,6 +50,10 @@ type Column struct {
 	// table does not fit, if it says nothing a row does not: the same text
 	// in every row (of two or more), or only "-" and empty cells.
 	Elide bool
+	// Yield reports whether the column goes before any cell is cut: a
+	// hash, a secondary time, what a person can do without when a name
+	// would lose characters. Yield columns go in Drop order.
+	Yield bool
 }
 
 // NameMin is the Min of a column of names or messages, what a person
@@ -208,6 +212,18 @@ func (t *Table) fit(natural []int, idle []bool, width int) []int {
 				widths[i] = -1
 			}
 		}
+	}
+	for t.total(widths) > width {
+		drop := -1
+		for i, c := range t.Columns {
+			if c.Yield && widths[i] >= 0 && (drop < 0 || c.Drop >= t.Columns[drop].Drop) {
+				drop = i
+			}
+		}
+		if drop < 0 {
+			break
+		}
+		widths[drop] = -1
 	}
 	for t.total(widths) > width {
 		if t.cut(widths, natural, width, false) {

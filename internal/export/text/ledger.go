@@ -34,7 +34,7 @@ func writeLedger(w *bufio.Writer, s *store.Snapshot, l Layout) {
 		{Header: "ASKS", Cut: true, Min: 16, Drop: 6},
 		{Header: "ANSWER"},
 		{Header: "ELAPSED", Drop: 2, Elide: true},
-		{Header: "WAIT/TOOL", Drop: 5, Elide: true},
+		{Header: "WAIT/TOOL", Drop: 5, Elide: true, Yield: true},
 		{Header: "MESSAGE", Cut: true, Min: termtable.NameMin},
 		{Header: "NOTES", Cut: true, Min: 10, Drop: 7, Elide: true},
 	}}
@@ -86,7 +86,7 @@ func WriteLedger(w io.Writer, lines []LedgerLine, l Layout) error {
 		{Header: "FIELDS/HOST", Cut: true, Min: 16, Drop: 4},
 		{Header: "ACTION"},
 		{Header: "ELAPSED", Drop: 2, Elide: true},
-		{Header: "WAIT/TOOL", Drop: 6, Elide: true},
+		{Header: "WAIT/TOOL", Drop: 6, Elide: true, Yield: true},
 		{Header: "NOTES", Cut: true, Min: 10, Drop: 7, Elide: true},
 	}}
 	if withSession {
