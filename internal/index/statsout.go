@@ -163,8 +163,14 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 // row) go first, then the p95, the rarer answers and the errors.
 func (t *Table) WriteText(w io.Writer, color bool, width int) error {
 	tt := &termtable.Table{Color: color}
+	names := 0
 	for _, c := range t.Columns {
-		tt.Columns = append(tt.Columns, textColumn(c))
+		if c.Kind == Text && c.Name != "server" {
+			names++
+		}
+	}
+	for _, c := range t.Columns {
+		tt.Columns = append(tt.Columns, textColumn(c, names > 0))
 	}
 	for _, r := range t.Rows {
 		cells := make([]termtable.Cell, len(r))
@@ -180,14 +186,20 @@ func (t *Table) WriteText(w io.Writer, color bool, width int) error {
 	return tt.Render(w, width)
 }
 
-// textColumn is how column c is laid out in a text table.
-func textColumn(c Column) termtable.Column {
+// textColumn is how column c is laid out in a text table; others reports
+// whether the table has text columns besides the server.
+func textColumn(c Column, others bool) termtable.Column {
 	col := termtable.Column{Header: strings.ToUpper(strings.TrimSuffix(c.Name, "_ms"))}
 	switch c.Kind {
 	case Text:
 		col.Elide = true
+		if c.Name == "server" && others {
+			col.Drop = 5 // the tool and question tell rows apart
+		}
 		switch c.Name {
-		case "kind", "modes", "version", "day":
+		case "modes":
+			col.Drop = 1
+		case "kind", "version", "day":
 		default:
 			col.Cut, col.Min = true, termtable.NameMin
 		}

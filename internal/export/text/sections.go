@@ -15,10 +15,10 @@ import (
 	"github.com/mcptrail/mcptrail/internal/units"
 )
 
-func writeSession(w *bufio.Writer, s *store.Snapshot) {
+func writeSession(w *bufio.Writer, s *store.Snapshot, width int) {
 	ss := &s.Session
 	fmt.Fprintf(w, "\nsession\n")
-	tw := newTable(w)
+	tw := newTable(w, width)
 	// Every value may hold capture text (argv, peer names, versions).
 	row := func(k, v string) { fmt.Fprintf(tw, "  %s\t%s\n", k, termtext.Escape(v)) }
 	row("id", ss.ID)
@@ -187,7 +187,7 @@ func writeOperations(w *bufio.Writer, s *store.Snapshot, width int) {
 			sep = "\n    "
 		}
 		fmt.Fprintf(w, "%s%s%s\n", head, sep, times)
-		tw := newTable(w)
+		tw := newTable(w, width)
 		for j := range op.Rounds {
 			r := &op.Rounds[j]
 			fmt.Fprintf(tw, "    round %d\tcall %d\tid %s\t%s\t%s\n", j+1, r.Call, idText(r.ID), termtext.Escape(r.Pairing), roundAsks(r))
@@ -273,13 +273,14 @@ func writeFindings(w *bufio.Writer, s *store.Snapshot, l Layout) {
 // table aligns tab-separated cells like tabwriter and trims the padding
 // that an empty last cell would leave at the end of a line.
 type table struct {
-	out *bufio.Writer
+	out   *bufio.Writer
+	width int // a line is cut to width with "…"; 0: no limit
 	buf bytes.Buffer
 	tw  *tabwriter.Writer
 }
 
-func newTable(w *bufio.Writer) *table {
-	t := &table{out: w}
+func newTable(w *bufio.Writer, width int) *table {
+	t := &table{out: w, width: width}
 	t.tw = tabwriter.NewWriter(&t.buf, 0, 0, 2, ' ', 0)
 	return t
 }
@@ -292,7 +293,11 @@ func (t *table) flush() {
 		if len(line) == 0 {
 			continue
 		}
-		t.out.Write(bytes.TrimRight(line, " \n"))
+		line = bytes.TrimRight(line, " \n")
+		if t.width > 0 {
+			line = []byte(termtable.Cut(string(line), t.width))
+		}
+		t.out.Write(line)
 		t.out.WriteByte('\n')
 	}
 	t.buf.Reset()

@@ -157,7 +157,7 @@ func (w *Writer) writeFrames() error {
 		_, err := w.out.WriteString("\nframes: none\n")
 		return err
 	}
-	fmt.Fprintf(w.out, "\nframes\n  %-5s %-9s %-3s %-12s %-7s %-20s %6s  %s\n", "SEQ", "TIME", "DIR", "KIND", "ID", "METHOD", "SIZE", "CALL / PROBLEM")
+	fmt.Fprintf(w.out, "\nframes\n  %-5s %-9s %-3s %-12s %-7s %-20s %6s  %s\n", "SEQ", "TIME", "DIR", "KIND", "ID", "METHOD", "SIZE", "CALL / !")
 	return w.frames.writeTo(w.out)
 }
 
@@ -176,7 +176,7 @@ func Summary(w io.Writer, s *store.Snapshot) error {
 // them: what happened and what is wrong first, the long tables after.
 // Write errors surface at the caller's Flush.
 func writeReport(w *bufio.Writer, s *store.Snapshot, a *oauth.Auth, l Layout) {
-	writeSession(w, s)
+	writeSession(w, s, l.Width)
 	writeSummary(w, s, l)
 	writeOperations(w, s, l.Width)
 	writeLedger(w, s, l)
@@ -189,7 +189,7 @@ func writeReport(w *bufio.Writer, s *store.Snapshot, a *oauth.Auth, l Layout) {
 // writeBody writes the sections of Summary. Write errors surface at the
 // caller's Flush.
 func writeBody(w *bufio.Writer, s *store.Snapshot, l Layout) {
-	writeSession(w, s)
+	writeSession(w, s, l.Width)
 	writeOperations(w, s, l.Width)
 	writeCalls(w, s, l)
 	writeLedger(w, s, l)

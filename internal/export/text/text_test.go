@@ -52,7 +52,7 @@ func TestWriterAndSummary(t *testing.T) {
 	wantTail := []string{
 		"",
 		"frames",
-		"  SEQ   TIME      DIR KIND         ID      METHOD                 SIZE  CALL / PROBLEM",
+		"  SEQ   TIME      DIR KIND         ID      METHOD                 SIZE  CALL / !",
 		`  #1    +1.5ms    s2c invalid      -                                 5  ! not valid JSON: "hello"`,
 		"",
 	}
