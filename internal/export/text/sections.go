@@ -275,8 +275,8 @@ func writeFindings(w *bufio.Writer, s *store.Snapshot, l Layout) {
 type table struct {
 	out   *bufio.Writer
 	width int // a line is cut to width with "…"; 0: no limit
-	buf bytes.Buffer
-	tw  *tabwriter.Writer
+	buf   bytes.Buffer
+	tw    *tabwriter.Writer
 }
 
 func newTable(w *bufio.Writer, width int) *table {
