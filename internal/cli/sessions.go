@@ -171,8 +171,8 @@ func writeSessionTable(io *IOStreams, rows []sessionRow, wide bool) error {
 	}
 	t := &termtable.Table{Color: io.colorOn(), Columns: []termtable.Column{
 		{Header: "ID"},
-		{Header: "LABEL", Cut: true, Min: 12, Drop: 1},
-		{Header: "START", Drop: 3},
+		{Header: "LABEL", Cut: true, Min: termtable.NameMin, Drop: 1},
+		{Header: "STARTED", Drop: 3},
 		num("FRAMES", 4), num("CALLS", 2), num("SRV-REQS", 5), num("ERRORS", 0),
 		{Header: "PATH", Cut: true, Min: 16, Drop: 6},
 	}}
@@ -185,7 +185,7 @@ func writeSessionTable(io *IOStreams, rows []sessionRow, wide bool) error {
 		if r.Errors > 0 {
 			errs.Style = termtable.Bad
 		}
-		t.Add(termtable.Cell{Text: r.ID}, termtable.Cell{Text: label}, termtable.Cell{Text: r.Start.Format(time.RFC3339)},
+		t.Add(termtable.Cell{Text: r.ID}, termtable.Cell{Text: label}, termtable.Cell{Text: units.Age(r.Start, io.Now())},
 			termtable.Cell{Text: strconv.Itoa(r.Frames)}, termtable.Cell{Text: strconv.Itoa(r.Calls)},
 			termtable.Cell{Text: strconv.Itoa(r.ServerRequests)}, errs, termtable.Cell{Text: r.Path})
 	}

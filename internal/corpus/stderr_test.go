@@ -79,8 +79,8 @@ func txtStderr(out string) []string {
 		case !strings.HasPrefix(l, "  "):
 			in = false
 		default:
-			// "  " + index padded to 6 + " " + time padded to 12 + " " + text
-			rows = append(rows, l[:9]+"|"+l[22:])
+			// "  " + index padded to 6 + " " + time padded to 9 + " " + text
+			rows = append(rows, l[:9]+"|"+l[min(19, len(l)):])
 		}
 	}
 	return rows

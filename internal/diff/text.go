@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/mcptrail/mcptrail/internal/termtable"
 	"github.com/mcptrail/mcptrail/internal/termtext"
+	"github.com/mcptrail/mcptrail/internal/units"
 )
 
 // maxArgs is how much of a call's canonical arguments the text shows.
@@ -158,32 +158,9 @@ func callName(r *CallRef) string {
 	return out
 }
 
-// ms formats a duration in milliseconds for reading: to the microsecond
-// under a millisecond ("0.042ms"), to a tenth of one under a second
-// ("47.5ms", "420ms"), else in seconds to the millisecond ("2.84s");
-// trailing zeros are dropped. A duration is a float sum of clock
-// readings, so its raw digits (47.51431199999999) say nothing more.
-func ms(v float64) string {
-	switch a := math.Abs(v); {
-	case a < 1:
-		return trimmed(v, 3) + "ms"
-	case math.Round(a*10) < 10_000:
-		return trimmed(v, 1) + "ms"
-	}
-	return trimmed(v/1000, 3) + "s"
-}
-
-// trimmed formats v with at most prec decimals, without trailing zeros.
-func trimmed(v float64, prec int) string {
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	if s == "-0" {
-		s = "0"
-	}
-	return s
-}
+// ms formats a duration in milliseconds for reading, as every view of
+// mcptrail does (units.Millis: "0.42ms", "47.5ms", "2.84s").
+func ms(v float64) string { return units.Millis(v) }
 
 func (p *printer) ledger(qs []QuestionDelta) {
 	if len(qs) == 0 {

@@ -169,7 +169,7 @@ func TestTextLatency(t *testing.T) {
 	}{
 		{"one slower", rows, "A a, 0 calls  B b, 0 calls\n" +
 			"calls: 0 matched (0 MRTR), 0 changed, 0 only in A, 0 only in B, 0 slower\n" +
-			"latency (p50):\n  tool slow 310ms -> 690ms slower\n"},
+			"latency (p50):\n  tool slow 310.0ms -> 690.0ms slower\n"},
 		{"none slower", []Latency{rows[0], rows[2]}, "A a, 0 calls  B b, 0 calls\n" +
 			"calls: 0 matched (0 MRTR), 0 changed, 0 only in A, 0 only in B, 0 slower\n" +
 			"no differences\n"},
@@ -188,7 +188,7 @@ func TestTextLatency(t *testing.T) {
 	}
 }
 
-// TestMS: durations print rounded for reading, never as the raw digits of
+// TestMS: durations print through units.Millis, rounded for reading, never as the raw digits of
 // a float sum (47.51431199999999ms), in every magnitude.
 func TestMS(t *testing.T) {
 	t.Parallel()
@@ -198,13 +198,13 @@ func TestMS(t *testing.T) {
 	}{
 		{47.51431199999999, "47.5ms"},
 		{19.2, "19.2ms"},
-		{40, "40ms"},
-		{420, "420ms"},
-		{0.0421234, "0.042ms"},
+		{40, "40.0ms"},
+		{420, "420.0ms"},
+		{0.0421234, "0.04ms"},
 		{0, "0ms"},
-		{999.96, "1s"},
+		{999.96, "1.00s"},
 		{2840.4, "2.84s"},
-		{123456.7891, "123.457s"},
+		{123456.7891, "2m03s"},
 		{-3.25, "-3.2ms"},
 	} {
 		if got := ms(tt.in); got != tt.want {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcptrail/mcptrail/internal/termtable"
 	"github.com/mcptrail/mcptrail/internal/termtext"
+	"github.com/mcptrail/mcptrail/internal/units"
 )
 
 // Cell spells one cell of a column of kind: rates as percentages when human, else as
@@ -78,7 +79,7 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	head := make([]string, len(t.Columns))
 	for i, c := range t.Columns {
-		head[i] = csvText(c.Name)
+		head[i] = csvText(csvName(c))
 	}
 	if err := cw.Write(head); err != nil {
 		return err
@@ -99,6 +100,17 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvName is c's CSV heading, which says what a number is: a rate or a
+// share ends in _rate or _share (accept_rate next to the count asked), a
+// duration in _ms.
+func csvName(c Column) string {
+	suffix := map[string]string{Rate: "_rate", Share: "_share", Milli: "_ms"}[c.Kind]
+	if suffix == "" || strings.HasSuffix(c.Name, suffix) || c.Name == strings.TrimPrefix(suffix, "_") {
+		return c.Name
+	}
+	return c.Name + suffix
 }
 
 // csvText keeps a text cell from being read as a formula by a spreadsheet
@@ -144,25 +156,68 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 }
 
 // WriteText writes the table for a terminal of width columns (0: whole),
-// coloured when color: headers in capitals, numbers aligned right, text
-// cut to fit.
+// coloured when color: headers in capitals with the unit (ACCEPT%, P50),
+// durations through units, numbers aligned right. When the width is
+// short, names and messages keep at least termtable.NameMin columns: the
+// columns that say nothing (one server, one mode, a rate of 0% in every
+// row) go first, then the p95, the rarer answers and the errors.
 func (t *Table) WriteText(w io.Writer, color bool, width int) error {
 	tt := &termtable.Table{Color: color}
-	for i, c := range t.Columns {
-		col := termtable.Column{Header: strings.ToUpper(c.Name)}
-		if c.Kind != Text {
-			col.Align = termtable.Right
-		} else if i > 0 {
-			col.Cut, col.Min = true, 12
+	names := 0
+	for _, c := range t.Columns {
+		if c.Kind == Text && c.Name != "server" {
+			names++
 		}
-		tt.Columns = append(tt.Columns, col)
+	}
+	for _, c := range t.Columns {
+		tt.Columns = append(tt.Columns, textColumn(c, names > 0))
 	}
 	for _, r := range t.Rows {
 		cells := make([]termtable.Cell, len(r))
 		for i, v := range r {
-			cells[i] = termtable.Cell{Text: Cell(t.Columns[i].Kind, v, true)}
+			text := Cell(t.Columns[i].Kind, v, true)
+			if ms, ok := v.(float64); ok && t.Columns[i].Kind == Milli {
+				text = units.Millis(ms)
+			}
+			cells[i] = termtable.Cell{Text: text}
 		}
 		tt.Add(cells...)
 	}
 	return tt.Render(w, width)
+}
+
+// textColumn is how column c is laid out in a text table; others reports
+// whether the table has text columns besides the server.
+func textColumn(c Column, others bool) termtable.Column {
+	col := termtable.Column{Header: strings.ToUpper(strings.TrimSuffix(c.Name, "_ms"))}
+	switch c.Kind {
+	case Text:
+		col.Elide = true
+		if c.Name == "server" && others {
+			col.Drop = 5 // the tool and question tell rows apart
+		}
+		switch c.Name {
+		case "modes":
+			col.Drop = 1
+		case "kind", "version", "day":
+		default:
+			col.Cut, col.Min = true, termtable.NameMin
+		}
+		return col
+	case Rate, Share:
+		name := strings.TrimSuffix(strings.TrimSuffix(c.Name, "_rate"), "_share")
+		col.Header, col.Elide = strings.ToUpper(name)+"%", true
+	}
+	col.Align = termtable.Right
+	switch c.Name {
+	case "p95_ms":
+		col.Drop = 4
+	case "pending", "cancel":
+		col.Drop = 3
+	case "decline":
+		col.Drop = 2
+	case "errors", "error_rate", "sessions":
+		col.Drop = 1
+	}
+	return col
 }

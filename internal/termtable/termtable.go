@@ -46,7 +46,19 @@ type Column struct {
 	// Width is the width the column takes at least, however narrow its
 	// cells are; 0 means as wide as its widest cell or header.
 	Width int
+	// Elide reports whether the column goes before any other when the
+	// table does not fit, if it says nothing a row does not: the same text
+	// in every row (of two or more), or only "-" and empty cells.
+	Elide bool
+	// Yield reports whether the column goes before any cell is cut: a
+	// hash, a secondary time, what a person can do without when a name
+	// would lose characters. Yield columns go in Drop order.
+	Yield bool
 }
+
+// NameMin is the Min of a column of names or messages, what a person
+// reads: at 80 columns it keeps at least 20 characters.
+const NameMin = 20
 
 // defaultMin is a cuttable column's Min when it sets none; hardMin is how
 // narrow the last resort cuts one.
@@ -124,8 +136,8 @@ func (r tableRows) Row(i int, cells []Cell) []Cell { return append(cells[:0], r.
 // cut to their Min and with every droppable column gone is written as
 // narrow as it goes, wider than width.
 func (t *Table) RenderRows(w io.Writer, width int, rows Rows) error {
-	natural := t.measure(rows)
-	widths := t.fit(natural, width)
+	natural, idle := t.measure(rows)
+	widths := t.fit(natural, idle, width)
 	bw := bufio.NewWriter(w)
 	var line []byte
 	var cells []Cell
@@ -148,10 +160,17 @@ func (t *Table) RenderRows(w io.Writer, width int, rows Rows) error {
 	return nil
 }
 
-// measure returns each column's natural width: its widest cell, header
-// or Width.
-func (t *Table) measure(rows Rows) []int {
-	natural := make([]int, len(t.Columns))
+// measure returns each column's natural width (its widest cell, header
+// or Width) and whether it is idle: an Elide column that says nothing.
+func (t *Table) measure(rows Rows) (natural []int, idle []bool) {
+	natural = make([]int, len(t.Columns))
+	idle = make([]bool, len(t.Columns))
+	first := make([]string, len(t.Columns))
+	same := make([]bool, len(t.Columns))
+	blank := make([]bool, len(t.Columns))
+	for i := range same {
+		same[i], blank[i] = true, true
+	}
 	for i, c := range t.Columns {
 		natural[i] = c.Width
 		if !t.NoHeader {
@@ -161,19 +180,50 @@ func (t *Table) measure(rows Rows) []int {
 	var cells []Cell
 	for r := range rows.Len() {
 		cells = rows.Row(r, cells[:0])
-		for i := range min(len(cells), len(natural)) {
-			natural[i] = max(natural[i], Width(cellText(&cells[i])))
+		for i := range natural {
+			text := ""
+			if i < len(cells) {
+				text = cellText(&cells[i])
+			}
+			natural[i] = max(natural[i], Width(text))
+			if r == 0 {
+				first[i] = text
+			}
+			same[i] = same[i] && text == first[i]
+			blank[i] = blank[i] && (text == "" || text == "-")
 		}
 	}
-	return natural
+	for i, c := range t.Columns {
+		idle[i] = c.Elide && rows.Len() > 0 && (blank[i] || same[i] && rows.Len() > 1)
+	}
+	return natural, idle
 }
 
 // fit returns the width each column is written at, -1 for a dropped
 // column, for a table of natural widths in width display columns.
-func (t *Table) fit(natural []int, width int) []int {
+func (t *Table) fit(natural []int, idle []bool, width int) []int {
 	widths := slices.Clone(natural)
 	if width <= 0 {
 		return widths
+	}
+	if t.total(widths) > width {
+		for i := range widths {
+			if idle[i] {
+				widths[i] = -1
+			}
+		}
+	}
+	for t.total(widths) > width {
+		drop := -1
+		for i, c := range t.Columns {
+			if c.Yield && widths[i] >= 0 && (drop < 0 || c.Drop >= t.Columns[drop].Drop) {
+				drop = i
+			}
+		}
+		if drop < 0 {
+			break
+		}
+		widths[drop] = -1
 	}
 	for t.total(widths) > width {
 		if t.cut(widths, natural, width, false) {

@@ -205,3 +205,38 @@ func TestStyles(t *testing.T) {
 	check("Action", Action, []pair{{"accept", Good}, {"decline", Bad}, {"cancel", Warn}, {"(pending)", Warn},
 		{"(required)", Warn}, {"(error)", Bad}, {"(no action)", Plain}})
 }
+
+// TestElide: an Elide column that says nothing (one value in every row, or
+// only "-") goes first when the table does not fit, and stays when it
+// fits or when it says something.
+func TestElide(t *testing.T) {
+	t.Parallel()
+	table := func() *Table {
+		tb := &Table{Columns: []Column{
+			{Header: "SERVER", Elide: true},
+			{Header: "NAME", Cut: true, Min: NameMin},
+			{Header: "WAIT", Elide: true},
+			{Header: "HASH", Elide: true, Drop: 1},
+		}}
+		tb.AddText("demo-server", "a_rather_long_tool_name_to_read", "-", "0f0f0f0f0f0f")
+		tb.AddText("demo-server", "another_tool", "", "1e1e1e1e1e1e")
+		return tb
+	}
+	tests := []struct {
+		width int
+		want  string
+	}{
+		{0, "SERVER       NAME                             WAIT  HASH\ndemo-server  a_rather_long_tool_name_to_read  -     0f0f0f0f0f0f\ndemo-server  another_tool                           1e1e1e1e1e1e\n"},
+		{50, "NAME                             HASH\na_rather_long_tool_name_to_read  0f0f0f0f0f0f\nanother_tool                     1e1e1e1e1e1e\n"},
+		{30, "NAME\na_rather_long_tool_name_to_re…\nanother_tool\n"},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		if err := table().Render(&b, tt.width); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, b.String()); diff != "" {
+			t.Errorf("width %d (-want +got):\n%s", tt.width, diff)
+		}
+	}
+}

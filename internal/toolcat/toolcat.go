@@ -50,11 +50,11 @@ func Of(snap *store.Snapshot) *Catalog {
 // first 12 hex digits of the definition hash.
 func (c *Catalog) WriteTable(w io.Writer, color bool, width int) error {
 	t := termtable.Table{Color: color, Columns: []termtable.Column{
-		{Header: "NAME", Cut: true, Min: 12},
-		{Header: "TITLE", Cut: true, Drop: 2},
-		{Header: "ANNOTATIONS", Cut: true, Drop: 1},
+		{Header: "NAME", Cut: true, Min: termtable.NameMin},
+		{Header: "TITLE", Cut: true, Drop: 2, Elide: true},
+		{Header: "ANNOTATIONS", Cut: true, Drop: 1, Elide: true},
 		{Header: "ARGUMENTS", Cut: true, Min: 12},
-		{Header: "HASH", Drop: 3},
+		{Header: "HASH", Drop: 3, Yield: true},
 	}}
 	for i := range c.Tools {
 		d := &c.Tools[i]

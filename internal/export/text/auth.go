@@ -55,7 +55,7 @@ func writeFlows(w *bufio.Writer, a *oauth.Auth, start time.Time, l Layout, inden
 		for j := range f.Steps {
 			st := &f.Steps[j]
 			status, style := stepStatus(st)
-			body[j] = []termtable.Cell{text("#" + strconv.FormatUint(st.Seq, 10)), text("+" + formatMS(msBetween(start, st.Time))),
+			body[j] = []termtable.Cell{text("#" + strconv.FormatUint(st.Seq, 10)), text(offset(start, st.Time)),
 				text(formatMS(st.DurationMS)), text(st.Kind), text(cell(st.Method + " " + stripQuery(st.URL))),
 				styled(status, style), text(cell(st.Details()))}
 		}

@@ -87,7 +87,7 @@ func TestCallTableWideRunes(t *testing.T) {
 	got, _ := renderCalls(t, sampleCalls()[2:3])
 	want := "" +
 		"  #  DIR  ID  METHOD      TARGET        ERA  STATUS  DURATION  SEQ      NOTES\n" +
-		`  0  c2s  99  tools/call  日本語ツール  -    error   1.234s    #10→#11  op 2 round 3; error -32602 "bad \"args\"  "; cancelled at #9; late result; resultType weird` + "\n"
+		`  0  c2s  99  tools/call  日本語ツール  -    error   1.23s     #10→#11  op 2 round 3; error -32602 "bad \"args\"  "; cancelled at #9; late result; resultType weird` + "\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

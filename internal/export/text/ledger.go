@@ -20,18 +20,23 @@ func writeLedger(w *bufio.Writer, s *store.Snapshot, l Layout) {
 		return
 	}
 	fmt.Fprintf(w, "\nelicitations (%d)\n", len(rows))
+	ptrs := make([]*store.LedgerRow, len(rows))
+	for i := range rows {
+		ptrs[i] = &rows[i]
+	}
+	rootHeader, method := ledgerRootColumn(ptrs)
 	t := &termtable.Table{Indent: "  ", Columns: []termtable.Column{
 		{Header: "ASKED"},
-		{Header: "ROOT", Cut: true, Min: 32},
-		{Header: "ROUND", Drop: 4},
-		{Header: "KEY", Cut: true, Drop: 3},
-		{Header: "MODE"},
-		{Header: "ASKS", Cut: true, Min: 16, Drop: 2},
+		{Header: rootHeader, Cut: true, Min: termtable.NameMin},
+		{Header: "ROUND", Drop: 4, Elide: true},
+		{Header: "KEY", Cut: true, Drop: 3, Elide: true},
+		{Header: "MODE", Elide: true},
+		{Header: "ASKS", Cut: true, Min: 16, Drop: 6},
 		{Header: "ANSWER"},
-		{Header: "ELAPSED", Drop: 5},
-		{Header: "WAIT/TOOL", Drop: 6},
-		{Header: "MESSAGE", Cut: true, Min: 24},
-		{Header: "NOTES", Cut: true, Min: 10, Drop: 7},
+		{Header: "ELAPSED", Drop: 2, Elide: true},
+		{Header: "WAIT/TOOL", Drop: 5, Elide: true, Yield: true},
+		{Header: "MESSAGE", Cut: true, Min: termtable.NameMin},
+		{Header: "NOTES", Cut: true, Min: 10, Drop: 7, Elide: true},
 	}}
 	body := make(cells, len(rows))
 	for i := range rows {
@@ -41,7 +46,7 @@ func writeLedger(w *bufio.Writer, s *store.Snapshot, l Layout) {
 			round = strconv.Itoa(r.Round)
 		}
 		answer := ledgerAnswer(r)
-		body[i] = []termtable.Cell{text("#" + strconv.FormatUint(r.AskedSeq, 10)), text(ledgerRoot(r)), text(round), text(ledgerKey(r)),
+		body[i] = []termtable.Cell{text("#" + strconv.FormatUint(r.AskedSeq, 10)), text(ledgerRootIn(r, method)), text(round), text(ledgerKey(r)),
 			text(cell(r.Mode)), text(ledgerAsks(r)), styled(answer, termtable.Action(answer)), text(ledgerElapsed(r)),
 			text(ledgerWaitTool(r)), text(strconv.Quote(r.Message)), text(ledgerNotes(r))}
 	}
@@ -68,19 +73,24 @@ func WriteLedger(w io.Writer, lines []LedgerLine, l Layout) error {
 	for _, ln := range lines {
 		withSession = withSession || ln.Session != ""
 	}
+	ptrs := make([]*store.LedgerRow, len(lines))
+	for i, ln := range lines {
+		ptrs[i] = ln.Row
+	}
+	rootHeader, method := ledgerRootColumn(ptrs)
 	t := &termtable.Table{Columns: []termtable.Column{
-		{Header: "ROOT", Cut: true, Min: 32},
-		{Header: "KEY", Cut: true, Drop: 4},
-		{Header: "MODE"},
-		{Header: "MESSAGE", Cut: true, Min: 24},
-		{Header: "FIELDS/HOST", Cut: true, Min: 16, Drop: 2},
+		{Header: rootHeader, Cut: true, Min: termtable.NameMin},
+		{Header: "KEY", Cut: true, Drop: 5, Elide: true, Yield: true},
+		{Header: "MODE", Elide: true},
+		{Header: "MESSAGE", Cut: true, Min: termtable.NameMin},
+		{Header: "FIELDS/HOST", Cut: true, Min: 16, Drop: 4},
 		{Header: "ACTION"},
-		{Header: "ELAPSED", Drop: 5},
-		{Header: "WAIT/TOOL", Drop: 6},
-		{Header: "NOTES", Cut: true, Min: 10, Drop: 7},
+		{Header: "ELAPSED", Drop: 2, Elide: true},
+		{Header: "WAIT/TOOL", Drop: 6, Elide: true, Yield: true},
+		{Header: "NOTES", Cut: true, Min: 10, Drop: 7, Elide: true},
 	}}
 	if withSession {
-		t.Columns = append([]termtable.Column{{Header: "SESSION", Cut: true, Min: 16}}, t.Columns...)
+		t.Columns = append([]termtable.Column{{Header: "SESSION", Cut: true, Min: 16, Elide: true, Drop: 3}}, t.Columns...)
 	}
 	body := make(cells, len(lines))
 	for i, ln := range lines {
@@ -89,7 +99,7 @@ func WriteLedger(w io.Writer, lines []LedgerLine, l Layout) error {
 		if withSession {
 			row = append(row, text(cell(ln.Session)))
 		}
-		body[i] = append(row, text(c.Root), text(c.Key), text(c.Mode), text(dash(c.Message)), text(c.Asks),
+		body[i] = append(row, text(ledgerRootIn(ln.Row, method)), text(c.Key), text(c.Mode), text(dash(c.Message)), text(c.Asks),
 			styled(c.Answer, termtable.Action(c.Answer)), text(c.Elapsed), text(c.WaitTool), text(c.Notes))
 	}
 	l.render(bw, t, body)
@@ -131,6 +141,37 @@ func ledgerRoot(r *store.LedgerRow) string {
 		s += " " + cell(r.Root.Target)
 	}
 	return s + " (id " + idText(r.Root.ID) + ")"
+}
+
+// ledgerRootColumn is the heading of a table's root column over rows, and
+// the method every row's root call has, "" when they differ: a method
+// repeated on every row moves to the heading, "TOOL" for tools/call, so
+// the column shows what tells rows apart.
+func ledgerRootColumn(rows []*store.LedgerRow) (header, method string) {
+	for i, r := range rows {
+		switch {
+		case r.Root.Call < 0 || r.Root.Target == "" || (i > 0 && r.Root.Method != method):
+			return "ROOT", ""
+		case i == 0:
+			method = r.Root.Method
+		}
+	}
+	switch method {
+	case "":
+		return "ROOT", ""
+	case "tools/call":
+		return "TOOL", method
+	}
+	return "ROOT (" + cell(method) + ")", method
+}
+
+// ledgerRootIn is r's root cell in a table whose root calls all have
+// method (ledgerRootColumn): "create_account (id 1)".
+func ledgerRootIn(r *store.LedgerRow, method string) string {
+	if method == "" {
+		return ledgerRoot(r)
+	}
+	return cell(r.Root.Target) + " (id " + idText(r.Root.ID) + ")"
 }
 
 func ledgerKey(r *store.LedgerRow) string {

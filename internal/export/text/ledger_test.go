@@ -47,9 +47,9 @@ func TestWriteLedger(t *testing.T) {
 	}
 	want := `ROOT                              KEY      MODE  MESSAGE      FIELDS/HOST                            ACTION       ELAPSED  WAIT/TOOL       NOTES
 tools/call create_account (id 1)  profile  form  Pick a name  username:string*, tab\x09here:unknown  accept       920.0ms  920.0ms/50.0ms
-(unattributed)                    -        url   Pay\x0anow   10.0.0.1                               (required)   -        -               host-ip-literal; scheme-not-https; elicitationId "el-1"; completed after 3.100s
+(unattributed)                    -        url   Pay\x0anow   10.0.0.1                               (required)   -        -               host-ip-literal; scheme-not-https; elicitationId "el-1"; completed after 3.10s
 tools/list (id "x")               q        form  -            (no fields)                            (pending)    -        -
-tools/call t (id 4)               -        form  -            (no fields)                            (no action)  0.500ms  -
+tools/call t (id 4)               -        form  -            (no fields)                            (no action)  0.50ms   -
 `
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("WriteLedger (-want +got):\n%s", diff)
@@ -80,7 +80,7 @@ func TestLedgerSection(t *testing.T) {
 elicitations (2)
   ASKED  ROOT                              ROUND  KEY      MODE  ASKS                                   ANSWER      ELAPSED  WAIT/TOOL       MESSAGE        NOTES
   #2     tools/call create_account (id 1)  1      profile  form  username:string*, tab\x09here:unknown  accept      920.0ms  920.0ms/50.0ms  "Pick a name"
-  #5     (unattributed)                    -      -        url   10.0.0.1                               (required)  -        -               "Pay\nnow"     host-ip-literal; scheme-not-https; elicitationId "el-1"; completed after 3.100s
+  #5     (unattributed)                    -      -        url   10.0.0.1                               (required)  -        -               "Pay\nnow"     host-ip-literal; scheme-not-https; elicitationId "el-1"; completed after 3.10s
 `
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("section (-want +got):\n%s", diff)

@@ -12,12 +12,13 @@ import (
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtable"
 	"github.com/mcptrail/mcptrail/internal/termtext"
+	"github.com/mcptrail/mcptrail/internal/units"
 )
 
-func writeSession(w *bufio.Writer, s *store.Snapshot) {
+func writeSession(w *bufio.Writer, s *store.Snapshot, width int) {
 	ss := &s.Session
 	fmt.Fprintf(w, "\nsession\n")
-	tw := newTable(w)
+	tw := newTable(w, width)
 	// Every value may hold capture text (argv, peer names, versions).
 	row := func(k, v string) { fmt.Fprintf(tw, "  %s\t%s\n", k, termtext.Escape(v)) }
 	row("id", ss.ID)
@@ -55,7 +56,7 @@ func formatTime(t time.Time) string {
 	if t.IsZero() {
 		return "-"
 	}
-	return t.UTC().Format("2006-01-02 15:04:05.000000Z")
+	return units.Time(t)
 }
 
 func exitText(s *store.Session) string {
@@ -104,10 +105,27 @@ func damageText(s *store.Session) string {
 }
 
 func writeCalls(w *bufio.Writer, s *store.Snapshot, l Layout) {
-	fmt.Fprintf(w, "\ncalls (%d)\n", s.Calls.Len())
+	fmt.Fprintf(w, "\n%s\n", requestsHeading(s))
 	if s.Calls.Len() > 0 {
 		l.render(w, callTable(), callRows{&s.Calls})
 	}
+}
+
+// requestsHeading heads the calls table, which lists every request: "requests (15): 9 calls,
+// 5 more rounds, 1 server request". A call counts an MRTR operation once
+// (Snapshot.CountCalls); its retries are rounds; requests the server sent
+// the client (elicitation/create, sampling, roots) are server requests.
+func requestsHeading(s *store.Snapshot) string {
+	total := s.Calls.Len()
+	calls, server := s.CountCalls()
+	h := fmt.Sprintf("requests (%d): %s", total, plural(calls, "call"))
+	if rounds := total - calls - server; rounds > 0 {
+		h += ", " + plural(rounds, "more round")
+	}
+	if server > 0 {
+		h += ", " + plural(server, "server request")
+	}
+	return h
 }
 
 func dash(s string) string {
@@ -156,14 +174,20 @@ func callNotes(c *store.Call) string {
 	return strings.Join(n, "; ")
 }
 
-func writeOperations(w *bufio.Writer, s *store.Snapshot) {
+// writeOperations writes one paragraph per MRTR operation; its times go
+// on a line of their own when the heading line would pass width.
+func writeOperations(w *bufio.Writer, s *store.Snapshot, width int) {
 	fmt.Fprintf(w, "\noperations (%d)\n", s.Operations.Len())
 	for _, op := range s.Operations.All() {
-		fmt.Fprintf(w, "  op %d  %s %s  root call %d (id %s)  %s  %s  total %s, wait %s, tool %s\n",
-			op.Index, termtext.Escape(op.Method), termtext.Escape(dash(op.Target)), op.Root, idText(op.RootID), termtext.Escape(op.Status),
-			plural(len(op.Rounds), "round"),
-			formatMS(op.DurationMS), formatMS(op.WaitMS), formatMS(op.ToolMS))
-		tw := newTable(w)
+		head := fmt.Sprintf("  op %d  %s %s  root call %d (id %s)  %s  %s", op.Index, termtext.Escape(op.Method),
+			termtext.Escape(dash(op.Target)), op.Root, idText(op.RootID), termtext.Escape(op.Status), plural(len(op.Rounds), "round"))
+		times := fmt.Sprintf("total %s, wait %s, tool %s", formatMS(op.DurationMS), formatMS(op.WaitMS), formatMS(op.ToolMS))
+		sep := "  "
+		if width > 0 && termtable.Width(head)+len(sep)+len(times) > width {
+			sep = "\n    "
+		}
+		fmt.Fprintf(w, "%s%s%s\n", head, sep, times)
+		tw := newTable(w, width)
 		for j := range op.Rounds {
 			r := &op.Rounds[j]
 			fmt.Fprintf(tw, "    round %d\tcall %d\tid %s\t%s\t%s\n", j+1, r.Call, idText(r.ID), termtext.Escape(r.Pairing), roundAsks(r))
@@ -249,13 +273,14 @@ func writeFindings(w *bufio.Writer, s *store.Snapshot, l Layout) {
 // table aligns tab-separated cells like tabwriter and trims the padding
 // that an empty last cell would leave at the end of a line.
 type table struct {
-	out *bufio.Writer
-	buf bytes.Buffer
-	tw  *tabwriter.Writer
+	out   *bufio.Writer
+	width int // a line is cut to width with "…"; 0: no limit
+	buf   bytes.Buffer
+	tw    *tabwriter.Writer
 }
 
-func newTable(w *bufio.Writer) *table {
-	t := &table{out: w}
+func newTable(w *bufio.Writer, width int) *table {
+	t := &table{out: w, width: width}
 	t.tw = tabwriter.NewWriter(&t.buf, 0, 0, 2, ' ', 0)
 	return t
 }
@@ -268,7 +293,11 @@ func (t *table) flush() {
 		if len(line) == 0 {
 			continue
 		}
-		t.out.Write(bytes.TrimRight(line, " \n"))
+		line = bytes.TrimRight(line, " \n")
+		if t.width > 0 {
+			line = []byte(termtable.Cut(string(line), t.width))
+		}
+		t.out.Write(line)
 		t.out.WriteByte('\n')
 	}
 	t.buf.Reset()

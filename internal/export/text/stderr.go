@@ -61,7 +61,7 @@ func (w *Writer) Stderr(l *store.StderrLine) {
 	b := append(w.buf[:0], "  "...)
 	b = appendPad(b, strconv.Itoa(l.Index), 6)
 	b = append(b, ' ')
-	b = appendPad(b, "+"+formatMS(msBetween(w.start, l.Time)), 12)
+	b = appendPad(b, offset(w.start, l.Time), 9)
 	b = append(b, ' ')
 	b = termtext.Append(b, stderrText(l))
 	b = append(b, '\n')
@@ -95,7 +95,7 @@ func (w *Writer) writeStderr() error {
 	if w.stderr.n == 0 {
 		return nil
 	}
-	fmt.Fprintf(w.out, "\nstderr (%s)\n  %-6s %-12s %s\n", plural(w.stderr.n, "line"), "LINE", "TIME", "TEXT")
+	fmt.Fprintf(w.out, "\nstderr (%s)\n  %-6s %-9s %s\n", plural(w.stderr.n, "line"), "LINE", "TIME", "TEXT")
 	if err := w.stderr.writeTo(w.out); err != nil {
 		return err
 	}

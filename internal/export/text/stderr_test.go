@@ -46,7 +46,7 @@ func renderExport(t *testing.T, n int, stderr []store.StderrLine, opts *Options)
 
 // sectionTitles lists the lines that start a section.
 func sectionTitles(out string) []string {
-	return regexp.MustCompile(`(?m)^[a-z][a-z ]*(\(.*\)|: none)?$`).FindAllString(out, -1)
+	return regexp.MustCompile(`(?m)^[a-z][a-z ]*(\(.*\)(: [a-z0-9, ]+)?|: none)?$`).FindAllString(out, -1)
 }
 
 // TestSectionOrder checks that the report comes first (session, summary,
@@ -56,12 +56,12 @@ func TestSectionOrder(t *testing.T) {
 	t.Parallel()
 	t0 := time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)
 	out := renderExport(t, 2, []store.StderrLine{{Time: t0, Record: &capture.Record{Text: "hello"}}}, nil)
-	want := []string{"session", "summary", "operations (0)", "findings (1)", "calls (0)", "stderr (1 line)", "frames"}
+	want := []string{"session", "summary", "operations (0)", "findings (1)", "requests (0): 0 calls", "stderr (1 line)", "frames"}
 	if diff := cmp.Diff(want, sectionTitles(out)); diff != "" {
 		t.Errorf("sections (-want +got):\n%s\n%s", diff, out)
 	}
 	out = renderExport(t, 0, nil, nil)
-	want = []string{"session", "summary", "operations (0)", "findings (1)", "calls (0)", "frames: none"}
+	want = []string{"session", "summary", "operations (0)", "findings (1)", "requests (0): 0 calls", "frames: none"}
 	if diff := cmp.Diff(want, sectionTitles(out)); diff != "" {
 		t.Errorf("sections without frames (-want +got):\n%s\n%s", diff, out)
 	}
@@ -87,11 +87,11 @@ func TestStderrSection(t *testing.T) {
 	}
 	want := strings.Join([]string{
 		"stderr (4 lines)",
-		"  LINE   TIME         TEXT",
-		`  0      +1.0ms       listening on \x1b[31mstdio`,
-		`  1      +2.0ms       bad \xff byte`,
-		"  2      +3.0ms       ",
-		"  3      +2.500s      panic: torn",
+		"  LINE   TIME      TEXT",
+		`  0      +1.0ms    listening on \x1b[31mstdio`,
+		`  1      +2.0ms    bad \xff byte`,
+		"  2      +3.0ms    ",
+		"  3      +2.50s    panic: torn",
 		"  (line 3 ended without a newline)",
 		"",
 	}, "\n")

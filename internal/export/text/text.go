@@ -29,7 +29,9 @@ import (
 	"github.com/mcptrail/mcptrail/internal/jsonraw"
 	"github.com/mcptrail/mcptrail/internal/oauth"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/termtable"
 	"github.com/mcptrail/mcptrail/internal/termtext"
+	"github.com/mcptrail/mcptrail/internal/units"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
@@ -87,19 +89,19 @@ func (w *Writer) Frame(f *store.Frame) {
 		return
 	}
 	b := append(w.buf[:0], "  #"...)
-	b = appendPad(b, strconv.FormatUint(f.Seq, 10), 5)
+	b = appendPad(b, strconv.FormatUint(f.Seq, 10), 4)
 	b = append(b, ' ')
-	b = appendPad(b, "+"+formatMS(msBetween(w.start, f.Time)), 12)
+	b = appendPad(b, offset(w.start, f.Time), 9)
 	b = append(b, ' ')
-	b = appendPad(b, termtext.Escape(string(f.Dir)), 4)
+	b = appendPad(b, termtext.Escape(string(f.Dir)), 3)
 	b = append(b, ' ')
 	b = appendPad(b, f.Kind.String(), 12)
 	b = append(b, ' ')
-	b = appendPad(b, idText(f.ID), 8)
+	b = appendPad(b, idText(f.ID), 7)
 	b = append(b, ' ')
-	b = appendPad(b, termtext.Escape(f.Method), 28)
+	b = appendPad(b, termtext.Escape(f.Method), 20)
 	b = append(b, ' ')
-	b = appendPadLeft(b, strconv.Itoa(f.Size), 8)
+	b = appendPadLeft(b, strconv.Itoa(f.Size), 6)
 	if f.Call >= 0 {
 		b = append(b, "  call "...)
 		b = strconv.AppendInt(b, int64(f.Call), 10)
@@ -114,6 +116,10 @@ func (w *Writer) Frame(f *store.Frame) {
 			b = append(b, ": "...)
 			b = append(b, quoteShort(r.Text, 48)...)
 		}
+	}
+	if w.layout.Width > 0 {
+		// The problem's quote is what a long line cuts; the columns before it fit 80.
+		b = append(b[:0], termtable.Cut(string(b), w.layout.Width)...)
 	}
 	b = append(b, '\n')
 	w.buf = b
@@ -151,7 +157,7 @@ func (w *Writer) writeFrames() error {
 		_, err := w.out.WriteString("\nframes: none\n")
 		return err
 	}
-	fmt.Fprintf(w.out, "\nframes\n  %-6s %-12s %-4s %-12s %-8s %-28s %8s  %s\n", "SEQ", "TIME", "DIR", "KIND", "ID", "METHOD", "SIZE", "CALL / PROBLEM")
+	fmt.Fprintf(w.out, "\nframes\n  %-5s %-9s %-3s %-12s %-7s %-20s %6s  %s\n", "SEQ", "TIME", "DIR", "KIND", "ID", "METHOD", "SIZE", "CALL / !")
 	return w.frames.writeTo(w.out)
 }
 
@@ -170,9 +176,9 @@ func Summary(w io.Writer, s *store.Snapshot) error {
 // them: what happened and what is wrong first, the long tables after.
 // Write errors surface at the caller's Flush.
 func writeReport(w *bufio.Writer, s *store.Snapshot, a *oauth.Auth, l Layout) {
-	writeSession(w, s)
+	writeSession(w, s, l.Width)
 	writeSummary(w, s, l)
-	writeOperations(w, s)
+	writeOperations(w, s, l.Width)
 	writeLedger(w, s, l)
 	writeAuth(w, a, s.Session.Start, l)
 	writeFindings(w, s, l)
@@ -183,8 +189,8 @@ func writeReport(w *bufio.Writer, s *store.Snapshot, a *oauth.Auth, l Layout) {
 // writeBody writes the sections of Summary. Write errors surface at the
 // caller's Flush.
 func writeBody(w *bufio.Writer, s *store.Snapshot, l Layout) {
-	writeSession(w, s)
-	writeOperations(w, s)
+	writeSession(w, s, l.Width)
+	writeOperations(w, s, l.Width)
 	writeCalls(w, s, l)
 	writeLedger(w, s, l)
 	writeCatalog(w, s, l)
@@ -200,23 +206,19 @@ func msBetween(a, b time.Time) float64 {
 }
 
 // FormatMS renders a duration in milliseconds as every table of the text
-// export does: "0.042ms", "920.0ms", "2.840s".
-func FormatMS(ms float64) string { return formatMS(ms) }
+// export does, through units.Millis: "0.42ms", "920.0ms", "2.84s".
+func FormatMS(ms float64) string { return units.Millis(ms) }
 
-// formatMS renders a duration in milliseconds: "0.042ms", "920.0ms",
-// "2.840s".
-func formatMS(ms float64) string {
-	switch {
-	case ms == 0:
-		return "0ms"
-	case ms < 0:
-		return "-" + formatMS(-ms)
-	case ms < 1:
-		return strconv.FormatFloat(ms, 'f', 3, 64) + "ms"
-	case ms < 1000:
-		return strconv.FormatFloat(ms, 'f', 1, 64) + "ms"
+// formatMS is units.Millis, the export's one duration format.
+func formatMS(ms float64) string { return units.Millis(ms) }
+
+// offset is the time of t inside the session that started at start:
+// "+2.49s" (units.Offset).
+func offset(start, t time.Time) string {
+	if start.IsZero() || t.IsZero() {
+		return units.Offset(0)
 	}
-	return strconv.FormatFloat(ms/1000, 'f', 3, 64) + "s"
+	return units.Offset(t.Sub(start))
 }
 
 // idText shows an id as its JSON token; a string id whose token holds an

@@ -19,7 +19,7 @@ func TestFormatMS(t *testing.T) {
 		ms   float64
 		want string
 	}{
-		{0, "0ms"}, {0.042, "0.042ms"}, {920, "920.0ms"}, {2840, "2.840s"}, {-5, "-5.0ms"},
+		{0, "0ms"}, {0.042, "0.04ms"}, {920, "920.0ms"}, {2840, "2.84s"}, {-5, "-5.0ms"},
 	}
 	for _, tt := range tests {
 		if got := formatMS(tt.ms); got != tt.want {
@@ -52,8 +52,8 @@ func TestWriterAndSummary(t *testing.T) {
 	wantTail := []string{
 		"",
 		"frames",
-		"  SEQ    TIME         DIR  KIND         ID       METHOD                           SIZE  CALL / PROBLEM",
-		`  #1     +1.5ms       s2c  invalid      -                                            5  ! not valid JSON: "hello"`,
+		"  SEQ   TIME      DIR KIND         ID      METHOD                 SIZE  CALL / !",
+		`  #1    +1.5ms    s2c invalid      -                                 5  ! not valid JSON: "hello"`,
 		"",
 	}
 	if diff := cmp.Diff(wantTail, lines[len(lines)-len(wantTail):]); diff != "" {
@@ -63,12 +63,12 @@ func TestWriterAndSummary(t *testing.T) {
 	if err := Summary(&short, snap); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"\nframes", "SEQ    TIME"} {
+	for _, s := range []string{"\nframes", "SEQ   TIME"} {
 		if strings.Contains(short.String(), s) {
 			t.Errorf("summary contains %q:\n%s", s, short.String())
 		}
 	}
-	for _, s := range []string{"operations (0)", "calls (1)", "0  c2s  1   tools/call  t       -    pending  -         #1→", "findings (0)"} {
+	for _, s := range []string{"operations (0)", "requests (1): 1 call", "0  c2s  1   tools/call  t       -    pending  -         #1→", "findings (0)"} {
 		if !strings.Contains(short.String(), s) {
 			t.Errorf("summary lacks %q:\n%s", s, short.String())
 		}
