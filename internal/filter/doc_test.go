@@ -65,12 +65,12 @@ func TestDocsListTheSpec(t *testing.T) {
 	}
 }
 
-// TestDocsNameEveryKey checks that the README's paragraph on the TUI's
+// TestDocsNameEveryKey checks that docs/tui.md's paragraph on the TUI's
 // filter bar and docs/export-html.md's on the report's filter box, each
 // pointing at docs/filter.md, name every key of Spec.
 func TestDocsNameEveryKey(t *testing.T) {
 	t.Parallel()
-	for _, path := range []string{"../../README.md", "../../docs/export-html.md"} {
+	for _, path := range []string{"../../docs/tui.md", "../../docs/export-html.md"} {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
