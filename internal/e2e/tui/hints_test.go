@@ -17,13 +17,7 @@ import (
 // marked local only); e h writes the HTML report to the working
 // directory and says where.
 func TestFooterHintsAndReveal(t *testing.T) {
-	home := t.TempDir()
-	demo := exec.Command(bins.mcptrail, "demo")
-	demo.Env = append(demo.Environ(), "MCPTRAIL_HOME="+home, "NO_COLOR=1")
-	demo.Dir = home
-	if out, err := demo.CombinedOutput(); err != nil {
-		t.Fatalf("mcptrail demo: %v\n%s", err, out)
-	}
+	home := demoHome(t)
 	work := t.TempDir()
 	tm := testbin.StartTerm(t, 80, 30, []string{"MCPTRAIL_HOME=" + home}, "sh", "-c", "cd '"+work+"' && exec "+bins.mcptrail)
 	last := func(re string) {
@@ -75,6 +69,16 @@ func TestFooterHintsAndReveal(t *testing.T) {
 // answer column shows what came back, a result's text read from the
 // capture and a tool error's.
 func TestAnswerColumn(t *testing.T) {
+	home := demoHome(t)
+	tm := testbin.StartTerm(t, 140, 20, []string{"MCPTRAIL_HOME=" + home}, bins.mcptrail, "open")
+	tm.WaitFor(`(?s)answer\n.*create_account.*account ada created.*get_weather.*error: no such city`, 10*time.Second)
+	tm.Keys("q")
+}
+
+// demoHome returns a fresh state directory holding one demo session,
+// played off a terminal.
+func demoHome(t *testing.T) string {
+	t.Helper()
 	home := t.TempDir()
 	demo := exec.Command(bins.mcptrail, "demo")
 	demo.Env = append(demo.Environ(), "MCPTRAIL_HOME="+home, "NO_COLOR=1")
@@ -82,7 +86,5 @@ func TestAnswerColumn(t *testing.T) {
 	if out, err := demo.CombinedOutput(); err != nil {
 		t.Fatalf("mcptrail demo: %v\n%s", err, out)
 	}
-	tm := testbin.StartTerm(t, 140, 20, []string{"MCPTRAIL_HOME=" + home}, bins.mcptrail, "open")
-	tm.WaitFor(`(?s)answer\n.*create_account.*account ada created.*get_weather.*error: no such city`, 10*time.Second)
-	tm.Keys("q")
+	return home
 }
