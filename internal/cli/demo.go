@@ -274,14 +274,11 @@ func demoLedger(snap *store.Snapshot, color bool) *termtable.Table {
 func demoCounts(snap *store.Snapshot) string {
 	calls, server := snap.CountCalls()
 	rounds := 0
-	errs := 0
+	errs := snap.Summary.Errors()
 	for _, c := range snap.Calls.Slice() {
 		if c.Dir != capture.S2C && c.Operation >= 0 && c.Round > 1 {
 			rounds++
 		}
-	}
-	for _, m := range snap.Summary.Methods {
-		errs += m.Errors
 	}
 	var b strings.Builder
 	b.WriteString(plural(calls, "call", "calls"))

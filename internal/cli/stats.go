@@ -26,7 +26,9 @@ filters select, grouped by --by:
 
   tool      calls, errors, error rate, p50 and p95 latency (ms) per method
             and per tool (an MRTR operation once, from its first request to
-            its final answer, as in the summary)
+            its final answer, as in the summary), then kind "server": the
+            server's requests to the client (elicitation/create, sampling),
+            which are not calls, per method, timed until the client answered
   question  per elicitation question (server, tool, inputRequests key or
             else message): times asked, accept / decline / cancel / pending
             rates, median and p95 time to answer (ms), and wait_share, the

@@ -24,6 +24,7 @@ func summaryProblems(js []byte) []string {
 	}
 	var x struct {
 		Calls []struct {
+			Dir       string `json:"dir"`
 			Method    string `json:"method"`
 			Target    string `json:"target"`
 			Operation *int   `json:"operation"`
@@ -38,12 +39,13 @@ func summaryProblems(js []byte) []string {
 		Summary struct {
 			Methods []stat `json:"methods"`
 			Tools   []stat `json:"tools"`
+			Server  []stat `json:"server_requests"`
 		} `json:"summary"`
 	}
 	if err := json.Unmarshal(js, &x); err != nil {
 		return []string{fmt.Sprintf("decoding the JSON export: %v", err)}
 	}
-	methods, tools := map[string]counted{}, map[string]counted{}
+	methods, tools, server := map[string]counted{}, map[string]counted{}, map[string]counted{}
 	add := func(method, target string, rounds int) {
 		m := methods[method]
 		methods[method] = counted{m.Count + 1, m.Rounds + rounds}
@@ -53,7 +55,12 @@ func summaryProblems(js []byte) []string {
 		}
 	}
 	for _, c := range x.Calls {
-		if c.Operation == nil {
+		switch {
+		case c.Operation != nil:
+		case c.Dir == "s2c":
+			s := server[c.Method]
+			server[c.Method] = counted{s.Count + 1, s.Rounds + 1}
+		default:
 			add(c.Method, c.Target, 1)
 		}
 	}
@@ -73,6 +80,9 @@ func summaryProblems(js []byte) []string {
 	}
 	if diff := cmp.Diff(tools, got(x.Summary.Tools), cmpopts.EquateEmpty()); diff != "" {
 		problems = append(problems, "summary.tools counts (-from calls and operations +exported):\n"+diff)
+	}
+	if diff := cmp.Diff(server, got(x.Summary.Server), cmpopts.EquateEmpty()); diff != "" {
+		problems = append(problems, "summary.server_requests counts (-from calls +exported):\n"+diff)
 	}
 	return problems
 }

@@ -221,7 +221,7 @@ type FindingRef struct {
 
 // Latency is the p50 of one method or tool in each session.
 type Latency struct {
-	// Group is "method" or "tool".
+	// Group is "method", "tool" or "server request".
 	Group string  `json:"group"`
 	Name  string  `json:"name"`
 	OldMS float64 `json:"old_p50_ms"`

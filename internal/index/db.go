@@ -21,8 +21,9 @@ const FileName = "index.db"
 // schemaVersion is stored as the database's user_version; an index of
 // another version is moved aside and made anew. Bump it whenever the
 // schema or what is extracted from a capture changes (3: sessions.calls
-// counts the client's calls only, server_requests the server's).
-const schemaVersion = 3
+// counts the client's calls only, server_requests the server's; 4:
+// calls.server marks the groups of the server's requests).
+const schemaVersion = 4
 
 const schema = `
 CREATE TABLE IF NOT EXISTS files(
@@ -49,7 +50,7 @@ CREATE INDEX IF NOT EXISTS sessions_path ON sessions(path);
 CREATE INDEX IF NOT EXISTS sessions_start ON sessions(start);
 CREATE TABLE IF NOT EXISTS calls(
 	sid INTEGER NOT NULL REFERENCES sessions(sid) ON DELETE CASCADE,
-	method TEXT NOT NULL, target TEXT NOT NULL,
+	method TEXT NOT NULL, target TEXT NOT NULL, server INTEGER NOT NULL,
 	calls INTEGER NOT NULL, errors INTEGER NOT NULL,
 	durations BLOB NOT NULL
 );

@@ -72,9 +72,7 @@ func Extract(path string, ord int, header *capture.Record, snap *store.Snapshot)
 		ServerName: s.Server.Name, ServerVersion: s.Server.Version,
 		Damage: s.Damage, Header: *header,
 	}}
-	for _, st := range snap.Summary.Methods {
-		e.Session.Errors += st.Errors
-	}
+	e.Session.Errors = snap.Summary.Errors()
 	e.Session.Calls, e.Session.ServerRequests = snap.CountCalls()
 	e.Calls = callGroups(snap)
 	e.Ledger = questions(snap)
@@ -87,16 +85,19 @@ func Extract(path string, ord int, header *capture.Record, snap *store.Snapshot)
 // callGroups groups the calls by method and target, an MRTR operation
 // once with its final status and whole duration (the summary's rule).
 func callGroups(snap *store.Snapshot) []CallGroup {
-	type key struct{ method, target string }
+	type key struct {
+		method, target string
+		server         bool
+	}
 	at := map[key]int{}
 	var out []CallGroup
-	add := func(method, target string, failed, answered bool, ms float64) {
-		k := key{method, target}
+	add := func(method, target string, server, failed, answered bool, ms float64) {
+		k := key{method, target, server}
 		i, ok := at[k]
 		if !ok {
 			i = len(out)
 			at[k] = i
-			out = append(out, CallGroup{Method: method, Target: target})
+			out = append(out, CallGroup{Method: method, Target: target, Server: server})
 		}
 		g := &out[i]
 		g.Calls++
@@ -109,15 +110,15 @@ func callGroups(snap *store.Snapshot) []CallGroup {
 	}
 	for _, c := range snap.Calls.Slice() {
 		if c.Operation < 0 {
-			add(c.Method, c.Target, c.Failed(), c.ResponseSeq != 0, c.DurationMS)
+			add(c.Method, c.Target, c.Dir == capture.S2C, c.Failed(), c.ResponseSeq != 0, c.DurationMS)
 		}
 	}
 	for _, op := range snap.Operations.Slice() {
 		last := snap.Calls.At(op.Rounds[len(op.Rounds)-1].Call)
-		add(op.Method, op.Target, store.Failed(op.Status), last.ResponseSeq != 0, op.DurationMS)
+		add(op.Method, op.Target, false, store.Failed(op.Status), last.ResponseSeq != 0, op.DurationMS)
 	}
 	slices.SortFunc(out, func(a, b CallGroup) int {
-		return cmp.Or(cmp.Compare(a.Method, b.Method), cmp.Compare(a.Target, b.Target))
+		return cmp.Or(cmp.Compare(a.Method, b.Method), cmp.Compare(a.Target, b.Target), boolCompare(a.Server, b.Server))
 	})
 	return out
 }
@@ -213,4 +214,15 @@ func (g *AnswerGroup) add(q *Question) {
 		g.WaitMS += q.WaitMS
 		g.OpMS += q.OpMS
 	}
+}
+
+// boolCompare orders false before true.
+func boolCompare(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }

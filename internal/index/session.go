@@ -52,6 +52,9 @@ type Session struct {
 type CallGroup struct {
 	Method string
 	Target string
+	// Server marks the server's requests to the client, which are not
+	// calls (store.CountCalls).
+	Server bool
 	Calls  int
 	Errors int
 	// DurationsMS holds the answered calls' durations, in call order (an

@@ -51,6 +51,7 @@ type data struct {
 type callRow struct {
 	sid            int64
 	method, target string
+	server         bool
 	calls, errors  int
 	durations      []float64
 }
@@ -112,10 +113,10 @@ func (ix *Index) load(f Filter, needCalls, needAnswers bool) (*data, error) {
 		return nil, err
 	}
 	if needCalls {
-		err := ix.query("SELECT c.sid, c.method, c.target, c.calls, c.errors, c.durations FROM calls c JOIN sessions s ON s.sid = c.sid WHERE "+where, args,
+		err := ix.query("SELECT c.sid, c.method, c.target, c.server, c.calls, c.errors, c.durations FROM calls c JOIN sessions s ON s.sid = c.sid WHERE "+where, args,
 			func(sc scanner, blob *sql.RawBytes) error {
 				var c callRow
-				if err := sc.Scan(&c.sid, &c.method, &c.target, &c.calls, &c.errors, blob); err != nil {
+				if err := sc.Scan(&c.sid, &c.method, &c.target, &c.server, &c.calls, &c.errors, blob); err != nil {
 					return err
 				}
 				c.durations = decodeFloats(nil, *blob)

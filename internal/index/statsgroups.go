@@ -63,7 +63,7 @@ func answerCols() []Column {
 }
 
 func byTool(d *data) *Table {
-	methods, tools := map[string]*callAgg{}, map[string]*callAgg{}
+	methods, tools, server := map[string]*callAgg{}, map[string]*callAgg{}, map[string]*callAgg{}
 	get := func(m map[string]*callAgg, k string) *callAgg {
 		if m[k] == nil {
 			m[k] = &callAgg{}
@@ -72,6 +72,10 @@ func byTool(d *data) *Table {
 	}
 	for i := range d.calls {
 		c := &d.calls[i]
+		if c.server {
+			get(server, c.method).add(c)
+			continue
+		}
 		get(methods, c.method).add(c)
 		if c.method == mcp.MethodToolsCall {
 			get(tools, c.target).add(c)
@@ -81,7 +85,7 @@ func byTool(d *data) *Table {
 	for _, part := range []struct {
 		kind string
 		m    map[string]*callAgg
-	}{{"method", methods}, {"tool", tools}} {
+	}{{"method", methods}, {"tool", tools}, {"server", server}} {
 		for _, k := range byCount(part.m, func(a *callAgg) int { return a.calls }) {
 			t.Rows = append(t.Rows, append([]any{part.kind, k}, part.m[k].cells()...))
 		}
@@ -195,7 +199,11 @@ func bySession(d *data, col string, name func(*Session) string) *Table {
 		of[sid] = k
 	}
 	for i := range d.calls {
-		aggs[of[d.calls[i].sid]].calls.add(&d.calls[i])
+		// The server's requests are not calls, and their latency is the
+		// client's (an elicitation's, its user's): byTool lists them apart.
+		if !d.calls[i].server {
+			aggs[of[d.calls[i].sid]].calls.add(&d.calls[i])
+		}
 	}
 	for i := range d.answers {
 		aggs[of[d.answers[i].sid]].answers.add(&d.answers[i].AnswerGroup)

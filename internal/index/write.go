@@ -58,8 +58,8 @@ func putEntry(ctx context.Context, tx *sql.Tx, e *Entry) error {
 		return err
 	}
 	for _, g := range e.Calls {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO calls(sid, method, target, calls, errors, durations) VALUES(?,?,?,?,?,?)",
-			sid, g.Method, g.Target, g.Calls, g.Errors, encodeFloats(g.DurationsMS)); err != nil {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO calls(sid, method, target, server, calls, errors, durations) VALUES(?,?,?,?,?,?,?)",
+			sid, g.Method, g.Target, g.Server, g.Calls, g.Errors, encodeFloats(g.DurationsMS)); err != nil {
 			return err
 		}
 	}

@@ -113,7 +113,6 @@ func TestSummaryMidOperation(t *testing.T) {
 		snap: final,
 		want: Summary{
 			Methods: []Stat{
-				{Name: "elicitation/create", Count: 1, Rounds: 1, P50MS: 7, P95MS: 7, P99MS: 7},
 				{Name: "tools/call", Count: 4, Rounds: 7, Errors: 1, P50MS: 15, P95MS: 150, P99MS: 150},
 				{Name: "tools/list", Count: 1, Rounds: 1, P50MS: 1, P95MS: 1, P99MS: 1},
 			},
@@ -122,6 +121,8 @@ func TestSummaryMidOperation(t *testing.T) {
 				{Name: "deploy", Count: 2, Rounds: 5, Errors: 1, P50MS: 130, P95MS: 150, P99MS: 150},
 				{Name: "t", Count: 1, Rounds: 1, P50MS: 5, P95MS: 5, P99MS: 5},
 			},
+			// The server's question is its request, not the client's call.
+			Server: []Stat{{Name: "elicitation/create", Count: 1, Rounds: 1, P50MS: 7, P95MS: 7, P99MS: 7}},
 		},
 	}}
 	for _, tt := range tests {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 )
 
@@ -16,7 +17,9 @@ import (
 // changed since the last one, not a pass over every call.
 type rollup struct {
 	eras, versions firstUse
-	methods, tools groups
+	// methods and tools count the client's calls; server the server's
+	// requests to the client, per method (CountCalls's split).
+	methods, tools, server groups
 	// dirtyOps lists the operations one of whose calls changed since they
 	// were last finished; opMarked has bit i set while i is listed.
 	dirtyOps []int
@@ -49,7 +52,7 @@ func (r *rollup) update(i int, was, now *packed, fresh bool, ns names) {
 	}
 	if fresh || was.method != now.method || was.target != now.target || was.status != now.status ||
 		was.responseSeq != now.responseSeq || was.durationMS != now.durationMS || was.operation != now.operation ||
-		was.negotiation != now.negotiation {
+		was.negotiation != now.negotiation || was.dir != now.dir {
 		if !fresh {
 			r.tally(was, ns, -1)
 		}
@@ -69,6 +72,10 @@ func (r *rollup) tally(p *packed, ns names, sign int) {
 		return
 	}
 	e := entry{status: ns.str(p.status), answered: p.responseSeq != 0, durationMS: p.durationMS, rounds: 1, negotiation: p.negotiation}
+	if capture.Dir(ns.str(p.dir)) == capture.S2C {
+		r.server.tally(ns.str(p.method), &e, sign)
+		return
+	}
 	r.tallyEntry(ns.str(p.method), ns.str(p.target), &e, sign)
 }
 
@@ -127,7 +134,7 @@ func (r *rollup) takeDirtyOps() []int {
 
 // summary returns the statistics, each list sorted by name.
 func (r *rollup) summary() Summary {
-	return Summary{Methods: r.methods.stats(), Tools: r.tools.stats()}
+	return Summary{Methods: r.methods.stats(), Tools: r.tools.stats(), Server: r.server.stats()}
 }
 
 // firstUse tracks the distinct non-empty values of a call field and the
@@ -231,6 +238,9 @@ func (g *groups) tally(name string, e *entry, sign int) {
 
 // stats returns a Stat per group, sorted by name.
 func (g *groups) stats() []Stat {
+	if len(g.m) == 0 {
+		return nil
+	}
 	out := make([]Stat, 0, len(g.m))
 	for name, gr := range g.m {
 		d := &gr.durations

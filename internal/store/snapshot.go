@@ -216,10 +216,25 @@ type InputRequest struct {
 }
 
 // Summary aggregates calls per method and per tool. An MRTR operation is
-// one call, whatever its number of rounds (summary.go).
+// one call, whatever its number of rounds (summary.go). Methods and Tools
+// count the client's calls; Server counts the server's requests to the
+// client (elicitation/create, sampling, roots, ping) per method, apart, as
+// CountCalls does.
 type Summary struct {
 	Methods []Stat
 	Tools   []Stat
+	Server  []Stat
+}
+
+// Errors returns the number of failed calls and server requests.
+func (s *Summary) Errors() int {
+	n := 0
+	for _, list := range [][]Stat{s.Methods, s.Server} {
+		for i := range list {
+			n += list[i].Errors
+		}
+	}
+	return n
 }
 
 // Stat is the count, error count and latency percentiles of a group of

@@ -10,7 +10,8 @@ import (
 // and its answer, or a whole MRTR operation, which counts once under its
 // method and target with its status and duration (Operation.DurationMS,
 // the first request to the final answer) and all its rounds. A legacy
-// server-initiated request is a call of its own method. Errors counts
+// server-initiated request is counted apart, in Server under its own
+// method: it is a server request, not a call. Errors counts
 // JSON-RPC errors, tool errors and HTTP errors (Failed); the percentiles
 // cover answered calls only (an operation is answered when its last round
 // is). The rollup (rollup.go) keeps them as calls and operations change.

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
@@ -112,7 +113,7 @@ func summarizeAfresh(calls []Call, ops []Operation) Summary {
 		rounds     int
 		failed     bool
 	}
-	methods, tools := map[string][]item{}, map[string][]item{}
+	methods, tools, server := map[string][]item{}, map[string][]item{}, map[string][]item{}
 	add := func(method, target string, it item) {
 		methods[method] = append(methods[method], it)
 		if method == mcp.MethodToolsCall {
@@ -122,7 +123,12 @@ func summarizeAfresh(calls []Call, ops []Operation) Summary {
 	for _, c := range calls {
 		if c.Operation < 0 {
 			failed := (c.Status == StatusError || c.Status == StatusToolError || c.Status == StatusHTTPError) && !c.Negotiation
-			add(c.Method, c.Target, item{c.Status, c.ResponseSeq != 0, c.DurationMS, 1, failed})
+			it := item{c.Status, c.ResponseSeq != 0, c.DurationMS, 1, failed}
+			if c.Dir == capture.S2C {
+				server[c.Method] = append(server[c.Method], it)
+				continue
+			}
+			add(c.Method, c.Target, it)
 		}
 	}
 	for _, op := range ops {
@@ -157,7 +163,7 @@ func summarizeAfresh(calls []Call, ops []Operation) Summary {
 		slices.SortFunc(out, func(a, b Stat) int { return strings.Compare(a.Name, b.Name) })
 		return out
 	}
-	return Summary{Methods: stats(methods), Tools: stats(tools)}
+	return Summary{Methods: stats(methods), Tools: stats(tools), Server: stats(server)}
 }
 
 // TestFirstUseStale checks that when the first call using a value stops

@@ -62,7 +62,7 @@ type page struct {
 	Findings                          []findingView
 	MoreFindings                      int
 	Catalog                           []catalogView
-	Methods, Tools                    []statView
+	Methods, Tools, ServerStats       []statView
 	Version                           string
 	CSS                               template.CSS
 	JS                                template.JS
@@ -138,6 +138,7 @@ func newPage(snap *store.Snapshot, opts *Options) *page {
 	p.Findings, p.MoreFindings = findingViews(snap, opts.Rules)
 	p.Catalog = catalogViews(snap.Catalog)
 	p.Methods, p.Tools = statViews(snap.Summary.Methods), statViews(snap.Summary.Tools)
+	p.ServerStats = statViews(snap.Summary.Server)
 	css, _ := assets.ReadFile("assets/report.css")
 	filter, _ := assets.ReadFile("assets/filter.js")
 	js, _ := assets.ReadFile("assets/report.js")

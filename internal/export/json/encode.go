@@ -225,6 +225,8 @@ func appendSummary(b []byte, s *store.Summary, c *store.Counts) []byte {
 	o.b = appendStats(o.b, s.Methods)
 	o.key("tools")
 	o.b = appendStats(o.b, s.Tools)
+	o.key("server_requests")
+	o.b = appendStats(o.b, s.Server)
 	return o.close()
 }
 

@@ -215,13 +215,15 @@ func writeSummary(w *bufio.Writer, s *store.Snapshot, l Layout) {
 	c := &s.Counts
 	fmt.Fprintf(w, "\nsummary\n  %d records, %d frames (%d c2s, %d s2c, %d bytes), %d invalid, %d notifications, %d stderr lines, %d notes\n",
 		c.Records, c.Frames, c.C2S, c.S2C, c.Bytes, c.Invalid, c.Notifications, c.Stderr, c.Notes)
-	writeStats(w, "METHOD", s.Summary.Methods, l)
-	writeStats(w, "TOOL", s.Summary.Tools, l)
+	writeStats(w, "METHOD", "CALLS", s.Summary.Methods, l)
+	writeStats(w, "TOOL", "CALLS", s.Summary.Tools, l)
+	writeStats(w, "SERVER REQUEST", "SENT", s.Summary.Server, l)
 }
 
-// writeStats writes a per-method or per-tool table. CALLS counts an MRTR
-// operation once; ROUNDS counts its requests.
-func writeStats(w *bufio.Writer, what string, stats []store.Stat, l Layout) {
+// writeStats writes a per-method or per-tool table, count headed as the
+// table counts (the client's calls, the server's requests). CALLS counts
+// an MRTR operation once; ROUNDS counts its requests.
+func writeStats(w *bufio.Writer, what, count string, stats []store.Stat, l Layout) {
 	if len(stats) == 0 {
 		return
 	}
@@ -230,7 +232,7 @@ func writeStats(w *bufio.Writer, what string, stats []store.Stat, l Layout) {
 	}
 	t := &termtable.Table{Indent: "  ", Gap: 1, Columns: []termtable.Column{
 		{Header: what, Cut: true, Min: 12},
-		right("CALLS", 6), right("ROUNDS", 6), right("ERRORS", 6), right("P50", 10), right("P95", 10), right("P99", 10),
+		right(count, 6), right("ROUNDS", 6), right("ERRORS", 6), right("P50", 10), right("P95", 10), right("P99", 10),
 	}}
 	t.Columns[5].Drop, t.Columns[6].Drop = 1, 2 // P95 and P99 go first
 	rows := make(cells, len(stats))
