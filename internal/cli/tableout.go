@@ -14,9 +14,9 @@ import (
 // How tables reach a terminal (ledger, sessions, rules, the demo summary,
 // export -T text): they are cut to fit a width, and coloured or not.
 //
-// The width is, first match wins: unlimited with --wide; $COLUMNS when it
-// is a positive number; the terminal's width when stdout is one; else
-// defaultTableWidth. Colour follows --color: always, never, or auto (the
+// The width is, first match wins: unlimited with --wide; the terminal's
+// width when stdout is one (a stale exported $COLUMNS must not outlive a
+// resize); $COLUMNS when it is a positive number; else defaultTableWidth. Colour follows --color: always, never, or auto (the
 // default), which colours when stdout is a terminal and NO_COLOR is unset
 // or empty (https://no-color.org); --color always wins over NO_COLOR.
 
@@ -84,11 +84,11 @@ func (io *IOStreams) tableWidth(wide bool) int {
 	if wide {
 		return 0
 	}
-	if n, err := strconv.Atoi(strings.TrimSpace(io.Getenv("COLUMNS"))); err == nil && n > 0 {
-		return n
-	}
 	if io.OutIsTerminal && io.OutWidth > 0 {
 		return io.OutWidth
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(io.Getenv("COLUMNS"))); err == nil && n > 0 {
+		return n
 	}
 	return defaultTableWidth
 }

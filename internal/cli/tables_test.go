@@ -96,7 +96,7 @@ func stripSGR(s string) string {
 
 // TestColorAndWidth: auto colours a terminal unless NO_COLOR is set and
 // not empty; always and never win; the width is unlimited with --wide,
-// else $COLUMNS, else the terminal's, else 100.
+// else the terminal's, else $COLUMNS, else 100.
 func TestColorAndWidth(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -115,7 +115,8 @@ func TestColorAndWidth(t *testing.T) {
 		{"always over NO_COLOR, to a pipe", []string{"--color", "always"}, false, 0, map[string]string{"NO_COLOR": "1"}, true, 100},
 		{"never on a terminal", []string{"--color=never"}, true, 80, nil, false, 80},
 		{"auto", []string{"--color", "auto"}, true, 80, nil, true, 80},
-		{"COLUMNS over the terminal", nil, true, 80, map[string]string{"COLUMNS": "200"}, true, 200},
+		{"the terminal over a stale COLUMNS", nil, true, 80, map[string]string{"COLUMNS": "200"}, true, 80},
+		{"COLUMNS on a terminal of unknown width", nil, true, 0, map[string]string{"COLUMNS": "70"}, true, 70},
 		{"COLUMNS to a pipe", nil, false, 0, map[string]string{"COLUMNS": " 72 "}, false, 72},
 		{"COLUMNS not a number", nil, false, 0, map[string]string{"COLUMNS": "wide"}, false, 100},
 		{"COLUMNS zero", nil, true, 90, map[string]string{"COLUMNS": "0"}, true, 90},
@@ -158,7 +159,7 @@ func TestExportTextLayout(t *testing.T) {
 		color  colorMode
 		want   textexport.Layout
 	}{
-		{"", false, "", textexport.Layout{Width: 60, Color: true}},
+		{"", false, "", textexport.Layout{Width: 80, Color: true}}, // stdout is the 80-column terminal
 		{"-", true, "", textexport.Layout{Width: 0, Color: true}},
 		{"out.txt", false, "", textexport.Layout{Width: 60}},
 		{"out.txt", true, colorNever, textexport.Layout{}},

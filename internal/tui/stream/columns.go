@@ -86,6 +86,13 @@ func layoutFor(w int) layout {
 		l[c] = 0
 	}
 	extra := w - used()
+	if l[colPreview] > 0 && l[colDir] > 0 && extra < wantElicit-l[colElicit]+wantMethod-l[colMethod] {
+		// With an answer column, a method cut to "server/disco…" costs
+		// more than the direction, which the nesting mark (└) and the
+		// inspector still show.
+		l[colDir] = 0
+		extra = w - used()
+	}
 	if extra < 0 {
 		// Narrower than the columns that always stay: the method gives way
 		// first, then the target.
@@ -99,7 +106,12 @@ func layoutFor(w int) layout {
 		l[colElicit] += g
 		extra -= g
 	}
-	g := min(extra/2, wantMethod-l[colMethod])
+	share := extra / 2
+	if l[colPreview] > 0 {
+		// Wide enough for an answer column: the method whole first.
+		share = extra
+	}
+	g := min(share, wantMethod-l[colMethod])
 	l[colMethod] += g
 	extra -= g
 	if l[colPreview] > 0 {
