@@ -6,7 +6,7 @@
   const C_DIR = 0, C_METHOD = 1, C_TARGET = 2, C_STATUS = 3, C_DUR = 4, C_START = 5, C_ID = 6, C_ERA = 7,
     C_LATE = 8, C_PARENT = 9, C_ERR = 10, C_OP = 11, C_ROUND = 12, C_REQ = 13, C_RESP = 14;
   const O_ROOT = 0, O_STATUS = 1, O_DUR = 2, O_WAIT = 3, O_TOOL = 4, O_ENDED = 5, O_ROUNDS = 6;
-  const PAGE = 50, TIMELINE_MAX = 300, PRETTY_MAX = 256 * 1024;
+  const PAGE = 50, TIMELINE_MAX = 300, PRETTY_MAX = 256 * 1024, SLICE = 20000, SYNC_MS = 8;
 
   const D = JSON.parse(document.getElementById("report-data").textContent);
   const calls = D.calls, ops = D.ops, names = D.names;
@@ -144,7 +144,8 @@
   }
 
   // ---- the calls table ----
-  let matching = rows.slice(), rendered = 0, sortDir = "";
+  let matching = rows.slice(), rendered = 0, sortDir = "", ordered = rows;
+  let scan = { terms: [], at: rows.length }, scanGen = 0, wantMore = false;
   const open = new Set();
   // frames-data follows this script, gzipped in base64: until the page is
   // parsed it is not there, and it is inflated (off the main thread) when
@@ -226,8 +227,12 @@
     }
     tbody.appendChild(frag);
     for (const tr of reopen) expand(tr);
-    more.textContent = rendered < matching.length ?
-      "Showing " + rendered + " of " + matching.length + " rows; scroll for more." : "";
+    updateMore();
+  }
+  function updateMore() {
+    const counting = scan.at < ordered.length;
+    more.textContent = rendered < matching.length || counting ?
+      "Showing " + rendered + " of " + (counting ? "…" : matching.length) + " rows; scroll for more." : "";
   }
   function render() {
     tbody.textContent = "";
@@ -348,8 +353,55 @@
       input.setAttribute("aria-invalid", "true");
       return;
     }
-    matching = rows.filter((i) => rowMatches(terms, i));
-    sortRows();
+    for (const tr of ledgerRows) tr.hidden = !ledgerMatches(terms, D.elicit[Number(tr.dataset.row)]);
+    // A big session is filtered in slices: the first page of matches is
+    // drawn at once, and the rest are counted while the page is idle
+    // (data-counting is set until then), so that a keystroke costs a
+    // page, not a pass over every call.
+    const g = ++scanGen;
+    scan = { terms: terms, at: 0 };
+    matching = [];
+    if (ordered.length <= SLICE) {
+      scanStep(ordered.length);
+    } else {
+      // A page of matches, or what a few milliseconds find (a rare match
+      // is drawn as the idle slices reach it).
+      const t0 = performance.now();
+      while (scan.at < ordered.length && matching.length < PAGE && performance.now() - t0 < SYNC_MS) scanStep(1000);
+    }
+    if (scan.at < ordered.length) {
+      table.dataset.counting = "";
+      countBox.textContent = "counting…";
+      setTimeout(function next() {
+        if (scanGen !== g) return; // a newer filter, or finishScan, took over
+        scanStep(SLICE);
+        if ((wantMore || rendered < PAGE) && rendered < matching.length) { wantMore = false; renderMore(); }
+        if (scan.at < ordered.length) setTimeout(next, 0);
+        else { scanDone(); updateMore(); }
+      }, 0);
+    } else {
+      scanDone();
+    }
+    render();
+  }
+  // scanStep filters up to n more rows of the pending scan.
+  function scanStep(n) {
+    const end = Math.min(ordered.length, scan.at + n);
+    for (let k = scan.at; k < end; k++) if (rowMatches(scan.terms, ordered[k])) matching.push(ordered[k]);
+    scan.at = end;
+  }
+  // finishScan filters what is left of the pending scan at once (before
+  // reading matching whole, e.g. to reveal a call).
+  function finishScan() {
+    if (scan.at < ordered.length) {
+      scanStep(ordered.length);
+      scanDone();
+      updateMore();
+    }
+  }
+  function scanDone() {
+    scanGen++;
+    delete table.dataset.counting;
     table.dataset.shown = String(matching.length);
     table.dataset.total = String(rows.length);
     // Counted as a person reads "calls": the client's (an MRTR operation
@@ -359,20 +411,20 @@
     const nCalls = rows.length - serverRows, plural = (n, w) => n + " " + w + (n === 1 ? "" : "s");
     countBox.textContent = (matching.length - srv) + " of " + plural(nCalls, "call") +
       (serverRows ? ", " + srv + " of " + plural(serverRows, "server request") : "");
-    for (const tr of ledgerRows) tr.hidden = !ledgerMatches(terms, D.elicit[Number(tr.dataset.row)]);
-    render();
   }
-  function sortRows() {
+  // sortOrder sets ordered, the rows in the order of the duration sort.
+  function sortOrder() {
+    ordered = rows.slice();
     if (sortDir === "") return;
     const s = sortDir === "desc" ? -1 : 1;
-    matching.sort((a, b) => (rowDur(a) - rowDur(b)) * s || a - b);
+    ordered.sort((a, b) => (rowDur(a) - rowDur(b)) * s || a - b);
   }
   const sortTh = table.querySelector("th[data-sort]");
   function toggleSort() {
     sortDir = sortDir === "desc" ? "asc" : "desc";
     sortTh.dataset.dir = sortDir;
-    sortRows();
-    render();
+    sortOrder();
+    apply();
   }
   sortTh.addEventListener("click", toggleSort);
   sortTh.addEventListener("keydown", (e) => { if (e.key === "Enter") toggleSort(); });
@@ -384,10 +436,12 @@
 
   // ---- links to a call, keyboard ----
   function reveal(i) {
+    finishScan();
     let at = matching.indexOf(i);
     if (at < 0) {
       input.value = "";
       apply();
+      finishScan();
       at = matching.indexOf(i);
     }
     if (at < 0) return;
@@ -503,7 +557,9 @@
   setTimeout(() => prepareItems(0), 0);
   if ("IntersectionObserver" in window) {
     new IntersectionObserver((es) => {
-      if (es.some((x) => x.isIntersecting) && rendered < matching.length) renderMore();
+      if (!es.some((x) => x.isIntersecting)) return;
+      if (rendered < matching.length) renderMore();
+      else if (scan.at < ordered.length) wantMore = true; // drawn when counted
     }).observe(more);
   }
   const m = /^#call-(\d+)$/.exec(location.hash);
