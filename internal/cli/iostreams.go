@@ -31,12 +31,8 @@ type IOStreams struct {
 
 // System returns the process's real streams.
 func System() *IOStreams {
-	isTerm := func(f *os.File) bool {
-		fi, err := f.Stat()
-		return err == nil && fi.Mode()&os.ModeCharDevice != 0
-	}
 	ios := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, Getenv: os.Getenv, Now: time.Now,
-		OutIsTerminal: isTerm(os.Stdout), InIsTerminal: isTerm(os.Stdin)}
+		OutIsTerminal: isTerminal(os.Stdout), InIsTerminal: isTerminal(os.Stdin)}
 	if ios.OutIsTerminal {
 		if w, _, err := term.GetSize(os.Stdout.Fd()); err == nil {
 			ios.OutWidth = w
@@ -44,3 +40,8 @@ func System() *IOStreams {
 	}
 	return ios
 }
+
+// isTerminal reports whether f is a terminal: it answers the terminal's
+// ioctl. /dev/null is a character device too, and not one (demo
+// >/dev/null must not start the TUI).
+func isTerminal(f *os.File) bool { return term.IsTerminal(f.Fd()) }
