@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/store"
@@ -29,8 +31,12 @@ func (Apps) Finish(s *store.Snapshot, raise func(finding.Finding)) {
 				a.ResourceURI, a.Tool, a.MimeType, mcp.MimeTypeApp), a.FirstReadLine)
 		}
 		if s.Session.Ended && a.Calls > 0 && a.Reads == 0 {
-			at(finding.New(finding.AppResourceNotRead, a.Seq, "tool %q was called (%d calls), but its UI resource %q was never read (%d failed reads)",
-				a.Tool, a.Calls, a.ResourceURI, a.Failed), a.Line)
+			failed := ""
+			if a.Failed > 0 {
+				failed = fmt.Sprintf(" (%d reads of it failed)", a.Failed)
+			}
+			at(finding.New(finding.AppResourceNotRead, a.Seq, "tool %q was called (%d calls), but its UI resource %q was never read%s",
+				a.Tool, a.Calls, a.ResourceURI, failed), a.Line)
 		}
 	}
 }
