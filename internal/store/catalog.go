@@ -192,13 +192,13 @@ func (s *Store) catalogRequest(c *Call, params jsontext.Value) {
 // skill (skills.go), and a resources/read is checked against the skills
 // and app tools the catalog holds (reads.go).
 func (s *Store) catalogAnswered(c *Call, seq uint64, result jsontext.Value) {
-	if c.Dir == capture.C2S && c.Status == StatusOK {
-		switch c.Method {
-		case mcp.MethodSkillsGet:
+	if c.Dir == capture.C2S {
+		switch {
+		case c.Method == mcp.MethodSkillsGet && c.Status == StatusOK:
 			s.skillAnswered(c, seq, result)
 			return
-		case mcp.MethodResourcesRead:
-			s.resourceRead(c, seq, result)
+		case c.Method == mcp.MethodResourcesRead:
+			s.resourceRead(c, seq, result) // an error too, for a UI resource
 			return
 		}
 	}

@@ -87,11 +87,12 @@ func (s *Store) resourceRead(c *Call, seq uint64, result jsontext.Value) {
 		s.cat.reads.index(s.cat.published)
 	}
 	var kept []ResourceRead
-	if c.Status != StatusOK {
+	switch c.Status {
+	case StatusError: // an MRTR interim result is not an answer yet
 		if s.isUIResource(c.Target, "") {
 			kept = append(kept, ResourceRead{Seq: seq, Call: c.Index, URI: c.Target, Failed: true, UI: true})
 		}
-	} else {
+	case StatusOK:
 		for _, item := range mcp.ReadContents(result) {
 			if r, ok := s.readOf(c, seq, &item); ok {
 				kept = append(kept, r)
