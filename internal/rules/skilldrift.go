@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/mcptrail/mcptrail/internal/mcp"
@@ -143,4 +144,30 @@ func resourcesText(s *BaselineSkill) string {
 		return strconv.Quote(mcp.SkillsDynamic)
 	}
 	return fmt.Sprintf("%d files", len(s.Files))
+}
+
+// CompareSkillCatalogs compares the skills of two sessions' catalogs (as
+// CompareSkills does), for views that diff sessions: a catalog without
+// skills counts as none, and when new's latest skills/list was incomplete
+// (or it had only skills/get entries) no skill is reported removed.
+func CompareSkillCatalogs(old, new *store.Catalog) []ToolChange {
+	var pinned []BaselineSkill
+	if l := SkillList(old); l != nil {
+		for i := range l.Definitions {
+			pinned = append(pinned, pinSkill(&l.Definitions[i]))
+		}
+	}
+	var defs []store.Definition
+	l := SkillList(new)
+	if l != nil {
+		defs = l.Definitions
+	}
+	changes := CompareSkills(pinned, defs)
+	if l == nil || !l.Complete {
+		changes = slices.DeleteFunc(changes, func(c ToolChange) bool { return c.Kind == SkillRemoved })
+	}
+	if len(changes) == 0 {
+		return nil
+	}
+	return changes
 }
