@@ -52,6 +52,9 @@ type Catalog struct {
 	// file of a skill the catalog holds, checked against its entry, or a
 	// UI resource (reads.go).
 	Reads []ResourceRead
+	// ReadsOmitted counts the reads past the first 10000, which are not
+	// kept (nor checked).
+	ReadsOmitted int
 }
 
 // CatalogList is the current state of one list.

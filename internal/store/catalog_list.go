@@ -80,7 +80,7 @@ func (s *Store) publish(l CatalogList, changes []CatalogChange) {
 	if old := s.cat.published; old != nil {
 		c.Lists = slices.Clone(old.Lists)
 		// Appending never writes inside an older catalog's length.
-		c.Changes, c.Reads = old.Changes, old.Reads
+		c.Changes, c.Reads, c.ReadsOmitted = old.Changes, old.Reads, old.ReadsOmitted
 	}
 	if l.Kind == KindSkill {
 		s.cat.reads.stale = true

@@ -214,13 +214,20 @@ func (c *Catalog) list(kind string) *CatalogList {
 	return nil
 }
 
-// publishReads makes a new catalog with reads appended.
+// maxReads bounds Catalog.Reads, so that a host reading the same UI
+// resource without end costs no more memory than a session's calls do.
+const maxReads = 10000
+
+// publishReads makes a new catalog with reads appended; past maxReads
+// they are only counted.
 func (s *Store) publishReads(reads []ResourceRead) {
 	c := &Catalog{}
 	if old := s.cat.published; old != nil {
 		*c = *old
 	}
+	n := min(len(reads), max(0, maxReads-len(c.Reads)))
 	// Appending never writes inside an older catalog's length.
-	c.Reads = append(c.Reads, reads...)
+	c.Reads = append(c.Reads, reads[:n]...)
+	c.ReadsOmitted += len(reads) - n
 	s.catalogChanged(c, nil)
 }

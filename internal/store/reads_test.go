@@ -106,3 +106,17 @@ func TestUIReads(t *testing.T) {
 		t.Errorf("Apps (-want +got):\n%s", diff)
 	}
 }
+
+// TestReadsAreBounded: a host reading a UI resource without end keeps
+// maxReads reads and counts the rest.
+func TestReadsAreBounded(t *testing.T) {
+	t.Parallel()
+	var steps []step
+	for i := range maxReads + 3 {
+		steps = append(steps, readOf(fmt.Sprint(i), "ui://a/view", "<html></html>")...)
+	}
+	c := load(t, steps).Catalog
+	if len(c.Reads) != maxReads || c.ReadsOmitted != 3 {
+		t.Errorf("kept %d reads, omitted %d; want %d and 3", len(c.Reads), c.ReadsOmitted, maxReads)
+	}
+}

@@ -44,6 +44,11 @@ func (t *tail) catalog(c *store.Catalog, apps []store.AppTool) {
 	}
 	t.b = appendEnd(t.b, len(c.Changes), "]")
 	t.reads(c.Reads)
+	if c.ReadsOmitted > 0 {
+		o := object{b: t.b, n: 1} // after changes (and reads)
+		o.int("reads_omitted", int64(c.ReadsOmitted))
+		t.b = o.b
+	}
 	t.apps(apps)
 	t.b = append(t.b, '}')
 }

@@ -16,6 +16,9 @@ func writeReads(w *bufio.Writer, c *store.Catalog) {
 		return
 	}
 	fmt.Fprintf(w, "\nresource reads (%d)\n", len(c.Reads))
+	if c.ReadsOmitted > 0 {
+		fmt.Fprintf(w, "  (%d more reads not kept)\n", c.ReadsOmitted)
+	}
 	for i := range c.Reads {
 		r := &c.Reads[i]
 		var what string
