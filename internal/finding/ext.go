@@ -8,6 +8,12 @@ const (
 	SkillSizeMismatch   = "skill-size-mismatch"
 	SkillUnlistedFile   = "skill-unlisted-file"
 	SkillEntryInvalid   = "skill-entry-invalid"
+	// SkillDirectoryUndeclared: the client called resources/directory/read
+	// on a server that did not declare directoryRead: true.
+	SkillDirectoryUndeclared = "skill-directory-read-undeclared"
+	// SkillNoResourcesCap: a server declared the extension without the
+	// resources capability.
+	SkillNoResourcesCap = "skill-resources-capability-missing"
 )
 
 // Rule ids raised for MCP Apps (modelcontextprotocol/ext-apps,

@@ -205,3 +205,38 @@ func parseContent(item []byte) ResourceContent {
 	}
 	return c
 }
+
+// SkillsDeclaration is what a server's capabilities say of the Skills
+// extension (§ Capability Negotiation).
+type SkillsDeclaration struct {
+	// Declared reports capabilities.extensions["io.modelcontextprotocol/skills"]
+	// as an object; DirectoryRead its directoryRead: true.
+	Declared      bool
+	DirectoryRead bool
+	// Resources reports the resources capability, which a server declaring
+	// the extension MUST declare too.
+	Resources bool
+}
+
+// ServerSkills reads a server's capabilities object. A member given twice
+// counts as its last.
+func ServerSkills(caps jsontext.Value) SkillsDeclaration {
+	var d SkillsDeclaration
+	eachMember(caps, func(name, val []byte) bool {
+		switch string(name) {
+		case "resources":
+			d.Resources = isObject(val)
+		case "extensions":
+			d.Declared, d.DirectoryRead = false, false
+			eachMember(val, func(name, val []byte) bool {
+				if string(name) == ExtensionSkills {
+					d.Declared = isObject(val)
+					d.DirectoryRead = d.Declared && string(jsonraw.Member(val, "directoryRead")) == "true"
+				}
+				return true
+			})
+		}
+		return true
+	})
+	return d
+}

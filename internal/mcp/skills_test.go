@@ -155,7 +155,25 @@ func FuzzExtensions(f *testing.F) {
 		if ui := ParseToolUI(v); ui.Flat && ui.ResourceURI == "" {
 			t.Fatalf("flat UI without a uri: %+v", ui)
 		}
+		if d := ServerSkills(v); d.DirectoryRead && !d.Declared {
+			t.Fatalf("directoryRead without the extension: %+v", d)
+		}
 		_ = ElicitAppResource(v)
 		_ = IsAppMimeType(string(b))
 	})
+}
+
+func TestServerSkills(t *testing.T) {
+	t.Parallel()
+	for caps, want := range map[string]SkillsDeclaration{
+		`{"resources":{},"extensions":{"io.modelcontextprotocol/skills":{"directoryRead":true}}}`:  {Declared: true, DirectoryRead: true, Resources: true},
+		`{"extensions":{"io.modelcontextprotocol/skills":{}}}`:                                     {Declared: true},
+		`{"resources":{},"extensions":{"io.modelcontextprotocol/skills":{"directoryRead":"yes"}}}`: {Declared: true, Resources: true},
+		`{"resources":{}}`: {Resources: true},
+		`[]`:               {},
+	} {
+		if got := ServerSkills(jsontext.Value(caps)); got != want {
+			t.Errorf("ServerSkills(%s) = %+v, want %+v", caps, got, want)
+		}
+	}
 }

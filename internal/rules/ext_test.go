@@ -66,7 +66,11 @@ func extSessions() map[string][]step {
 		finding.SkillUnlistedFile:   skillSession(good, "skill://acme/refunds/extra.md", "x"),
 		finding.SkillEntryInvalid:   skillSession(`{"uri":"skill://acme/refund/SKILL.md","frontmatter":{"name":"refunds","description":"d"},"resources":7}`, "skill://x", ""),
 		finding.AppResourceNotRead:  appSession("ui://chart/view", "", ""),
-		finding.AppResourceInvalid:  appSession("ui://chart/view", "ui://chart/view", "text/html"),
+		finding.SkillNoResourcesCap: append([]step{c2s(`{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{` + meta + `}}`),
+			s2c(res(`"d"`, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"extensions":{"io.modelcontextprotocol/skills":{}}}}`))},
+			skillSession(good, "skill://acme/refunds/SKILL.md", skillMD)...),
+		finding.SkillDirectoryUndeclared: append(discovered(`{}`), dirRead()...),
+		finding.AppResourceInvalid:       appSession("ui://chart/view", "ui://chart/view", "text/html"),
 	}
 }
 
@@ -76,9 +80,11 @@ func quietExtSessions() map[string][]step {
 		"skill verified, CRLF kept": skillSession(skillEntry(digestOf(skillMD), len(skillMD)), "skill://acme/refunds/SKILL.md", skillMD),
 		"dynamic skill read": skillSession(`{"uri":"skill://acme/refunds/SKILL.md","frontmatter":{"name":"refunds","description":"d"},"resources":"dynamic"}`,
 			"skill://acme/refunds/notes.md", "x"),
-		"not a skill file":      skillSession(skillEntry(digestOf(skillMD), len(skillMD)), "file:///README.md", "x"),
-		"app resource read":     appSession("ui://chart/view", "ui://chart/view", "text/html;profile=mcp-app"),
-		"app mimeType spelling": appSession("ui://chart/view", "ui://chart/view", `Text/HTML; profile="mcp-app"`),
+		"not a skill file":                     skillSession(skillEntry(digestOf(skillMD), len(skillMD)), "file:///README.md", "x"),
+		"app resource read":                    appSession("ui://chart/view", "ui://chart/view", "text/html;profile=mcp-app"),
+		"directory read declared":              append(discovered(`{"directoryRead":true}`), dirRead()...),
+		"directory read, no capabilities seen": dirRead(),
+		"app mimeType spelling":                appSession("ui://chart/view", "ui://chart/view", `Text/HTML; profile="mcp-app"`),
 	}
 }
 
@@ -134,4 +140,22 @@ func extFindings(t *testing.T, steps []step) []string {
 		got = append(got, f.Rule)
 	}
 	return got
+}
+
+// discovered is a server/discover answered with the Skills extension
+// declared as settings (a JSON object) beside resources.
+func discovered(settings string) []step {
+	return []step{
+		c2s(`{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{` + meta + `}}`),
+		s2c(res(`"d"`, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"resources":{},"extensions":{"io.modelcontextprotocol/skills":`+settings+`}}}`)),
+	}
+}
+
+// dirRead reads a skill's directory.
+func dirRead() []step {
+	return []step{
+		c2s(`{"jsonrpc":"2.0","id":"dr","method":"resources/directory/read","params":{"uri":"skill://acme/refunds",` + meta + `}}`),
+		s2c(res(`"dr"`, `{"resultType":"complete","resources":[]}`)),
+		endRec(),
+	}
 }

@@ -38,6 +38,17 @@ func skillRules() []finding.Rule {
 				"lowercase hex digits and a size; the entry's uri names a SKILL.md whose directory's last segment is " +
 				"frontmatter.name.",
 			Spec: skillsSpec + "§ Skill Entries (Resources, Frontmatter); § Resource Mapping"},
+		{ID: finding.SkillDirectoryUndeclared, Category: c, Severity: finding.Error,
+			Summary: "the client called resources/directory/read, which the server did not declare (directoryRead: true)",
+			Help: "Clients MUST NOT call resources/directory/read against a server that has not declared directoryRead: true in " +
+				"its io.modelcontextprotocol/skills extension; such a server need not know the method. Raised only when the " +
+				"server's capabilities were seen (initialize or server/discover).",
+			Spec: skillsSpec + "§ Capability Negotiation; § Error Handling"},
+		{ID: finding.SkillNoResourcesCap, Category: c, Severity: finding.Error,
+			Summary: "a server declares the Skills extension without the resources capability",
+			Help: "Skill files are served through resources/read, so a server declaring io.modelcontextprotocol/skills MUST also " +
+				"declare the resources capability; a client that checks it will not read the skills.",
+			Spec: skillsSpec + "§ Capability Negotiation"},
 	}
 }
 

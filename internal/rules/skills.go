@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/store"
@@ -17,9 +18,11 @@ type Skills struct{}
 // Check implements store.Check; the skill rules read only the catalog.
 func (Skills) Check(*store.Frame, func(finding.Finding)) {}
 
-// Finish raises the findings of the catalog's skill entries and reads.
+// Finish raises the findings of the catalog's skill entries and reads,
+// and of the server's declaration of the extension.
 func (Skills) Finish(s *store.Snapshot, raise func(finding.Finding)) {
 	if s.Catalog == nil {
+		skillDeclarations(s, raise)
 		return
 	}
 	for _, l := range s.Catalog.Lists {
@@ -35,6 +38,7 @@ func (Skills) Finish(s *store.Snapshot, raise func(finding.Finding)) {
 			}
 		}
 	}
+	skillDeclarations(s, raise)
 	for i := range s.Catalog.Reads {
 		if f, ok := skillRead(&s.Catalog.Reads[i]); ok {
 			f.Line = s.Catalog.Reads[i].Line
@@ -100,4 +104,43 @@ func SkillProblems(d *mcp.Definition) []string {
 		out = append(out, fmt.Sprintf("%d of %d files lack a digest \"sha256:\" + 64 lowercase hex digits or a non-negative integer size", bad, len(sk.Files)))
 	}
 	return out
+}
+
+// skillDeclarations judges the server's declaration of the extension
+// (ext-skills § Capability Negotiation), when its capabilities were seen:
+// the resources capability it requires, and the directoryRead setting a
+// client's resources/directory/read needs.
+func skillDeclarations(s *store.Snapshot, raise func(finding.Finding)) {
+	caps := s.Session.Server.Capabilities
+	if caps == nil {
+		return
+	}
+	d := mcp.ServerSkills(caps)
+	dirReads := 0
+	for _, m := range s.Summary.Methods {
+		if m.Name == mcp.MethodResourcesDirectoryRead {
+			dirReads = m.Count
+		}
+	}
+	if (!d.Declared || d.Resources) && (d.DirectoryRead || dirReads == 0) {
+		return
+	}
+	declared := false
+	for i := range s.Calls.Len() {
+		c := s.Calls.At(i)
+		switch {
+		case c.Dir != capture.C2S:
+		case !declared && (c.Method == mcp.MethodInitialize || c.Method == mcp.MethodDiscover) && c.Status == store.StatusOK:
+			declared = true
+			if d.Declared && !d.Resources {
+				f := finding.New(finding.SkillNoResourcesCap, c.ResponseSeq, "the server declares %s without the resources capability", mcp.ExtensionSkills)
+				f.Line = s.Line(c.ResponseSeq)
+				raise(f.OfCall(c.Index))
+			}
+		case c.Method == mcp.MethodResourcesDirectoryRead && !d.DirectoryRead:
+			f := finding.New(finding.SkillDirectoryUndeclared, c.RequestSeq, "resources/directory/read of %q, but the server did not declare directoryRead: true", c.Target)
+			f.Line = s.Line(c.RequestSeq)
+			raise(f.OfCall(c.Index))
+		}
+	}
 }
