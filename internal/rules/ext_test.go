@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -157,5 +158,23 @@ func dirRead() []step {
 		c2s(`{"jsonrpc":"2.0","id":"dr","method":"resources/directory/read","params":{"uri":"skill://acme/refunds",` + meta + `}}`),
 		s2c(res(`"dr"`, `{"resultType":"complete","resources":[]}`)),
 		endRec(),
+	}
+}
+
+// TestSkillMessagesQuoteHostileDigests: a listed digest that is not well
+// formed reaches a message quoted, control characters escaped.
+func TestSkillMessagesQuoteHostileDigests(t *testing.T) {
+	t.Parallel()
+	entry := strings.Replace(skillEntry("DIGEST", 3), `"DIGEST"`, `"\u001b]0;pwned\u0007"`, 1)
+	snap := run(skillSession(entry, "skill://acme/refunds/SKILL.md", skillMD))
+	var rules []string
+	for _, f := range snap.Findings.Slice() {
+		rules = append(rules, f.Rule)
+		if strings.ContainsAny(f.Message, "\x1b\x07") {
+			t.Errorf("%s message carries a raw control character: %q", f.Rule, f.Message)
+		}
+	}
+	if !slices.Contains(rules, finding.SkillSizeMismatch) {
+		t.Errorf("raised %v, want %s", rules, finding.SkillSizeMismatch)
 	}
 }

@@ -137,7 +137,9 @@ func compareSkill(o, n *BaselineSkill) []ToolChange {
 	return out
 }
 
-func fileText(f BaselineFile) string { return fmt.Sprintf("%s (%d bytes)", f.Digest, f.Size) }
+func fileText(f BaselineFile) string {
+	return fmt.Sprintf("%s (%d bytes)", digestText(f.Digest), f.Size)
+}
 
 func resourcesText(s *BaselineSkill) string {
 	if s.Dynamic {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
@@ -54,10 +55,10 @@ func skillRead(r *store.ResourceRead) (finding.Finding, bool) {
 	switch r.Verdict {
 	case store.SkillDigestMismatch:
 		return finding.New(finding.SkillDigestMismatch, r.Seq, "resources/read of %q (skill %q) hashes to %s, but the entry lists %s%s",
-			r.URI, r.Skill, r.Digest, r.WantDigest, trust), true
+			r.URI, r.Skill, r.Digest, digestText(r.WantDigest), trust), true
 	case store.SkillSizeMismatch:
 		return finding.New(finding.SkillSizeMismatch, r.Seq, "resources/read of %q (skill %q) is %d bytes, but the entry lists %d (digest %s, listed %s)",
-			r.URI, r.Skill, r.Size, r.WantSize, r.Digest, r.WantDigest), true
+			r.URI, r.Skill, r.Size, r.WantSize, r.Digest, digestText(r.WantDigest)), true
 	case store.SkillUnlisted:
 		return finding.New(finding.SkillUnlistedFile, r.Seq, "resources/read of %q, under skill %q, which its entry does not list",
 			r.URI, r.Skill), true
@@ -143,4 +144,13 @@ func skillDeclarations(s *store.Snapshot, raise func(finding.Finding)) {
 			raise(f.OfCall(c.Index))
 		}
 	}
+}
+
+// digestText is a digest a server sent, as a message shows it: as sent
+// when it is well formed, quoted otherwise (it may hold anything).
+func digestText(d string) string {
+	if mcp.ValidDigest(d) {
+		return d
+	}
+	return strconv.Quote(d)
 }
