@@ -40,8 +40,8 @@ type Result struct {
 	// Suppressed counts the findings the baseline knew.
 	Suppressed int
 	// Unlisted reports whether the run had a tools baseline
-	// (Options.Tools) but the session never got a tools/list result, so
-	// nothing was compared with it.
+	// (Options.Tools) but the session never got a tools/list result nor
+	// a skills result, so nothing was compared with it.
 	Unlisted bool
 }
 

@@ -77,7 +77,7 @@ func (c *Checker) Check(r *capture.Reader, path string) error {
 // described, located, fingerprinted and filtered by the baseline.
 func (c *Checker) result(snap *store.Snapshot, path string) Result {
 	res := Result{Path: path, SessionID: snap.Session.ID, Label: snap.Session.Label, Damage: snap.Session.Damage}
-	res.Unlisted = c.opts.Tools != nil && rules.ToolList(snap.Catalog) == nil
+	res.Unlisted = c.opts.Tools != nil && rules.ToolList(snap.Catalog) == nil && rules.SkillList(snap.Catalog) == nil
 	fs := make([]finding.Finding, 0, snap.Findings.Len())
 	for f := range snap.Findings.All() {
 		fs = append(fs, f)

@@ -61,7 +61,7 @@ func baselineOf(t *testing.T, tools ...string) *rules.ToolBaseline {
 		}
 		defs = append(defs, store.Definition{Definition: d, Hash: store.DefinitionHash([]byte(s))})
 	}
-	return rules.NewToolBaseline("base", defs)
+	return rules.NewToolBaseline("base", defs, nil)
 }
 
 // TestDrift raises each drift rule at the list response that showed the

@@ -94,10 +94,10 @@ func runTools(opts *toolsOptions) error {
 			termtext.Escape(st.name))
 	}
 	if opts.save != "" {
-		if !st.Listed {
+		if !st.Listed && len(st.Skills) == 0 {
 			return notFoundf("nothing to pin: session %s never got a tools/list result", st.Session)
 		}
-		if err := saveToolsBaseline(ios, opts.save, rules.NewToolBaseline(st.Session, st.Tools)); err != nil {
+		if err := saveToolsBaseline(ios, opts.save, rules.NewToolBaseline(st.Session, st.Tools, st.Skills)); err != nil {
 			return err
 		}
 	}
@@ -106,9 +106,12 @@ func runTools(opts *toolsOptions) error {
 	}
 	if !st.Listed {
 		fmt.Fprintf(ios.ErrOut, "no tools/list result in %s\n", termtext.Escape(st.name))
-		return nil
+	} else if err := st.WriteTable(ios.Out, ios.colorOn(), ios.tableWidth(opts.wide)); err != nil {
+		return err
+	} else if len(st.Skills) > 0 {
+		fmt.Fprintln(ios.Out)
 	}
-	return st.WriteTable(ios.Out, ios.colorOn(), ios.tableWidth(opts.wide))
+	return st.WriteSkills(ios.Out, ios.colorOn(), ios.tableWidth(opts.wide))
 }
 
 // loadTools reads the capture the argument names (as export does).
@@ -167,7 +170,11 @@ func saveToolsBaseline(ios *IOStreams, path string, b *rules.ToolBaseline) error
 	if old != nil {
 		replaced = fmt.Sprintf(", replacing its baseline of session %s (%d tools)", termtext.Escape(old.Session), len(old.Tools))
 	}
-	fmt.Fprintf(ios.ErrOut, "mcptrail: pinned %d tools of session %s in %s%s\n", len(b.Tools), termtext.Escape(b.Session), termtext.Escape(path), replaced)
+	skills := ""
+	if len(b.Skills) > 0 {
+		skills = fmt.Sprintf(" and %d skills", len(b.Skills))
+	}
+	fmt.Fprintf(ios.ErrOut, "mcptrail: pinned %d tools%s of session %s in %s%s\n", len(b.Tools), skills, termtext.Escape(b.Session), termtext.Escape(path), replaced)
 	return nil
 }
 

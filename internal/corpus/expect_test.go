@@ -27,6 +27,27 @@ type expectation struct {
 	Ledger []ledgerExpect `toml:"ledger"`
 	// Operations lists every multi-round operation in export order.
 	Operations []operationExpect `toml:"operations"`
+	// Reads lists every read the catalog kept (a skill file checked
+	// against its entry, a UI resource) in export order; nil means none.
+	Reads []readExpect `toml:"reads"`
+	// Apps lists every app tool (a tool naming a UI resource) in export
+	// order; nil means none.
+	Apps []appExpect `toml:"apps"`
+}
+
+// readExpect is one catalog read: its uri and verdict ("" for a UI
+// resource read).
+type readExpect struct {
+	URI     string `toml:"uri"`
+	Verdict string `toml:"verdict"`
+}
+
+// appExpect is one app tool: its UI resource and how often the host read
+// it (0: the app never rendered).
+type appExpect struct {
+	Tool     string `toml:"tool"`
+	Resource string `toml:"resource"`
+	Reads    int    `toml:"reads"`
 }
 
 // ledgerExpect is one ledger row. A field left out of the TOML is not
@@ -70,6 +91,17 @@ type exported struct {
 			Pairing string `json:"pairing"`
 		} `json:"rounds"`
 	} `json:"operations"`
+	Catalog struct {
+		Reads []struct {
+			URI     string `json:"uri"`
+			Verdict string `json:"verdict"`
+		} `json:"reads"`
+		Apps []struct {
+			Tool     string `json:"tool"`
+			Resource string `json:"resource_uri"`
+			Reads    int    `json:"reads"`
+		} `json:"apps"`
+	} `json:"catalog"`
 }
 
 func loadExpectation(t *testing.T, name string) expectation {
@@ -174,6 +206,20 @@ func expectationProblems(e expectation, js []byte) []string {
 	if diff := cmp.Diff(e.Operations, ops); diff != "" {
 		problems = append(problems, "operations (-expected +exported):\n"+diff)
 	}
+	var reads []readExpect
+	for _, r := range x.Catalog.Reads {
+		reads = append(reads, readExpect{URI: r.URI, Verdict: r.Verdict})
+	}
+	if diff := cmp.Diff(e.Reads, reads); diff != "" {
+		problems = append(problems, "catalog reads (-expected +exported):\n"+diff)
+	}
+	var apps []appExpect
+	for _, a := range x.Catalog.Apps {
+		apps = append(apps, appExpect{Tool: a.Tool, Resource: a.Resource, Reads: a.Reads})
+	}
+	if diff := cmp.Diff(e.Apps, apps); diff != "" {
+		problems = append(problems, "app tools (-expected +exported):\n"+diff)
+	}
 	return problems
 }
 
@@ -216,7 +262,8 @@ func TestCorpusExpectations(t *testing.T) {
 }
 
 // TestCheckExpectationCatchesDrift proves the check fails on a missing
-// finding, an extra finding, a changed ledger action and a lost round.
+// finding, an extra finding, a changed ledger action, a lost round, a
+// changed skill read verdict and an app tool whose UI went unread.
 func TestCheckExpectationCatchesDrift(t *testing.T) {
 	t.Parallel()
 	accept, answered := "accept", "answered"
@@ -225,16 +272,21 @@ func TestCheckExpectationCatchesDrift(t *testing.T) {
 		Findings:   map[string]int{"late-result": 1},
 		Ledger:     []ledgerExpect{{Mode: "form", Action: &accept, Status: &answered}},
 		Operations: []operationExpect{{Root: "1", Pairing: []string{"root", "strong"}}},
+		Reads:      []readExpect{{URI: "skill://s/SKILL.md", Verdict: "verified"}},
+		Apps:       []appExpect{{Tool: "chart", Resource: "ui://c", Reads: 1}},
 	}
 	good := `{"findings":[{"rule":"late-result"}],
 		"elicitations":[{"mode":"form","action":"accept","status":"answered"}],
-		"operations":[{"root_id":1,"rounds":[{"pairing":"root"},{"pairing":"strong"}]}]}`
+		"operations":[{"root_id":1,"rounds":[{"pairing":"root"},{"pairing":"strong"}]}],
+		"catalog":{"reads":[{"uri":"skill://s/SKILL.md","verdict":"verified"}],"apps":[{"tool":"chart","resource_uri":"ui://c","reads":1}]}}`
 	bad := map[string]string{
 		"finding lost":  strings.Replace(good, `{"rule":"late-result"}`, ``, 1),
 		"finding added": strings.Replace(good, `{"rule":"late-result"}`, `{"rule":"late-result"},{"rule":"null-id"}`, 1),
 		"action":        strings.Replace(good, `"accept"`, `"decline"`, 1),
 		"round lost":    strings.Replace(good, `,{"pairing":"strong"}`, ``, 1),
 		"row added":     strings.Replace(good, `"status":"answered"}]`, `"status":"answered"},{"mode":"url"}]`, 1),
+		"verdict":       strings.Replace(good, `"verified"`, `"digest-mismatch"`, 1),
+		"app not read":  strings.Replace(good, `"reads":1`, `"reads":0`, 1),
 	}
 	if p := expectationProblems(e, []byte(good)); p != nil {
 		t.Fatalf("the matching export failed the check: %v", p)

@@ -70,9 +70,9 @@ func definitions(c *store.Catalog, kind string) []store.Definition {
 	return nil
 }
 
-// classifyTools attaches to each changed tool of ds what the drift rules
-// make of it (rules.CompareCatalogs), so diff and check --tools-baseline
-// name a tool's change alike.
+// classifyTools attaches to each changed tool and skill of ds what the
+// drift rules make of it (rules.CompareCatalogs, rules.CompareSkillCatalogs),
+// so diff and check --tools-baseline name a change alike.
 func classifyTools(ds []CatalogDelta, a, b *store.Catalog) {
 	byTool := map[string][]rules.ToolChange{}
 	for _, c := range rules.CompareCatalogs(a, b) {
@@ -80,9 +80,19 @@ func classifyTools(ds []CatalogDelta, a, b *store.Catalog) {
 			byTool[c.Tool] = append(byTool[c.Tool], c)
 		}
 	}
+	bySkill := map[string][]rules.ToolChange{}
+	for _, c := range rules.CompareSkillCatalogs(a, b) {
+		if c.Kind == rules.SkillChanged {
+			bySkill[c.Tool] = append(bySkill[c.Tool], c)
+		}
+	}
 	for i := range ds {
-		if d := &ds[i]; d.Kind == store.KindTool && d.Change == store.ChangeChanged {
+		switch d := &ds[i]; {
+		case d.Change != store.ChangeChanged:
+		case d.Kind == store.KindTool:
 			d.Drift = byTool[d.Key]
+		case d.Kind == store.KindSkill:
+			d.Drift = bySkill[d.Key]
 		}
 	}
 }

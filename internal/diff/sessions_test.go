@@ -217,3 +217,35 @@ func renumber(raw []byte) []byte {
 	}
 	return slices.Clone(out)
 }
+
+// TestSkillsDiffer diffs the corpus's skills server against its next
+// version: each skill added, removed or changed is a catalog delta, and a
+// changed one carries what the skill drift rules make of it (a file's
+// digest and size, files added and removed).
+func TestSkillsDiffer(t *testing.T) {
+	t.Parallel()
+	a := loadTranscript(t, "../../testdata/transcripts/skills-verified.transcript.jsonl")
+	b := loadTranscript(t, "../../testdata/drift/skills-v2.transcript.jsonl")
+	rep, err := Sessions(a, b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range rep.Catalog {
+		got = append(got, d.Kind+" "+d.Key+" "+d.Change)
+		for _, c := range d.Drift {
+			got = append(got, "  "+c.Kind+" "+c.What)
+		}
+	}
+	want := []string{
+		"skill skill://acme/billing/refunds/SKILL.md changed",
+		`  skill-changed file "skill://acme/billing/refunds/examples/email.md"`,
+		`  skill-changed file "skill://acme/billing/refunds/scripts/payout.sh"`,
+		`  skill-changed file "skill://acme/billing/refunds/assets/logo.png"`,
+		"skill skill://git-workflow/SKILL.md removed",
+		"skill skill://onboarding/SKILL.md added",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("catalog deltas (-want +got):\n%s", diff)
+	}
+}

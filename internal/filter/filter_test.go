@@ -67,7 +67,7 @@ func TestParseErrors(t *testing.T) {
 		{"status:nope", `status:"nope" at column 8: want one of ok, error, tool-error, input-required, pending, cancelled, late`},
 		{"ok dir:up", `dir:"up" at column 8: want one of c2s, s2c`},
 		{"era:new", `era:"new" at column 5: want one of modern, legacy`},
-		{"elicit:yes", `elicit:"yes" at column 8: want one of accept, decline, cancel, pending, required, error, form, url`},
+		{"elicit:yes", `elicit:"yes" at column 8: want one of accept, decline, cancel, pending, required, error, form, url, app`},
 		{"x colour:red", `colour:"red" at column 3: unknown key "colour"; want one of tool, method, id, dir, status, era, elicit, rule, slow`},
 		{"tool:", `tool:"" at column 6: empty value`},
 		{`tool:""`, `tool:"" at column 6: empty value`},

@@ -10,9 +10,13 @@ import (
 )
 
 // Elicitation modes (spec 3.2). A request without a mode is form mode.
+// ModeApp is not a wire mode: it is a form-mode request whose
+// params._meta.ui.resourceUri names the MCP App that renders the form
+// (SEP-3118, apps.go); its answer is an ordinary form ElicitResult.
 const (
 	ModeForm = "form"
 	ModeURL  = "url"
+	ModeApp  = "app"
 )
 
 // Elicitation actions (spec 3.5). Other strings occur on the wire and are
@@ -42,7 +46,8 @@ const FieldUnknown = "unknown"
 // never a default or example. Its strings are
 // copies; it does not alias the params.
 type ElicitRequest struct {
-	// Mode is params.mode, or ModeForm when absent or not a string.
+	// Mode is params.mode, or ModeForm when absent or not a string;
+	// ModeApp for a form whose _meta.ui.resourceUri names an app.
 	Mode    string
 	Message string
 	// Fields lists requestedSchema.properties in wire order (form mode
@@ -52,7 +57,14 @@ type ElicitRequest struct {
 	// mode only; empty otherwise).
 	URL           string
 	ElicitationID string
+	// Resource is the ui:// resource of an app-rendered form (ModeApp);
+	// empty otherwise.
+	Resource string
 }
+
+// Form reports whether e asks with a form: form mode, or an app-rendered
+// form (ModeApp), whose answer is a form's.
+func (e *ElicitRequest) Form() bool { return e.Mode == ModeForm || e.Mode == ModeApp }
 
 // ElicitField is one property a form asks for.
 type ElicitField struct {
@@ -90,8 +102,13 @@ func ParseElicitRequest(params jsontext.Value) ElicitRequest {
 		}
 		return true
 	})
+	if e.Mode == ModeForm {
+		if uri := ElicitAppResource(params); uri != "" {
+			e.Mode, e.Resource = ModeApp, uri
+		}
+	}
 	switch e.Mode {
-	case ModeForm:
+	case ModeForm, ModeApp:
 		e.Fields = parseFields(schema)
 	case ModeURL:
 		e.URL, _ = jsonraw.String(url)

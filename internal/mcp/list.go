@@ -39,14 +39,16 @@ type ListKind struct {
 	Changed string
 }
 
-// ListKinds returns the four list methods, in a fixed order: tools,
-// prompts, resources, resource templates.
-func ListKinds() [4]ListKind {
-	return [4]ListKind{
+// ListKinds returns the list methods, in a fixed order: tools, prompts,
+// resources, resource templates, and the Skills extension's skills/list
+// (skills.go), which has no list_changed notification.
+func ListKinds() [5]ListKind {
+	return [5]ListKind{
 		{MethodToolsList, "tools", "name", MethodToolsListChanged},
 		{MethodPromptsList, "prompts", "name", MethodPromptsListChanged},
 		{MethodResourcesList, "resources", "uri", MethodResourcesListChanged},
 		{MethodResourceTemplatesList, "resourceTemplates", "uriTemplate", MethodResourcesListChanged},
+		{MethodSkillsList, "skills", "uri", ""},
 	}
 }
 
@@ -61,6 +63,8 @@ func ListMethod(method string) int {
 		return 2
 	case MethodResourceTemplatesList:
 		return 3
+	case MethodSkillsList:
+		return 4
 	}
 	return -1
 }
@@ -117,7 +121,8 @@ type Definition struct {
 	// kind's Key member ("" when absent or not a string).
 	Key string
 	// Name, Title, Description, URI, URITemplate and MimeType are the
-	// string members of those names ("" when absent or not strings).
+	// string members of those names ("" when absent or not strings); a
+	// skill's Name and Description are those of its frontmatter.
 	Name        string
 	Title       string
 	Description string
@@ -130,6 +135,12 @@ type Definition struct {
 	OutputSchema jsontext.Value
 	Arguments    jsontext.Value
 	Annotations  jsontext.Value
+	// UI is the tool's MCP Apps link (_meta.ui, apps.go); zero for other
+	// kinds and for a tool without one.
+	UI ToolUI
+	// Skill is what a skills/list entry says of the skill's files; zero
+	// for other kinds.
+	Skill Skill
 }
 
 // ParseDefinition reads one element of a list result. It reports false
@@ -158,11 +169,23 @@ func ParseDefinition(k ListKind, item jsontext.Value) (Definition, bool) {
 			d.Arguments = val
 		case "annotations":
 			d.Annotations = val
+		case "frontmatter":
+			if k.Method == MethodSkillsList {
+				d.Name, _ = jsonraw.String(jsonraw.Member(val, "name"))
+				d.Description, _ = jsonraw.String(jsonraw.Member(val, "description"))
+			}
+		case MemberMeta:
+			if k.Method == MethodToolsList {
+				d.UI = ParseToolUI(val)
+			}
 		}
 		return true
 	})
 	if !ok {
 		return Definition{}, false
+	}
+	if k.Method == MethodSkillsList {
+		d.Skill = ParseSkill(item)
 	}
 	switch k.Key {
 	case "uri":

@@ -27,12 +27,14 @@ const (
 
 // DriftIDs returns the ids of the tool drift rules, in registry order.
 func DriftIDs() []string {
-	return []string{ToolAdded, ToolRemoved, ToolDescriptionChanged, ToolSchemaLoosened, ToolSchemaTightened, ToolAnnotationsChanged}
+	return []string{ToolAdded, ToolRemoved, ToolDescriptionChanged, ToolSchemaLoosened, ToolSchemaTightened, ToolAnnotationsChanged,
+		SkillAdded, SkillRemoved, SkillChanged}
 }
 
 func driftRules() []finding.Rule {
 	const c = finding.Drift
 	const doc = "docs/tools.md (Drift); MCP 2025-11-25 server/tools (Tool, ToolAnnotations)"
+	const skillDoc = "docs/tools.md (Drift); " + skillsSpec + "§ Skill URIs; § Verification on Read"
 	return []finding.Rule{
 		{ID: ToolAdded, Category: c, Severity: finding.Warning,
 			Summary: "the server lists a tool the tools baseline does not have",
@@ -64,6 +66,22 @@ func driftRules() []finding.Rule {
 			Help: "Raised by mcptrail check --tools-baseline FILE. Clients decide on confirmation prompts from readOnlyHint, " +
 				"destructiveHint, idempotentHint and openWorldHint. One finding per annotation, with its old and new value (absent when not sent).",
 			Spec: doc},
+		{ID: SkillAdded, Category: c, Severity: finding.Warning,
+			Summary: "the server lists a skill the tools baseline does not have",
+			Help: "Raised by mcptrail check --tools-baseline FILE for every skill (skills/list or skills/get entry, by uri) the " +
+				"session shows that the baseline does not. A new skill is new instructions an agent may load.",
+			Spec: skillDoc},
+		{ID: SkillRemoved, Category: c, Severity: finding.Warning,
+			Summary: "a skill of the tools baseline is gone from the server's list",
+			Help: "Raised by mcptrail check --tools-baseline FILE for every pinned skill missing from the session's latest " +
+				"complete skills/list (and from every skills/get).",
+			Spec: skillDoc},
+		{ID: SkillChanged, Category: c, Severity: finding.Error,
+			Summary: "a skill's files (digest, size, file set) or description differ from the tools baseline",
+			Help: "Raised by mcptrail check --tools-baseline FILE, one finding per change: a file whose digest or size changed, " +
+				"a file added or removed, resources turned \"dynamic\" or back, a new description. A changed file set revokes a " +
+				"content-bound approval: what the user approved is not what the server now serves.",
+			Spec: skillDoc},
 	}
 }
 
@@ -99,6 +117,12 @@ func (c *ToolChange) Message() string {
 		return fmt.Sprintf("tool %s inputSchema loosened: %s: %s → %s", c.Tool, c.What, c.Old, c.New)
 	case ToolSchemaTightened:
 		return fmt.Sprintf("tool %s inputSchema tightened: %s: %s → %s", c.Tool, c.What, c.Old, c.New)
+	case SkillAdded:
+		return fmt.Sprintf("skill %s was added (not in the tools baseline); description %s", c.Tool, strconv.Quote(c.New))
+	case SkillRemoved:
+		return fmt.Sprintf("skill %s was removed (in the tools baseline); description was %s", c.Tool, strconv.Quote(c.Old))
+	case SkillChanged:
+		return fmt.Sprintf("skill %s %s changed: %s → %s", c.Tool, c.What, c.Old, c.New)
 	}
 	return fmt.Sprintf("tool %s %s changed: %s → %s", c.Tool, c.What, c.Old, c.New)
 }

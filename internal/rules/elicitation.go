@@ -120,7 +120,7 @@ func knownAction(a string) bool {
 // sensitiveFields flags the form fields of e whose names or descriptions
 // ask for a secret.
 func (el *Elicitation) sensitiveFields(seq uint64, where string, e *mcp.ElicitRequest, add func(finding.Finding)) {
-	if e.Mode != mcp.ModeForm {
+	if !e.Form() {
 		return
 	}
 	for _, field := range e.Fields {

@@ -51,6 +51,10 @@ type ToolBaseline struct {
 	Session string `json:"session,omitempty"`
 	// Tools are the pinned tools, in the order the session listed them.
 	Tools []BaselineTool `json:"tools"`
+	// Skills are the pinned skills (skills/list and skills/get entries),
+	// in catalog order; absent when the session had none. A reader that
+	// predates them ignores the member.
+	Skills []BaselineSkill `json:"skills,omitempty"`
 }
 
 // BaselineTool is one pinned tool.
@@ -63,13 +67,17 @@ type BaselineTool struct {
 	Definition jsontext.Value `json:"definition"`
 }
 
-// NewToolBaseline pins the tools of a catalog (the tools/list of
-// store.Catalog). Each definition keeps the members the comparison reads.
-func NewToolBaseline(session string, tools []store.Definition) *ToolBaseline {
+// NewToolBaseline pins the tools and skills of a catalog (its tools/list
+// and skills list). Each tool definition keeps the members the comparison
+// reads; each skill its files' digests and sizes.
+func NewToolBaseline(session string, tools, skills []store.Definition) *ToolBaseline {
 	b := &ToolBaseline{Format: ToolBaselineFormat, Version: ToolBaselineVersion, Session: session, Tools: []BaselineTool{}}
 	for i := range tools {
 		d := &tools[i]
 		b.Tools = append(b.Tools, BaselineTool{Name: d.Name, Hash: d.Hash, Definition: pinnedDefinition(&d.Definition)})
+	}
+	for i := range skills {
+		b.Skills = append(b.Skills, pinSkill(&skills[i]))
 	}
 	return b
 }
@@ -157,6 +165,13 @@ func ReadToolBaseline(r io.Reader) (*ToolBaseline, error) {
 			return nil, fmt.Errorf("tools baseline: tool %q is pinned twice", t.Name)
 		}
 		seen[t.Name] = true
+	}
+	pinned := make(map[string]bool, len(b.Skills))
+	for i, s := range b.Skills {
+		if s.URI == "" || pinned[s.URI] {
+			return nil, fmt.Errorf("tools baseline skill %d: uri %q is empty or pinned twice", i, s.URI)
+		}
+		pinned[s.URI] = true
 	}
 	return &b, nil
 }

@@ -26,6 +26,7 @@ const (
 	KindPrompt           = "prompt"            // prompts/list
 	KindResource         = "resource"          // resources/list
 	KindResourceTemplate = "resource-template" // resources/templates/list
+	KindSkill            = "skill"             // skills/list and skills/get (the Skills extension)
 )
 
 // Catalog changes.
@@ -47,6 +48,13 @@ type Catalog struct {
 	// one added, removed or changed. The first listing of a kind is its
 	// baseline and adds no change.
 	Changes []CatalogChange
+	// Reads lists, in seq order, the resources/read answers that read a
+	// file of a skill the catalog holds, checked against its entry, or a
+	// UI resource (reads.go).
+	Reads []ResourceRead
+	// ReadsOmitted counts the reads past the first 10000, which are not
+	// kept (nor checked).
+	ReadsOmitted int
 }
 
 // CatalogList is the current state of one list.
@@ -135,7 +143,9 @@ func definitionHash(buf, raw []byte) (string, []byte) {
 type catalogState struct {
 	// published is the catalog as of the latest page; nil before any.
 	published *Catalog
-	lists     [4]listState
+	lists     [5]listState
+	// reads is what resources/read answers showed (reads.go).
+	reads readState
 	// cursored holds the list calls whose request carried a cursor, until
 	// they are answered.
 	cursored map[int]struct{}
@@ -164,8 +174,8 @@ type listState struct {
 }
 
 // kindNames names the definitions of each list, in mcp.ListKinds order.
-func kindNames() [4]string {
-	return [4]string{KindTool, KindPrompt, KindResource, KindResourceTemplate}
+func kindNames() [5]string {
+	return [5]string{KindTool, KindPrompt, KindResource, KindResourceTemplate, KindSkill}
 }
 
 // catalogRequest notes whether a client list request asks for a later
@@ -181,8 +191,20 @@ func (s *Store) catalogRequest(c *Call, params jsontext.Value) {
 }
 
 // catalogAnswered applies the answer of a client list call, when it is a
-// final result, as one page of its list.
+// final result, as one page of its list; a skills/get result updates its
+// skill (skills.go), and a resources/read is checked against the skills
+// and app tools the catalog holds (reads.go).
 func (s *Store) catalogAnswered(c *Call, seq uint64, result jsontext.Value) {
+	if c.Dir == capture.C2S {
+		switch {
+		case c.Method == mcp.MethodSkillsGet && c.Status == StatusOK:
+			s.skillAnswered(c, seq, result)
+			return
+		case c.Method == mcp.MethodResourcesRead:
+			s.resourceRead(c, seq, result) // an error too, for a UI resource
+			return
+		}
+	}
 	i := mcp.ListMethod(c.Method)
 	if i < 0 || c.Dir != capture.C2S {
 		return

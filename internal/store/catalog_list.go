@@ -80,7 +80,10 @@ func (s *Store) publish(l CatalogList, changes []CatalogChange) {
 	if old := s.cat.published; old != nil {
 		c.Lists = slices.Clone(old.Lists)
 		// Appending never writes inside an older catalog's length.
-		c.Changes = old.Changes
+		c.Changes, c.Reads, c.ReadsOmitted = old.Changes, old.Reads, old.ReadsOmitted
+	}
+	if l.Kind == KindSkill {
+		s.cat.reads.stale = true
 	}
 	at := slices.IndexFunc(c.Lists, func(o CatalogList) bool { return o.Method == l.Method })
 	if at >= 0 {
@@ -110,8 +113,11 @@ type pageApply struct {
 	defs     []Definition
 	owned    bool
 	baseline bool
-	changes  []CatalogChange
-	scratch  *[]byte
+	// single is set for one entry outside any listing (a skills/get
+	// result): a running listing does not count it as listed.
+	single  bool
+	changes []CatalogChange
+	scratch *[]byte
 }
 
 // item applies one element of the page; a non-object is skipped.
@@ -124,7 +130,7 @@ func (a *pageApply) item(item jsontext.Value) {
 	if cap(buf) <= 1<<20 { // a huge definition's buffer is not kept
 		*a.scratch = buf
 	}
-	if a.ls.open {
+	if a.ls.open && !a.single {
 		if _, dup := a.ls.seen[d.Key]; !dup {
 			a.ls.seen[d.Key] = struct{}{}
 			a.ls.order = append(a.ls.order, d.Key)

@@ -67,6 +67,10 @@ func FuzzIngest(f *testing.F) {
 	for _, name := range []string{"elicit-seed.transcript.jsonl", "legacy-2025-11-25.transcript.jsonl"} {
 		f.Add(framesOf(transcript(f, filepath.Join("testdata", name))))
 	}
+	// Skills (digests checked on read) and MCP Apps (UI reads, app-rendered forms).
+	for _, name := range []string{"skills-tampered.transcript.jsonl", "apps.transcript.jsonl", "apps-legacy.transcript.jsonl"} {
+		f.Add(framesOf(transcript(f, filepath.Join("..", "..", "testdata", "transcripts", name))))
+	}
 	f.Add(framesOf([]step{
 		c2s(0, tool("1", "t", `{}`, "")),
 		s2c(0, inputRequired("1", elicit("a"), "s")),

@@ -67,6 +67,9 @@ type LedgerRow struct {
 	URL           string
 	Host          string
 	ElicitationID string
+	// Resource is the ui:// resource of the MCP App that renders the form
+	// (mode app, SEP-3118); empty in other modes.
+	Resource string
 	// Action is the answer's action verbatim; empty unless answered.
 	Action string
 	Status string
@@ -169,7 +172,7 @@ func tally(counts []Count, name string) []Count {
 // the frame that carried it.
 func newRow(era string, q *mcp.ElicitRequest, at *frameRef, declared modes) LedgerRow {
 	row := LedgerRow{
-		Era: era, Mode: q.Mode, Message: q.Message, URL: q.URL, ElicitationID: q.ElicitationID,
+		Era: era, Mode: q.Mode, Message: q.Message, URL: q.URL, ElicitationID: q.ElicitationID, Resource: q.Resource,
 		Status: LedgerPending, AskedAt: at.time, AskedSeq: at.seq, AskedLine: at.line, AskedConn: at.conn,
 		Call: -1, Operation: -1,
 	}
@@ -235,7 +238,7 @@ func (m modes) allow(mode string) bool {
 	switch {
 	case m&modesKnown == 0:
 		return true
-	case mode == mcp.ModeForm:
+	case mode == mcp.ModeForm || mode == mcp.ModeApp: // an app renders a form (SEP-3118)
 		return m&modesForm != 0
 	case mode == mcp.ModeURL:
 		return m&modesURL != 0

@@ -9,7 +9,8 @@ import (
 
 // NodePackages are the real Node peers the end-to-end tests run, pinned:
 // the TypeScript SDK v1 and v2 (client and server), the reference
-// server-everything, the conformance harness, mcp-remote, undici 6 (the
+// server-everything, the ext-apps reference server (an MCP Apps server),
+// the conformance harness, mcp-remote, undici 6 (the
 // line Node 20 bundles: its EnvHttpProxyAgent), and the clients whose
 // `mcp` commands run offline: Claude Code (its platform package ships the
 // binary), Gemini CLI and Codex CLI.
@@ -18,6 +19,7 @@ var NodePackages = []string{
 	"@modelcontextprotocol/client@2.4.0",
 	"@modelcontextprotocol/server@2.4.0",
 	"@modelcontextprotocol/server-everything@2026.8.31",
+	"@modelcontextprotocol/server-basic-vanillajs@2.0.3",
 	"@modelcontextprotocol/conformance@0.1.16",
 	"mcp-remote@0.15.1",
 	"undici@6.24.1",

@@ -34,6 +34,13 @@ type Catalog struct {
 	// Complete reports whether its latest listing was read from its
 	// first page to its last.
 	Complete bool
+	// Skills are the skills of the session's skills/list and skills/get
+	// results (the Skills extension), in catalog order; nil when it got
+	// none.
+	Skills []store.Definition
+	// Apps are the app tools (a tool naming a UI resource) and whether
+	// the host read their resource; nil when no tool names one.
+	Apps []store.AppTool
 }
 
 // Of returns the catalog of snap's session.
@@ -42,7 +49,42 @@ func Of(snap *store.Snapshot) *Catalog {
 	if l := rules.ToolList(snap.Catalog); l != nil {
 		c.Tools, c.Listed, c.Complete = l.Definitions, true, l.Complete
 	}
+	if l := rules.SkillList(snap.Catalog); l != nil {
+		c.Skills = l.Definitions
+	}
+	c.Apps = snap.Apps()
 	return c
+}
+
+// WriteSkills writes one row per skill, as WriteTable does for tools:
+// its uri, name, files (their count, or dynamic) and the first 12 hex
+// digits of its entry's hash. A catalog without skills writes nothing; a
+// caller that wrote the tools table first separates the two.
+func (c *Catalog) WriteSkills(w io.Writer, color bool, width int) error {
+	if len(c.Skills) == 0 {
+		return nil
+	}
+	t := termtable.Table{Color: color, Columns: []termtable.Column{
+		{Header: "SKILL", Cut: true, Min: termtable.NameMin},
+		{Header: "NAME", Cut: true, Drop: 2, Elide: true},
+		{Header: "FILES", Drop: 1},
+		{Header: "HASH", Drop: 3, Yield: true},
+	}}
+	for i := range c.Skills {
+		d := &c.Skills[i]
+		files := fmt.Sprintf("%d", len(d.Skill.Files))
+		switch {
+		case d.Skill.Dynamic:
+			files = "dynamic"
+		case d.Skill.Problem != "":
+			files = "invalid"
+		}
+		t.AddText(d.Key, d.Name, files, shortHash(d.Hash))
+	}
+	if err := t.Render(w, width); err != nil {
+		return fmt.Errorf("writing skills: %w", err)
+	}
+	return nil
 }
 
 // WriteTable writes one row per tool for a terminal of width columns (0:
@@ -118,6 +160,33 @@ type catalogJSON struct {
 	Listed   bool       `json:"listed"`
 	Complete bool       `json:"complete"`
 	Tools    []toolJSON `json:"tools"`
+	// Skills and Apps are absent when the session had none.
+	Skills []skillJSON `json:"skills,omitempty"`
+	Apps   []appJSON   `json:"apps,omitempty"`
+}
+
+// skillJSON is one skill of catalogJSON.
+type skillJSON struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Dynamic is set for resources "dynamic"; Files lists the files
+	// otherwise.
+	Dynamic bool                 `json:"dynamic,omitempty"`
+	Files   []rules.BaselineFile `json:"files,omitempty"`
+	Hash    string               `json:"hash"`
+	Seq     uint64               `json:"seq"`
+	Line    int                  `json:"line,omitempty"`
+}
+
+// appJSON is one app tool of catalogJSON.
+type appJSON struct {
+	Tool        string `json:"tool"`
+	ResourceURI string `json:"resource_uri"`
+	Calls       int    `json:"calls"`
+	Reads       int    `json:"reads"`
+	FailedReads int    `json:"failed_reads,omitempty"`
+	MimeType    string `json:"mime_type,omitempty"`
 }
 
 // toolJSON is one tool of catalogJSON.
@@ -146,6 +215,17 @@ func (c *Catalog) WriteJSON(w io.Writer) error {
 		}
 		out.Tools = append(out.Tools, toolJSON{Name: d.Name, Title: d.Title, Description: d.Description, Annotations: d.Annotations,
 			Arguments: args, InputSchema: d.InputSchema, OutputSchema: d.OutputSchema, Hash: d.Hash, Seq: d.Seq, Line: d.Line})
+	}
+	for i := range c.Skills {
+		d := &c.Skills[i]
+		s := skillJSON{URI: d.Key, Name: d.Name, Description: d.Description, Dynamic: d.Skill.Dynamic, Hash: d.Hash, Seq: d.Seq, Line: d.Line}
+		for _, f := range d.Skill.Files {
+			s.Files = append(s.Files, rules.BaselineFile{URI: f.URI, Digest: f.Digest, Size: f.Size})
+		}
+		out.Skills = append(out.Skills, s)
+	}
+	for _, a := range c.Apps {
+		out.Apps = append(out.Apps, appJSON{Tool: a.Tool, ResourceURI: a.ResourceURI, Calls: a.Calls, Reads: a.Reads, FailedReads: a.Failed, MimeType: a.MimeType})
 	}
 	b, err := json.Marshal(&out, jsontext.WithIndent("  "))
 	if err != nil {

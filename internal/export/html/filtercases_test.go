@@ -38,7 +38,7 @@ func filterCases() []string {
 		"status:ok", "status:error", "status:tool-error", "status:input-required", "status:pending", "status:cancelled",
 		"status:late", "STATUS:OK", "!status:pending", "era:legacy", "era:modern",
 		"elicit:accept", "elicit:decline", "elicit:cancel", "elicit:pending", "elicit:required", "elicit:error",
-		"elicit:form", "elicit:url", "ELICIT:Form", "!elicit:url", "rule:id-reused", "rule:late-*", "rule:*", `rule:\*`,
+		"elicit:form", "elicit:url", "elicit:app", "ELICIT:Form", "!elicit:url", "rule:id-reused", "rule:late-*", "rule:*", `rule:\*`,
 		"weather", "not found", `"not found"`, "CREATE", "50%", "!weather", "tools/call status:ok",
 	}
 	slow := []string{

@@ -265,6 +265,9 @@ func ledgerViews(snap *store.Snapshot) []ledgerView {
 				names = append(names, n)
 			}
 			v.Fields = shown(strings.Join(names, ", "))
+			if r.Resource != "" { // an app renders the form (SEP-3118)
+				v.Fields = shown("rendered by "+r.Resource) + " — " + v.Fields
+			}
 		}
 		if r.Status == store.LedgerAnswered {
 			v.Wait = units.Millis(r.ElapsedMS)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -12,7 +13,7 @@ import (
 // client got any list result; a session that listed nothing adds nothing,
 // so its export is byte-identical to one made before the catalog. Each
 // definition and change sits on its own line and is flushed as it goes.
-func (t *tail) catalog(c *store.Catalog) {
+func (t *tail) catalog(c *store.Catalog, apps []store.AppTool) {
 	if c == nil {
 		return
 	}
@@ -41,7 +42,79 @@ func (t *tail) catalog(c *store.Catalog) {
 		t.b = appendChange(t.b, &c.Changes[i])
 		t.flush(false)
 	}
-	t.b = appendEnd(t.b, len(c.Changes), "]}")
+	t.b = appendEnd(t.b, len(c.Changes), "]")
+	t.reads(c.Reads)
+	if c.ReadsOmitted > 0 {
+		o := object{b: t.b, n: 1} // after changes (and reads)
+		o.int("reads_omitted", int64(c.ReadsOmitted))
+		t.b = o.b
+	}
+	t.apps(apps)
+	t.b = append(t.b, '}')
+}
+
+// reads writes the catalog's reads member when it has any: the reads of
+// skill files (checked against their entries) and UI resources.
+func (t *tail) reads(reads []store.ResourceRead) {
+	if len(reads) == 0 {
+		return
+	}
+	t.b = append(t.b, ",\n\"reads\":["...)
+	for i := range reads {
+		r := &reads[i]
+		t.b = appendSep(t.b, i)
+		o := openObject(t.b)
+		o.uint("seq", r.Seq)
+		o.int("call", int64(r.Call))
+		o.str("uri", r.URI)
+		o.strOpt("mime_type", r.MimeType)
+		if r.Failed {
+			o.bool("failed", true)
+		} else if r.Verdict != store.SkillUnreadable {
+			o.int("size", r.Size)
+			o.str("digest", r.Digest)
+		}
+		o.strOpt("skill", r.Skill)
+		o.strOpt("verdict", r.Verdict)
+		o.strOpt("listed_digest", r.WantDigest)
+		if r.WantDigest != "" {
+			o.int("listed_size", r.WantSize)
+		}
+		if r.UI {
+			o.bool("ui", true)
+		}
+		t.b = o.close()
+		t.flush(false)
+	}
+	t.b = appendEnd(t.b, len(reads), "]")
+}
+
+// apps writes the catalog's apps member when the tools list names a UI
+// resource: per app tool, whether the host read it.
+func (t *tail) apps(apps []store.AppTool) {
+	if len(apps) == 0 {
+		return
+	}
+	t.b = append(t.b, ",\n\"apps\":["...)
+	for i := range apps {
+		a := &apps[i]
+		t.b = appendSep(t.b, i)
+		o := openObject(t.b)
+		o.str("tool", a.Tool)
+		o.str("resource_uri", a.ResourceURI)
+		if a.Flat {
+			o.bool("flat_meta", true)
+		}
+		o.int("calls", int64(a.Calls))
+		o.int("reads", int64(a.Reads))
+		if a.Failed > 0 {
+			o.int("failed_reads", int64(a.Failed))
+		}
+		o.uintOpt("first_read_seq", a.FirstRead)
+		o.strOpt("mime_type", a.MimeType)
+		t.b = o.close()
+	}
+	t.b = appendEnd(t.b, len(apps), "]")
 }
 
 // appendDefinition writes one catalog definition; absent members are
@@ -59,9 +132,34 @@ func appendDefinition(b []byte, d *store.Definition) []byte {
 	o.rawOpt("output_schema", d.OutputSchema)
 	o.rawOpt("arguments", d.Arguments)
 	o.rawOpt("annotations", d.Annotations)
+	o.strOpt("ui_resource_uri", d.UI.ResourceURI)
+	appendSkill(&o, &d.Skill)
 	o.str("hash", d.Hash)
 	o.uint("seq", d.Seq)
 	return o.close()
+}
+
+// appendSkill writes what a skill entry lists of its files: dynamic, or
+// files[] with their digests and sizes (absent when not valid).
+func appendSkill(o *object, s *mcp.Skill) {
+	switch {
+	case s.Dynamic:
+		o.bool("dynamic", true)
+	case s.Files != nil:
+		o.array("files", len(s.Files), func(b []byte, i int) []byte {
+			f := &s.Files[i]
+			fo := openObject(b)
+			fo.str("uri", f.URI)
+			fo.str("digest", f.Digest)
+			if f.SizeOK {
+				fo.int("size", f.Size)
+			}
+			return fo.close()
+		})
+	}
+	if s.Problem != "" {
+		o.str("problem", s.Problem)
+	}
 }
 
 // appendChange writes one catalog change.

@@ -177,7 +177,7 @@ func writeTail(out *bufio.Writer, s *store.Snapshot, auth *oauth.Auth, hadFrames
 	t.b = appendEnd(t.b, s.Operations.Len(), "]")
 	ledger := s.Ledger.Slice()
 	t.b = appendLedger(t.b, ledger)
-	t.catalog(s.Catalog)
+	t.catalog(s.Catalog, s.Apps())
 	t.b = appendAuth(t.b, auth)
 	t.b = append(t.b, ",\n\"summary\":"...)
 	t.b = appendSummary(t.b, &s.Summary, &s.Counts)

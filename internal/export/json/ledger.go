@@ -93,6 +93,7 @@ func AppendLedgerRow(b []byte, session string, r *store.LedgerRow) []byte {
 	o.strOpt("url", r.URL)
 	o.strOpt("host", r.Host)
 	o.strOpt("elicitation_id", r.ElicitationID)
+	o.strOpt("resource", r.Resource)
 	o.strOpt("action", r.Action)
 	o.str("status", r.Status)
 	o.time("asked_at", r.AskedAt)

@@ -121,7 +121,7 @@ type LedgerCells struct {
 	Answer   string // the action, or "(pending)", "(required)" ...
 	Elapsed  string // how long the user took, "-" unless answered
 	WaitTool string // the operation's wait/tool time, "-" without one
-	Notes    string // observations, elicitationId, completion
+	Notes    string // app resource, observations, elicitationId, completion
 }
 
 // LedgerRowCells returns r's cells as WriteLedger prints them.
@@ -231,7 +231,10 @@ func ledgerWaitTool(r *store.LedgerRow) string {
 }
 
 func ledgerNotes(r *store.LedgerRow) string {
-	notes := make([]string, 0, len(r.Observations)+2)
+	notes := make([]string, 0, len(r.Observations)+3)
+	if r.Resource != "" {
+		notes = append(notes, "rendered by "+cell(r.Resource))
+	}
 	for _, o := range r.Observations {
 		notes = append(notes, cell(o))
 	}

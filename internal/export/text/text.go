@@ -180,10 +180,12 @@ func writeReport(w *bufio.Writer, s *store.Snapshot, a *oauth.Auth, l Layout) {
 	writeSummary(w, s, l)
 	writeOperations(w, s, l.Width)
 	writeLedger(w, s, l)
+	writeApps(w, s)
 	writeAuth(w, a, s.Session.Start, l)
 	writeFindings(w, s, l)
 	writeCalls(w, s, l)
 	writeCatalog(w, s, l)
+	writeReads(w, s.Catalog)
 }
 
 // writeBody writes the sections of Summary. Write errors surface at the
@@ -193,7 +195,9 @@ func writeBody(w *bufio.Writer, s *store.Snapshot, l Layout) {
 	writeOperations(w, s, l.Width)
 	writeCalls(w, s, l)
 	writeLedger(w, s, l)
+	writeApps(w, s)
 	writeCatalog(w, s, l)
+	writeReads(w, s.Catalog)
 	writeSummary(w, s, l)
 	writeFindings(w, s, l)
 }

@@ -371,7 +371,7 @@ func bounded(r store.LedgerRow, w int) store.LedgerRow {
 	n := 4*max(w, 1) + 8
 	r.Root.Method, r.Root.Target = clip(r.Root.Method, n), clip(r.Root.Target, n)
 	r.Key, r.Mode, r.Message = clip(r.Key, n), clip(r.Mode, n), clip(r.Message, n)
-	r.URL, r.Host, r.ElicitationID = clip(r.URL, n), clip(r.Host, n), clip(r.ElicitationID, n)
+	r.URL, r.Host, r.ElicitationID, r.Resource = clip(r.URL, n), clip(r.Host, n), clip(r.ElicitationID, n), clip(r.Resource, n)
 	r.Action, r.Status = clip(r.Action, n), clip(r.Status, n)
 	if len(r.Fields) > 0 {
 		fs := make([]store.LedgerField, 0, min(len(r.Fields), n/2))

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
@@ -19,8 +21,10 @@ func TestViewGolden(t *testing.T) {
 	}{
 		{"ledger", "elicit-seed", Ledger},
 		{"ledger-legacy", "legacy-2025-11-25", Ledger},
+		{"ledger-apps", "apps", Ledger},
 		{"capabilities", "legacy-2025-11-25", Capabilities},
 		{"tools", "catalog-drift", Tools},
+		{"tools-skills", "skills-verified", Tools},
 		{"findings", "duplicate-response", Findings},
 	} {
 		d := tuitest.Fixture(t, tc.fixture)
@@ -32,5 +36,19 @@ func TestViewGolden(t *testing.T) {
 				golden(t, fmt.Sprintf("%s-%dx%d", tc.name, size[0], size[1]), v)
 			})
 		}
+	}
+}
+
+// TestLedgerAppRow selects the app-rendered row of the apps fixture: its
+// detail names the ui:// resource that renders the form, and the table
+// its mode, app.
+func TestLedgerAppRow(t *testing.T) {
+	m := New(ui.NewTheme(true), Ledger, tuitest.Fixture(t, "apps")).SetSize(120, 40)
+	m, _ = m.Update(tuitest.Press("down"))
+	v := m.View()
+	checkSize(t, v, 120, 40)
+	golden(t, "ledger-apps-app-120x40", v)
+	if plain := ansi.Strip(v); !contains(plain, "rendered by ui://dashboards/range-picker") || !contains(plain, " app ") {
+		t.Errorf("the app row's mode or resource is missing:\n%s", plain)
 	}
 }

@@ -1,0 +1,24 @@
+package finding
+
+// Rule ids raised for the Skills extension (modelcontextprotocol/ext-skills,
+// specification/stable/skills.mdx): a skill's entry, and every
+// resources/read of a file it lists, checked against that entry.
+const (
+	SkillDigestMismatch = "skill-digest-mismatch"
+	SkillSizeMismatch   = "skill-size-mismatch"
+	SkillUnlistedFile   = "skill-unlisted-file"
+	SkillEntryInvalid   = "skill-entry-invalid"
+	// SkillDirectoryUndeclared: the client called resources/directory/read
+	// on a server that did not declare directoryRead: true.
+	SkillDirectoryUndeclared = "skill-directory-read-undeclared"
+	// SkillNoResourcesCap: a server declared the extension without the
+	// resources capability.
+	SkillNoResourcesCap = "skill-resources-capability-missing"
+)
+
+// Rule ids raised for MCP Apps (modelcontextprotocol/ext-apps,
+// specification/draft/apps.mdx): a tool's UI resource.
+const (
+	AppResourceNotRead = "app-resource-not-read"
+	AppResourceInvalid = "app-resource-invalid"
+)
