@@ -103,6 +103,11 @@ func layers() map[string][]string {
 		"internal/diff": view,
 		// The tool catalog that tools prints (rules.ToolList over a snapshot).
 		"internal/toolcat": view,
+		// The captures served over MCP (mcptrail mcp): a view that composes
+		// the views whose JSON it mirrors (the index for sessions, check for
+		// findings, the JSON export's ledger rows), so its answers are the
+		// CLI's; it imports no tap, replay or mock (read-only).
+		"internal/mcpserve": append(slices.Clone(view), "internal/redact", "internal/session", "internal/index", "internal/check", "internal/export/json"),
 
 		// Client configuration files (wrap/unwrap): text splices, no MCP.
 		"internal/clientconfig": nil,
