@@ -207,22 +207,36 @@ func clip(b []byte, limit int) ([]byte, error) {
 	return bytes.TrimSpace(out.Bytes()), nil
 }
 
-// cut returns s, valid UTF-8, and when longer than limit bytes its first
-// limit bytes (whole characters) followed by how many it left out.
+// cut returns s, valid UTF-8, and when its JSON encoding is longer than
+// limit bytes its first characters that encode in limit bytes, followed
+// by the size of the whole string: a string of control characters, each
+// six bytes escaped, is cut as short on the wire as any other.
 func cut(s string, limit int) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
-	if len(s) <= limit {
-		return s
+	size := 0
+	for i, r := range s {
+		size += jsonSize(r)
+		if size > limit {
+			return s[:i] + fmt.Sprintf("…[cut: %d bytes in all]", len(s))
+		}
 	}
-	n := limit
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + fmt.Sprintf("…[cut: %d bytes in all]", len(s))
+	return s
 }
 
-// show is s cut to limit bytes and escaped for one line of text.
-func show(s string, limit int) string { return termtext.Escape(cut(s, limit)) }
+// jsonSize is the length of r inside a JSON string.
+func jsonSize(r rune) int {
+	switch {
+	case r == '"' || r == '\\' || r == '\n' || r == '\t' || r == '\r' || r == '\b' || r == '\f':
+		return 2
+	case r < 0x20:
+		return 6
+	}
+	return utf8.RuneLen(r)
+}
+
+// show is s escaped for one line of text (termtext.Escape) and cut to
+// limit bytes of that.
+func show(s string, limit int) string { return cut(termtext.Escape(s), limit) }
 
 // toolError is the result of a call that failed: its message, escaped
 // and bounded, with isError set so the agent can correct itself.

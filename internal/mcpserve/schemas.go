@@ -59,7 +59,8 @@ const summaryOut = `{"type":"object","required":["session","counts","errors","sl
 	`"slowest":{"type":"array","description":"the slowest answered requests","items":` + callRowSchema + `},` +
 	`"ledger":{"type":"object","properties":{"questions":{"type":"integer"},"mode":` + countsSchema + `,"action":` + countsSchema + `,"status":` + countsSchema + `}},` +
 	`"findings":{"type":"object","properties":{"total":{"type":"integer"},"error":{"type":"integer"},"warning":{"type":"integer"},"info":{"type":"integer"},` +
-	`"rules":{"type":"array","items":{"type":"object","properties":{"rule":{"type":"string"},"severity":{"type":"string"},"count":{"type":"integer"}}}}}}}}`
+	`"rules":{"type":"array","items":{"type":"object","properties":{"rule":{"type":"string"},"severity":{"type":"string"},"count":{"type":"integer"}}}}}},` +
+	`"omitted":{"type":"string","description":"what a summary cut to fit the budget left out of its lists"}}}`
 
 const ledgerOut = `{"type":"object","required":["session_id","rows","total","returned"],"properties":{"session_id":{"type":"string"},` +
 	`"rows":{"type":"array","description":"the rows of mcptrail ledger --json (docs/export-json.md, elicitations[]); never a submitted value","items":{"type":"object"}},` +

@@ -36,7 +36,7 @@ const DefaultMaxAnswer = 16 << 10
 
 // MinMaxAnswer is the least budget an answer can be cut to and still say
 // what it left out.
-const MinMaxAnswer = 2 << 10
+const MinMaxAnswer = 4 << 10
 
 // Options say what the server reads and how it answers.
 type Options struct {

@@ -33,6 +33,9 @@ type summary struct {
 	Slowest  []callRow     `json:"slowest"`
 	Ledger   ledgerCounts  `json:"ledger"`
 	Findings findingCounts `json:"findings"`
+	// Omitted says what a summary cut to fit its budget left out of its
+	// lists; "" when nothing.
+	Omitted string `json:"omitted,omitempty"`
 }
 
 type header struct {
@@ -133,9 +136,38 @@ func (s *Server) sessionSummary(raw []byte) (*page, error) {
 	}
 	sum := summarize(snap)
 	return &page{
-		head: func(limit int) ([]byte, error) { return marshal(sum, limit) },
-		text: sum.text,
+		head: func(limit int) ([]byte, error) { return marshal(sum.trim(limit), limit) },
+		text: func(limit int) string { return sum.trim(limit).text(limit) },
 	}, nil
+}
+
+// trim returns sum with its lists as long as strings cut to limit bytes
+// afford (the budget's later tries cut both), saying what it left out.
+func (sum *summary) trim(limit int) *summary {
+	n := 10
+	switch {
+	case limit < 64:
+		n = 2
+	case limit < 256:
+		n = 5
+	}
+	t := *sum
+	var left []string
+	if len(t.Errors.Calls) > n {
+		t.Errors.Calls = t.Errors.Calls[:n]
+		left = append(left, fmt.Sprintf("failed calls after the first %d", n))
+	}
+	if len(t.Slowest) > n {
+		t.Slowest = t.Slowest[:n]
+	}
+	if len(t.Findings.Rules) > n {
+		t.Findings.Rules = t.Findings.Rules[:n]
+		left = append(left, fmt.Sprintf("rules after the %d most raised (the check tool lists every finding)", n))
+	}
+	if len(left) > 0 {
+		t.Omitted = "left out: " + strings.Join(left, "; ")
+	}
+	return &t
 }
 
 func summarize(snap *store.Snapshot) *summary {
@@ -260,6 +292,9 @@ func (sum *summary) text(limit int) string {
 		fmt.Fprintf(&b, "; %s %s ×%d", show(r.Rule, limit), r.Severity, r.Count)
 	}
 	b.WriteString("\n")
+	if sum.Omitted != "" {
+		b.WriteString(sum.Omitted + "\n")
+	}
 	return b.String()
 }
 
