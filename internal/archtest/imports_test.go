@@ -105,9 +105,10 @@ func layers() map[string][]string {
 		"internal/toolcat": view,
 		// The captures served over MCP (mcptrail mcp): a view that composes
 		// the views whose JSON it mirrors (the index for sessions, check for
-		// findings, the JSON export's ledger rows), so its answers are the
-		// CLI's; it imports no tap, replay or mock (read-only).
-		"internal/mcpserve": append(slices.Clone(view), "internal/redact", "internal/session", "internal/index", "internal/check", "internal/export/json"),
+		// findings, the JSON export's ledger rows) and the filter language,
+		// so its answers are the CLI's; it imports no tap, replay or mock
+		// (read-only).
+		"internal/mcpserve": append(slices.Clone(view), "internal/redact", "internal/session", "internal/index", "internal/check", "internal/export/json", "internal/filter"),
 
 		// Client configuration files (wrap/unwrap): text splices, no MCP.
 		"internal/clientconfig": nil,

@@ -208,7 +208,7 @@ func TestTools(t *testing.T) {
 			t.Errorf("tool %s is not annotated read-only and not destructive: %+v", tool.Name, a)
 		}
 	}
-	want := []string{"check", "explain_rule", "ledger", "session_summary", "sessions"}
+	want := []string{"calls", "check", "explain_rule", "ledger", "session_summary", "sessions"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Fatalf("tools (-want +got):\n%s", diff)
 	}
@@ -275,6 +275,28 @@ func TestTools(t *testing.T) {
 			if !strings.Contains(sum.text, id) {
 				t.Errorf("summary text does not name the session:\n%s", sum.text)
 			}
+			every := pages(t, cs, "calls", map[string]any{"session": id}, "calls", 16<<10)
+			if len(every) != int(counts["requests"].(float64)) {
+				t.Errorf("calls with no filter: %d, the summary counts %v requests", len(every), counts["requests"])
+			}
+			for _, q := range []struct{ filter, key, want string }{{"status:error", "status", "error"}, {"dir:s2c", "dir", "s2c"}, {"!dir:s2c", "dir", "c2s"}} {
+				n := 0
+				for _, c := range every {
+					if c.(map[string]any)[q.key] == q.want {
+						n++
+					}
+				}
+				got := pages(t, cs, "calls", map[string]any{"session": id, "filter": q.filter}, "calls", 16<<10)
+				for _, c := range got {
+					if c.(map[string]any)[q.key] != q.want {
+						t.Errorf("calls %q: %v", q.filter, c)
+					}
+				}
+				if len(got) != n {
+					t.Errorf("calls %q: %d, of which %d have %s %s", q.filter, len(got), n, q.key, q.want)
+				}
+			}
+
 			for _, a := range []answer{sum, call(t, cs, "ledger", map[string]any{"session": id}), call(t, cs, "check", map[string]any{"session": id})} {
 				noCanary(t, a)
 			}
@@ -307,6 +329,7 @@ func TestTools(t *testing.T) {
 		{"explain_rule", map[string]any{"id": "late"}, "did you mean late-result"},
 		{"sessions", map[string]any{"sinse": "1d"}, "sinse"},
 		{"sessions", map[string]any{"since": "yesterday"}, "since"},
+		{"calls", map[string]any{"filter": "status:nope"}, "want one of ok"},
 	} {
 		got := call(t, cs, bad.tool, bad.args)
 		if !got.isError || !strings.Contains(got.text, bad.want) {
@@ -353,8 +376,8 @@ func TestHostileCaptures(t *testing.T) {
 	}
 	for _, id := range []string{"tuitest-torn", "tuitest-hostile"} {
 		answers := []answer{call(t, cs, "session_summary", map[string]any{"session": id})}
-		for _, tool := range []string{"ledger", "check"} {
-			member := map[string]string{"ledger": "rows", "check": "items"}[tool]
+		for _, tool := range []string{"ledger", "check", "calls"} {
+			member := map[string]string{"ledger": "rows", "check": "items", "calls": "calls"}[tool]
 			items := pages(t, cs, tool, map[string]any{"session": id}, member, budget)
 			if id == "tuitest-hostile" && len(items) == 0 {
 				t.Errorf("%s %s: nothing", tool, id)

@@ -78,3 +78,16 @@ const checkOut = `{"type":"object","required":["session_id","failed","items","to
 	`"items":{"type":"array","description":"the findings of mcptrail check -T json (results[].items)","items":{"type":"object","properties":{` +
 	`"rule":{"type":"string"},"severity":{"type":"string"},"seq":{"type":"integer"},"call":{"type":"string"},"line":{"type":"integer"},` +
 	`"message":{"type":"string"},"fingerprint":{"type":"string"}}}},` + paging + `}}`
+
+const callsIn = `{"type":"object","additionalProperties":false,"properties":{` + sessionArg + `,` +
+	`"filter":{"type":"string","description":"the TUI's filter language (docs/filter.md), e.g. \"status:error tool:create_*\"; empty: every request"},` +
+	cursorArg + `}}`
+
+const callsOut = `{"type":"object","required":["session_id","calls","total","returned"],"properties":{` +
+	`"session_id":{"type":"string"},"filter":{"type":"string"},"requests":{"type":"integer","description":"requests in the session, matched or not"},` +
+	`"calls":{"type":"array","items":{"type":"object","properties":{"call":{"type":"integer"},"dir":{"type":"string"},"method":{"type":"string"},` +
+	`"target":{"type":"string"},"status":{"type":"string"},"answered":{"type":"boolean"},"duration_ms":{"type":"number"},` +
+	`"error_code":{"type":"integer"},"error_message":{"type":"string"},"id":{"type":"string","description":"the JSON-RPC id as on the wire"},` +
+	`"era":{"type":"string"},"request_seq":{"type":"integer"},"response_seq":{"type":"integer"},"operation":{"type":"integer"},"round":{"type":"integer"},` +
+	`"parent":{"type":"integer","description":"the client call a server request interrupted"},"late":{"type":"boolean"},"cancelled":{"type":"boolean"},` +
+	`"rules":{"type":"array","items":{"type":"string"}}}}},` + paging + `}}`

@@ -1,8 +1,9 @@
 // Package mcpserve serves the captures of the state directory as an MCP
 // server (mcptrail mcp), so that a user's coding agent can investigate
 // their MCP server from real traffic with the tools a person has in the
-// CLI: the session index, one session's summary, the elicitation ledger,
-// the findings under the user's [rules], a rule's help.
+// CLI: the session index, one session's summary, its calls through the
+// TUI's filter language, the elicitation ledger, the findings under the
+// user's [rules], a rule's help.
 //
 // It is a view at the top of the reading half: it opens sessions through
 // internal/session, reads the session index (internal/index) and builds
@@ -97,7 +98,8 @@ func New(opts *Options) *mcp.Server {
 // instructions tell a client where to start.
 const instructions = `mcptrail's captures of MCP sessions, read-only. Start with sessions (newest first), ` +
 	`then session_summary for one session (counts, errors, slowest calls, ledger and findings), ` +
-	`then ledger (what the server asked the user) and check (findings, with each rule's help); ` +
+	`then calls (the requests a filter such as "status:error" or "tool:NAME" matches), ` +
+	`ledger (what the server asked the user) and check (findings, with each rule's help); ` +
 	`explain_rule gives one rule's help. A session argument is an id or a unique id prefix; ` +
 	`empty means the newest session. Lists are paginated: pass next_cursor back as cursor.`
 

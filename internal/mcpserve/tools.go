@@ -3,8 +3,12 @@ package mcpserve
 import (
 	"context"
 	stdjson "encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptrail/mcptrail/internal/filter"
 )
 
 // tool is one tool: its definition and what builds its answer from the
@@ -51,6 +55,12 @@ func (s *Server) tools() []tool {
 			"its header (peers, protocol, transport, damage), counts as mcptrail counts them (requests, calls with an MRTR operation once, " +
 			"more rounds, server requests apart), the failed calls, the slowest calls, the elicitation ledger's counts and the findings by severity and rule.",
 			InputSchema: schema(sessionIn), OutputSchema: schema(summaryOut)}, s.sessionSummary},
+		{&mcp.Tool{Name: "calls", Annotations: readOnly("Find calls"), Description: "The requests of a session, either way, in capture order, " +
+			"that a filter matches, one line each: method, target, status, duration, error, id, seqs, MRTR operation and round, " +
+			"the call a server request interrupted, the rules its findings raised; an MRTR round is a row of its own. " +
+			"The filter is the TUI's language (docs/filter.md): space-separated terms, all must match, a leading ! negates one, " +
+			"free text matches the method, target or error message; its keys: " + filterKeys() + ".",
+			InputSchema: schema(callsIn), OutputSchema: schema(callsOut)}, s.calls},
 		{&mcp.Tool{Name: "ledger", Annotations: readOnly("Elicitation ledger"), Description: "The elicitation ledger of a session: " +
 			"every question the server put to the user (MRTR input requests and legacy elicitation/create), with the call it belongs to, " +
 			"its mode, message, form fields or url host, the user's action and how long they took. Rows are those of `mcptrail ledger --json`; " +
@@ -64,6 +74,23 @@ func (s *Server) tools() []tool {
 			"what it looks at, why it matters and the spec section it enforces, with its severity under the user's [rules].",
 			InputSchema: schema(explainIn), OutputSchema: schema(ruleOut)}, s.explain},
 	}
+}
+
+// filterKeys lists the filter language's keys for the calls tool's
+// description, from the one table the parser reads (filter.Spec).
+func filterKeys() string {
+	var keys []string
+	for _, k := range filter.Spec() {
+		v := string(k.Kind)
+		switch {
+		case len(k.Values) > 0:
+			v = strings.Join(k.Values, "|")
+		case v == "duration":
+			v = ">DUR, >=DUR, <DUR or <=DUR, DUR a Go duration or milliseconds"
+		}
+		keys = append(keys, fmt.Sprintf("%s:%s (%s)", k.Name, v, k.Doc))
+	}
+	return strings.Join(keys, "; ")
 }
 
 // schema is a JSON Schema (2020-12) written out below.
