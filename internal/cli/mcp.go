@@ -28,7 +28,8 @@ investigate an MCP server from its real traffic. Add it to Claude Code with
 Its tools: sessions (the session index, newest first, with the filters of
 mcptrail sessions), session_summary (one session's header, counts, failed and
 slowest calls, ledger counts and findings by severity), calls (the requests
-the filter language of the TUI matches, docs/filter.md), ledger (the rows of
+the filter language of the TUI matches, docs/filter.md), call (one request's
+frames, an elicitation answer's values always replaced), ledger (the rows of
 mcptrail ledger --json), check (the findings of mcptrail check -T json under
 the [rules] of .mcptrail.toml, with each raised rule's help) and explain_rule.
 A session argument is an id or unique id prefix; empty is the newest session.

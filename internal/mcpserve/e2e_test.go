@@ -208,7 +208,7 @@ func TestTools(t *testing.T) {
 			t.Errorf("tool %s is not annotated read-only and not destructive: %+v", tool.Name, a)
 		}
 	}
-	want := []string{"calls", "check", "explain_rule", "ledger", "session_summary", "sessions"}
+	want := []string{"call", "calls", "check", "explain_rule", "ledger", "session_summary", "sessions"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Fatalf("tools (-want +got):\n%s", diff)
 	}
@@ -297,6 +297,26 @@ func TestTools(t *testing.T) {
 				}
 			}
 
+			// Every call's frames: its request first, never a submitted
+			// value; the frames that answered a question say so.
+			answered := 0
+			for _, c := range every {
+				row := c.(map[string]any)
+				frames := pages(t, cs, "call", map[string]any{"session": id, "call": row["call"]}, "frames", 16<<10)
+				if len(frames) == 0 || frames[0].(map[string]any)["seq"] != row["request_seq"] {
+					t.Errorf("call %v: frames %v, want its request #%v first", row["call"], frames, row["request_seq"])
+				}
+				for _, f := range frames {
+					if n, _ := f.(map[string]any)["answers"].(float64); n > 0 {
+						answered++
+					}
+				}
+				noCanary(t, call(t, cs, "call", map[string]any{"session": id, "call": row["call"]}))
+			}
+			if name == "elicit-seed" && answered == 0 {
+				t.Error("elicit-seed: no frame of any call answers a question")
+			}
+
 			for _, a := range []answer{sum, call(t, cs, "ledger", map[string]any{"session": id}), call(t, cs, "check", map[string]any{"session": id})} {
 				noCanary(t, a)
 			}
@@ -330,6 +350,8 @@ func TestTools(t *testing.T) {
 		{"sessions", map[string]any{"sinse": "1d"}, "sinse"},
 		{"sessions", map[string]any{"since": "yesterday"}, "since"},
 		{"calls", map[string]any{"filter": "status:nope"}, "want one of ok"},
+		{"call", map[string]any{"call": 999}, "no call 999"},
+		{"call", map[string]any{}, "call index"},
 	} {
 		got := call(t, cs, bad.tool, bad.args)
 		if !got.isError || !strings.Contains(got.text, bad.want) {
@@ -376,6 +398,9 @@ func TestHostileCaptures(t *testing.T) {
 	}
 	for _, id := range []string{"tuitest-torn", "tuitest-hostile"} {
 		answers := []answer{call(t, cs, "session_summary", map[string]any{"session": id})}
+		for _, c := range pages(t, cs, "calls", map[string]any{"session": id}, "calls", budget) {
+			answers = append(answers, call(t, cs, "call", map[string]any{"session": id, "call": c.(map[string]any)["call"]}))
+		}
 		for _, tool := range []string{"ledger", "check", "calls"} {
 			member := map[string]string{"ledger": "rows", "check": "items", "calls": "calls"}[tool]
 			items := pages(t, cs, tool, map[string]any{"session": id}, member, budget)

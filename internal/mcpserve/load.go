@@ -80,21 +80,7 @@ func openIn(f *os.File, want string) (*capture.Reader, error) {
 
 // load reads the session arg names as the user configured it: every
 // record redacted, every finding graded by the user's rules.
-func (s *Server) load(arg string) (*store.Snapshot, error) {
-	r, f, err := s.open(arg)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if s.opts.Redactor != nil {
-		s.opts.Redactor.Reset()
-	}
-	sess, err := session.Load(r, &session.Options{Rules: s.rules(), Redactor: s.opts.Redactor})
-	if err != nil {
-		return nil, fmt.Errorf("reading session %q: %w", arg, err)
-	}
-	return sess.Snapshot, nil
-}
+func (s *Server) load(arg string) (*store.Snapshot, error) { return s.loadWith(arg, nil) }
 
 // checkSession checks the session arg names as `mcptrail check` does
 // with no flag: the user's [rules], no assertion, no baseline.

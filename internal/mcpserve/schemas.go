@@ -83,11 +83,23 @@ const callsIn = `{"type":"object","additionalProperties":false,"properties":{` +
 	`"filter":{"type":"string","description":"the TUI's filter language (docs/filter.md), e.g. \"status:error tool:create_*\"; empty: every request"},` +
 	cursorArg + `}}`
 
-const callsOut = `{"type":"object","required":["session_id","calls","total","returned"],"properties":{` +
-	`"session_id":{"type":"string"},"filter":{"type":"string"},"requests":{"type":"integer","description":"requests in the session, matched or not"},` +
-	`"calls":{"type":"array","items":{"type":"object","properties":{"call":{"type":"integer"},"dir":{"type":"string"},"method":{"type":"string"},` +
+const callLineProps = `"call":{"type":"integer"},"dir":{"type":"string"},"method":{"type":"string"},` +
 	`"target":{"type":"string"},"status":{"type":"string"},"answered":{"type":"boolean"},"duration_ms":{"type":"number"},` +
 	`"error_code":{"type":"integer"},"error_message":{"type":"string"},"id":{"type":"string","description":"the JSON-RPC id as on the wire"},` +
 	`"era":{"type":"string"},"request_seq":{"type":"integer"},"response_seq":{"type":"integer"},"operation":{"type":"integer"},"round":{"type":"integer"},` +
 	`"parent":{"type":"integer","description":"the client call a server request interrupted"},"late":{"type":"boolean"},"cancelled":{"type":"boolean"},` +
-	`"rules":{"type":"array","items":{"type":"string"}}}}},` + paging + `}}`
+	`"rules":{"type":"array","items":{"type":"string"}}`
+
+const callIn = `{"type":"object","additionalProperties":false,"required":["call"],"properties":{` + sessionArg + `,` +
+	`"call":{"type":"integer","minimum":0,"description":"the call's index, as the calls tool gives it"},` + cursorArg + `}}`
+
+const callOut = `{"type":"object","required":["session_id","call","frames","total","returned"],"properties":{` +
+	`"session_id":{"type":"string"},"call":{"type":"object","properties":{` + callLineProps + `}},` +
+	`"frames":{"type":"array","items":{"type":"object","properties":{"seq":{"type":"integer"},"line":{"type":"integer","description":"the capture file's line"},` +
+	`"dir":{"type":"string"},"time":{"type":"string"},"size":{"type":"integer","description":"the frame's bytes on the wire"},` +
+	`"msg":{"description":"the message as JSON, long strings cut"},"text":{"type":"string","description":"a frame that is not JSON"},` +
+	`"answers":{"type":"integer","description":"elicitation answers in the frame, their values replaced"}}}},` + paging + `}}`
+
+const callsOut = `{"type":"object","required":["session_id","calls","total","returned"],"properties":{` +
+	`"session_id":{"type":"string"},"filter":{"type":"string"},"requests":{"type":"integer","description":"requests in the session, matched or not"},` +
+	`"calls":{"type":"array","items":{"type":"object","properties":{` + callLineProps + `}}},` + paging + `}}`

@@ -2,7 +2,7 @@
 // server (mcptrail mcp), so that a user's coding agent can investigate
 // their MCP server from real traffic with the tools a person has in the
 // CLI: the session index, one session's summary, its calls through the
-// TUI's filter language, the elicitation ledger, the findings under the
+// TUI's filter language, one call's frames, the elicitation ledger, the findings under the
 // user's [rules], a rule's help.
 //
 // It is a view at the top of the reading half: it opens sessions through
@@ -98,7 +98,7 @@ func New(opts *Options) *mcp.Server {
 // instructions tell a client where to start.
 const instructions = `mcptrail's captures of MCP sessions, read-only. Start with sessions (newest first), ` +
 	`then session_summary for one session (counts, errors, slowest calls, ledger and findings), ` +
-	`then calls (the requests a filter such as "status:error" or "tool:NAME" matches), ` +
+	`then calls (the requests a filter such as "status:error" or "tool:NAME" matches) and call (one request's frames), ` +
 	`ledger (what the server asked the user) and check (findings, with each rule's help); ` +
 	`explain_rule gives one rule's help. A session argument is an id or a unique id prefix; ` +
 	`empty means the newest session. Lists are paginated: pass next_cursor back as cursor.`

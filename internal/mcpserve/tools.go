@@ -61,6 +61,11 @@ func (s *Server) tools() []tool {
 			"The filter is the TUI's language (docs/filter.md): space-separated terms, all must match, a leading ! negates one, " +
 			"free text matches the method, target or error message; its keys: " + filterKeys() + ".",
 			InputSchema: schema(callsIn), OutputSchema: schema(callsOut)}, s.calls},
+		{&mcp.Tool{Name: "call", Annotations: readOnly("Show a call's frames"), Description: "One request of a session (its index in the calls tool) " +
+			"with its frames: the request, its answer, a notifications/cancelled naming it; each with its capture seq and line, direction, time, size " +
+			"and message as JSON (long strings cut with their size; the text form pretty-prints it). The values of an elicitation answer are always " +
+			"replaced: a frame never shows what the user submitted.",
+			InputSchema: schema(callIn), OutputSchema: schema(callOut)}, s.callFrames},
 		{&mcp.Tool{Name: "ledger", Annotations: readOnly("Elicitation ledger"), Description: "The elicitation ledger of a session: " +
 			"every question the server put to the user (MRTR input requests and legacy elicitation/create), with the call it belongs to, " +
 			"its mode, message, form fields or url host, the user's action and how long they took. Rows are those of `mcptrail ledger --json`; " +
