@@ -446,3 +446,37 @@ func terminalSafe(t *testing.T, text string) {
 		}
 	}
 }
+
+// TestRedaction: the --redact-* flags of mcptrail mcp apply to what every
+// tool answers: a value rule scrubs a tool name from the calls, the
+// frames, the ledger and the summary, and a label from the sessions list.
+func TestRedaction(t *testing.T) {
+	t.Parallel()
+	state := stateWith(t, "elicit-seed")
+	cs := connect(t, state, "--redact-value", "create_account", "--redact-value", "seed$")
+	const id = "tuitest-elicit-seed"
+	for _, s := range pages(t, cs, "sessions", nil, "sessions", 16<<10) {
+		if label := s.(map[string]any)["label"].(string); strings.Contains(label, "seed") {
+			t.Errorf("sessions: label %q not redacted", label)
+		}
+	}
+	answers := []answer{call(t, cs, "session_summary", map[string]any{"session": id}), call(t, cs, "ledger", map[string]any{"session": id})}
+	calls := pages(t, cs, "calls", map[string]any{"session": id}, "calls", 16<<10)
+	if len(calls) == 0 {
+		t.Fatal("no calls")
+	}
+	answers = append(answers, call(t, cs, "calls", map[string]any{"session": id}))
+	for _, c := range calls {
+		answers = append(answers, call(t, cs, "call", map[string]any{"session": id, "call": c.(map[string]any)["call"]}))
+	}
+	redacted := false
+	for _, a := range answers {
+		b, _ := json.Marshal(a.structured)
+		testbin.NoCanary(t, "create_account", a.tool+"'s structured content", string(b))
+		testbin.NoCanary(t, "create_account", a.tool+"'s text", a.text)
+		redacted = redacted || strings.Contains(a.text, "[REDACTED]")
+	}
+	if !redacted {
+		t.Error("no answer shows a redacted value")
+	}
+}
