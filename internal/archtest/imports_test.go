@@ -83,8 +83,8 @@ func layers() map[string][]string {
 		"internal/export/json":     view,
 		"internal/export/text":     view,
 		"internal/export/har":      view,
-		"internal/export/html":     append(slices.Clone(view), "internal/filter"), // the filter language, below every view
-		"internal/check":           append(slices.Clone(view), "internal/session"),
+		"internal/export/html":     append(slices.Clone(view), "internal/filter"),                     // the filter language, below every view
+		"internal/check":           append(slices.Clone(view), "internal/session", "internal/redact"), // redaction on read, for mcptrail mcp
 		"internal/index":           append(slices.Clone(view), "internal/session"),
 		// The TUI: ui is what its screens share; each screen reads Data
 		// (snapshots) and never the capture; source follows the files;

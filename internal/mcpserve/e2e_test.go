@@ -449,7 +449,8 @@ func terminalSafe(t *testing.T, text string) {
 
 // TestRedaction: the --redact-* flags of mcptrail mcp apply to what every
 // tool answers: a value rule scrubs a tool name from the calls, the
-// frames, the ledger and the summary, and a label from the sessions list.
+// frames, the ledger, the findings and the summary, and a label from the
+// sessions list.
 func TestRedaction(t *testing.T) {
 	t.Parallel()
 	state := stateWith(t, "elicit-seed")
@@ -460,7 +461,8 @@ func TestRedaction(t *testing.T) {
 			t.Errorf("sessions: label %q not redacted", label)
 		}
 	}
-	answers := []answer{call(t, cs, "session_summary", map[string]any{"session": id}), call(t, cs, "ledger", map[string]any{"session": id})}
+	answers := []answer{call(t, cs, "session_summary", map[string]any{"session": id}), call(t, cs, "ledger", map[string]any{"session": id}),
+		call(t, cs, "check", map[string]any{"session": id})}
 	calls := pages(t, cs, "calls", map[string]any{"session": id}, "calls", 16<<10)
 	if len(calls) == 0 {
 		t.Fatal("no calls")

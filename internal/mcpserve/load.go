@@ -83,14 +83,15 @@ func openIn(f *os.File, want string) (*capture.Reader, error) {
 func (s *Server) load(arg string) (*store.Snapshot, error) { return s.loadWith(arg, nil) }
 
 // checkSession checks the session arg names as `mcptrail check` does
-// with no flag: the user's [rules], no assertion, no baseline.
+// with no flag (the user's [rules], no assertion, no baseline), the
+// records redacted as configured.
 func (s *Server) checkSession(arg string) (*check.Report, error) {
 	r, f, err := s.open(arg)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	c := check.New(&check.Options{Tool: s.opts.Version, Rules: s.rules()})
+	c := check.New(&check.Options{Tool: s.opts.Version, Rules: s.rules(), Redactor: s.opts.Redactor})
 	if err := c.Check(r, f.Name()); err != nil {
 		return nil, err
 	}
