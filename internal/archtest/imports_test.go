@@ -83,8 +83,8 @@ func layers() map[string][]string {
 		"internal/export/json":     view,
 		"internal/export/text":     view,
 		"internal/export/har":      view,
-		"internal/export/html":     append(slices.Clone(view), "internal/filter"), // the filter language, below every view
-		"internal/check":           append(slices.Clone(view), "internal/session"),
+		"internal/export/html":     append(slices.Clone(view), "internal/filter"),                     // the filter language, below every view
+		"internal/check":           append(slices.Clone(view), "internal/session", "internal/redact"), // redaction on read, for mcptrail mcp
 		"internal/index":           append(slices.Clone(view), "internal/session"),
 		// The TUI: ui is what its screens share; each screen reads Data
 		// (snapshots) and never the capture; source follows the files;
@@ -103,6 +103,12 @@ func layers() map[string][]string {
 		"internal/diff": view,
 		// The tool catalog that tools prints (rules.ToolList over a snapshot).
 		"internal/toolcat": view,
+		// The captures served over MCP (mcptrail mcp): a view that composes
+		// the views whose JSON it mirrors (the index for sessions, check for
+		// findings, the JSON export's ledger rows) and the filter language,
+		// so its answers are the CLI's; it imports no tap, replay or mock
+		// (read-only).
+		"internal/mcpserve": append(slices.Clone(view), "internal/redact", "internal/session", "internal/index", "internal/check", "internal/export/json", "internal/filter"),
 
 		// Client configuration files (wrap/unwrap): text splices, no MCP.
 		"internal/clientconfig": nil,

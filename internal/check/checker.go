@@ -65,7 +65,10 @@ func (c *Checker) Report() *Report { return &c.report }
 // capture is checked (its damage is a finding); an error reading it is
 // returned and adds nothing.
 func (c *Checker) Check(r *capture.Reader, path string) error {
-	s, err := session.Load(r, &session.Options{Rules: c.reg})
+	if c.opts.Redactor != nil {
+		c.opts.Redactor.Reset()
+	}
+	s, err := session.Load(r, &session.Options{Rules: c.reg, Redactor: c.opts.Redactor})
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", path, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/rules"
 )
 
@@ -30,6 +31,11 @@ type Options struct {
 	// Baseline, when not nil, suppresses the items whose fingerprint it
 	// holds (ReadBaseline).
 	Baseline *Baseline
+	// Redactor, when not nil, redacts every record before the session is
+	// judged (session.Options.Redactor), so that no finding quotes what
+	// it hides (mcptrail mcp's check tool). Nil judges the records as
+	// captured, as mcptrail check does.
+	Redactor redact.Redactor
 }
 
 // Assertions are the limits and expectations given to check on its

@@ -83,6 +83,7 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 		newMockCmd(fac),  // mock.go
 		newWrapCmd(fac, nil), newUnwrapCmd(fac, nil),
 		newToolsCmd(fac, nil), // tools.go
+		newMCPCmd(fac),        // mcp.go
 		topic,
 	)
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which it sets only when it suggests itself

@@ -29,7 +29,7 @@ type commandGroup struct {
 func commandGroups() []commandGroup {
 	return []commandGroup{
 		{cobra.Group{ID: "capture", Title: "Capture:"}, []string{"proxy", "http", "wrap", "unwrap"}},
-		{cobra.Group{ID: "read", Title: "Read:"}, []string{"open", "sessions", "ledger", "export", "stats", "tools", "auth"}},
+		{cobra.Group{ID: "read", Title: "Read:"}, []string{"open", "sessions", "ledger", "export", "stats", "tools", "auth", "mcp"}},
 		{cobra.Group{ID: "ci", Title: "CI:"}, []string{"check", "diff", "rules"}},
 		{cobra.Group{ID: "test", Title: "Test:"}, []string{"demo", "mock", "replay"}},
 		{cobra.Group{ID: "config", Title: "Config:"}, []string{"ca", "prune", "version", "completion"}},

@@ -1,0 +1,102 @@
+package mcpserve
+
+import (
+	"context"
+	stdjson "encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptrail/mcptrail/internal/filter"
+)
+
+// tool is one tool: its definition and what builds its answer from the
+// call's raw arguments.
+type tool struct {
+	tool *mcp.Tool
+	run  func(raw []byte) (*page, error)
+}
+
+// handler serves t: one call at a time, its answer fitted to the budget;
+// bad arguments and unknown sessions are tool errors the agent reads.
+func (s *Server) handler(t tool) mcp.ToolHandler {
+	return func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		p, err := t.run(req.Params.Arguments)
+		if err != nil {
+			return toolError(err), nil
+		}
+		res, err := answer(p, s.opts.MaxAnswer)
+		if err != nil {
+			return toolError(err), nil
+		}
+		return res, nil
+	}
+}
+
+// readOnly are the annotations of every tool: nothing is changed, the
+// same call answers the same while the captures stay, and nothing
+// outside the state directory is read.
+func readOnly(title string) *mcp.ToolAnnotations {
+	no := false
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no}
+}
+
+func (s *Server) tools() []tool {
+	return []tool{
+		{&mcp.Tool{Name: "sessions", Annotations: readOnly("List captured sessions"), Description: "List the captured MCP sessions, newest first, " +
+			"from mcptrail's session index: id, label, transport, start, frames, the client's calls (an MRTR operation once), " +
+			"the server's requests to the client apart, failed calls, questions asked, and whether the capture ended. " +
+			"Filters: label, since (an age such as 7d or 12h, or a date), transport (stdio, http), with_elicitations.",
+			InputSchema: schema(sessionsIn), OutputSchema: schema(sessionsOut)}, s.sessions},
+		{&mcp.Tool{Name: "session_summary", Annotations: readOnly("Summarize a session"), Description: "The first thing to read about a session: " +
+			"its header (peers, protocol, transport, damage), counts as mcptrail counts them (requests, calls with an MRTR operation once, " +
+			"more rounds, server requests apart), the failed calls, the slowest calls, the elicitation ledger's counts and the findings by severity and rule.",
+			InputSchema: schema(sessionIn), OutputSchema: schema(summaryOut)}, s.sessionSummary},
+		{&mcp.Tool{Name: "calls", Annotations: readOnly("Find calls"), Description: "The requests of a session, either way, in capture order, " +
+			"that a filter matches, one line each: method, target, status, duration, error, id, seqs, MRTR operation and round, " +
+			"the call a server request interrupted, the rules its findings raised; an MRTR round is a row of its own. " +
+			"The filter is the TUI's language (docs/filter.md): space-separated terms, all must match, a leading ! negates one, " +
+			"free text matches the method, target or error message; its keys: " + filterKeys() + ".",
+			InputSchema: schema(callsIn), OutputSchema: schema(callsOut)}, s.calls},
+		{&mcp.Tool{Name: "call", Annotations: readOnly("Show a call's frames"), Description: "One request of a session (its index in the calls tool) " +
+			"with its frames: the request, its answer, a notifications/cancelled naming it; each with its capture seq and line, direction, time, size " +
+			"and message as JSON (long strings cut with their size; the text form pretty-prints it). The values of an elicitation answer are always " +
+			"replaced: a frame never shows what the user submitted.",
+			InputSchema: schema(callIn), OutputSchema: schema(callOut)}, s.callFrames},
+		{&mcp.Tool{Name: "ledger", Annotations: readOnly("Elicitation ledger"), Description: "The elicitation ledger of a session: " +
+			"every question the server put to the user (MRTR input requests and legacy elicitation/create), with the call it belongs to, " +
+			"its mode, message, form fields or url host, the user's action and how long they took. Rows are those of `mcptrail ledger --json`; " +
+			"a row never carries a value the user submitted.",
+			InputSchema: schema(pageIn), OutputSchema: schema(ledgerOut)}, s.ledger},
+		{&mcp.Tool{Name: "check", Annotations: readOnly("Check a session"), Description: "The findings of a session under the user's [rules] " +
+			"(what `mcptrail check -T json` reports as its items): rule, severity, capture seq and line, call, message and fingerprint, " +
+			"with the help and spec section of every rule raised.",
+			InputSchema: schema(pageIn), OutputSchema: schema(checkOut)}, s.findings},
+		{&mcp.Tool{Name: "explain_rule", Annotations: readOnly("Explain a rule"), Description: "One rule's metadata and help paragraph: " +
+			"what it looks at, why it matters and the spec section it enforces, with its severity under the user's [rules].",
+			InputSchema: schema(explainIn), OutputSchema: schema(ruleOut)}, s.explain},
+	}
+}
+
+// filterKeys lists the filter language's keys for the calls tool's
+// description, from the one table the parser reads (filter.Spec).
+func filterKeys() string {
+	var keys []string
+	for _, k := range filter.Spec() {
+		v := string(k.Kind)
+		switch {
+		case len(k.Values) > 0:
+			v = strings.Join(k.Values, "|")
+		case v == "duration":
+			v = ">DUR, >=DUR, <DUR or <=DUR, DUR a Go duration or milliseconds"
+		}
+		keys = append(keys, fmt.Sprintf("%s:%s (%s)", k.Name, v, k.Doc))
+	}
+	return strings.Join(keys, "; ")
+}
+
+// schema is a JSON Schema (2020-12) written out below.
+func schema(s string) stdjson.RawMessage { return stdjson.RawMessage(s) }
