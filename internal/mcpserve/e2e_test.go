@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -278,6 +279,24 @@ func TestTools(t *testing.T) {
 			every := pages(t, cs, "calls", map[string]any{"session": id}, "calls", 16<<10)
 			if len(every) != int(counts["requests"].(float64)) {
 				t.Errorf("calls with no filter: %d, the summary counts %v requests", len(every), counts["requests"])
+			}
+			// The slowest are client calls, slowest first, an MRTR
+			// operation once (its first round's row).
+			last := math.Inf(1)
+			for _, s := range sum.structured["slowest"].([]any) {
+				r := s.(map[string]any)
+				c := every[int(r["call"].(float64))].(map[string]any)
+				if r["dir"] != "c2s" || c["dir"] != "c2s" {
+					t.Errorf("slowest lists a server request: %v", r)
+				}
+				if round, ok := c["round"].(float64); ok && round > 1 {
+					t.Errorf("slowest lists round %v of an operation, not the operation: %v", round, r)
+				}
+				if d := r["duration_ms"].(float64); d > last {
+					t.Errorf("slowest not in order: %v after %vms", r, last)
+				} else {
+					last = d
+				}
 			}
 			for _, q := range []struct{ filter, key, want string }{{"status:error", "status", "error"}, {"dir:s2c", "dir", "s2c"}, {"!dir:s2c", "dir", "c2s"}} {
 				n := 0

@@ -56,7 +56,7 @@ const summaryOut = `{"type":"object","required":["session","counts","errors","sl
 	`"more_rounds":{"type":"integer"},"server_requests":{"type":"integer"},"notifications":{"type":"integer"},"invalid":{"type":"integer"},"stderr":{"type":"integer"}}},` +
 	`"errors":{"type":"object","properties":{"total":{"type":"integer","description":"failed calls, an operation once"},` +
 	`"calls":{"type":"array","description":"the first failed requests","items":` + callRowSchema + `}}},` +
-	`"slowest":{"type":"array","description":"the slowest answered requests","items":` + callRowSchema + `},` +
+	`"slowest":{"type":"array","description":"the slowest answered client calls, an MRTR operation once with its whole duration and final status","items":` + callRowSchema + `},` +
 	`"ledger":{"type":"object","properties":{"questions":{"type":"integer"},"mode":` + countsSchema + `,"action":` + countsSchema + `,"status":` + countsSchema + `}},` +
 	`"findings":{"type":"object","properties":{"total":{"type":"integer"},"error":{"type":"integer"},"warning":{"type":"integer"},"info":{"type":"integer"},` +
 	`"rules":{"type":"array","items":{"type":"object","properties":{"rule":{"type":"string"},"severity":{"type":"string"},"count":{"type":"integer"}}}}}},` +

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/units"
@@ -191,7 +192,20 @@ func summarize(snap *store.Snapshot) *summary {
 		if call.Failed() && len(sum.Errors.Calls) < summaryErrors {
 			sum.Errors.Calls = append(sum.Errors.Calls, rowOf(&call))
 		}
-		if call.ResponseSeq != 0 {
+		// The slowest are the client's calls, an MRTR operation once for
+		// its whole duration (as every count of calls goes); the server's
+		// requests are timed by the client's user, not the server.
+		switch {
+		case call.Dir == capture.S2C:
+		case call.Operation >= 0:
+			op := snap.Operations.At(call.Operation)
+			last := snap.Calls.At(op.Rounds[len(op.Rounds)-1].Call)
+			if call.Round <= 1 && last.ResponseSeq != 0 {
+				r := rowOf(&call)
+				r.Status, r.DurationMS = op.Status, op.DurationMS
+				answered = append(answered, r)
+			}
+		case call.ResponseSeq != 0:
 			answered = append(answered, rowOf(&call))
 		}
 	}
