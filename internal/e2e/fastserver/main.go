@@ -12,6 +12,8 @@
 //	-ready        write "ready\n" to stdout first
 //	-trap N       exit with status N on SIGTERM
 //	-exit N       exit with status N at the end
+//	-size N       pad each answer to N bytes, newline included (the bench's
+//	              1 KiB frames)
 package main
 
 import (
@@ -37,6 +39,7 @@ func run() int {
 	ready := flag.Bool("ready", false, "write ready to stdout first")
 	trap := flag.Int("trap", -1, "exit with this status on SIGTERM")
 	exit := flag.Int("exit", 0, "exit status")
+	size := flag.Int("size", 0, "pad each answer to this many bytes")
 	flag.Parse()
 
 	if *trap >= 0 {
@@ -55,7 +58,7 @@ func run() int {
 	case *record != "" || *send != "":
 		err = copyFiles(*record, *send)
 	default:
-		err = answer(os.Stdin, os.Stdout)
+		err = answer(os.Stdin, os.Stdout, *size)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fastserver:", err)
@@ -64,17 +67,23 @@ func run() int {
 	return *exit
 }
 
-// answer replies to each request line with a result of the same id.
-func answer(in io.Reader, out io.Writer) error {
+// answer replies to each request line with a result of the same id,
+// padded to size bytes when size is larger than the bare answer.
+func answer(in io.Reader, out io.Writer, size int) error {
 	br := bufio.NewReaderSize(in, 1<<20)
 	bw := bufio.NewWriterSize(out, 1<<20)
 	for {
 		line, err := br.ReadSlice('\n')
 		if len(line) > 0 {
 			if id := idOf(line); id != nil {
+				const head, tail = `,"result":{"content":[{"type":"text","text":"ok`, `"}],"isError":false}}` + "\n"
 				bw.WriteString(`{"jsonrpc":"2.0","id":`)
 				bw.Write(id)
-				bw.WriteString(`,"result":{"content":[{"type":"text","text":"ok"}],"isError":false}}` + "\n")
+				bw.WriteString(head)
+				for range size - (len(`{"jsonrpc":"2.0","id":`) + len(id) + len(head) + len(tail)) {
+					bw.WriteByte('k')
+				}
+				bw.WriteString(tail)
 			}
 		}
 		if err == bufio.ErrBufferFull {
