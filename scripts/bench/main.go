@@ -15,7 +15,8 @@
 // last frame is in the capture file, and the relay's CPU per frame). The
 // server is internal/e2e/fastserver, which answers each line at once with an
 // answer of the same size. A relay's CPU is that of its processes (the two
-// cats of the floor; mcptrail itself), without the server's. Start-up is the
+// cats of the floor; mcptrail itself), without the server's, from the
+// threads' run time in /proc. Start-up is the
 // time from exec to the first byte the server writes arriving through the
 // relay. The table gives the medians over the runs.
 package main
@@ -293,7 +294,13 @@ func measure(c config, server string, size, frames int) (phase, error) {
 	cpu0 = relayCPU(cmd.Process.Pid)
 	start := time.Now()
 	errc := make(chan error, 1)
-	go func() { _, err := w.Write(data); errc <- err }()
+	go func() { // one write a frame, as a client writes its messages
+		var err error
+		for off := 0; off < len(data) && err == nil; off += size {
+			_, err = w.Write(data[off : off+size])
+		}
+		errc <- err
+	}()
 	for i := range frames {
 		if _, err := r.ReadSlice('\n'); err != nil {
 			p.answersShort = frames - i
@@ -364,8 +371,9 @@ func lastSeq(path string) int {
 	return seq
 }
 
-// relayCPU is the user and system CPU of pid and its descendants, less the
-// server's (fastserver's) own.
+// relayCPU is the CPU time of pid and its descendants, less the server's
+// (fastserver's) own: the sum of their threads' run time, in nanoseconds
+// (/proc/PID/task/TID/schedstat).
 func relayCPU(pid int) time.Duration {
 	var total time.Duration
 	var walk func(pid int)
@@ -374,21 +382,22 @@ func relayCPU(pid int) time.Duration {
 		if err != nil {
 			return
 		}
-		// comm is in parentheses and may hold spaces: fields follow the last ')'.
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
+		// comm is in parentheses and may hold spaces.
+		i, j := bytes.IndexByte(stat, '('), bytes.LastIndexByte(stat, ')')
+		if i < 0 || j < i {
 			return
 		}
-		comm := string(stat[bytes.IndexByte(stat, '(')+1 : i])
-		f := strings.Fields(string(stat[i+1:]))
-		if comm != "fastserver" && len(f) > 12 {
-			ut, _ := strconv.ParseInt(f[11], 10, 64)
-			st, _ := strconv.ParseInt(f[12], 10, 64)
-			total += time.Duration(ut+st) * time.Second / clockTicks
-		}
-		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*", pid))
 		for _, t := range tasks {
-			kids, _ := os.ReadFile(t)
+			if string(stat[i+1:j]) != "fastserver" {
+				if b, err := os.ReadFile(t + "/schedstat"); err == nil {
+					if f := strings.Fields(string(b)); len(f) > 0 {
+						ns, _ := strconv.ParseInt(f[0], 10, 64)
+						total += time.Duration(ns)
+					}
+				}
+			}
+			kids, _ := os.ReadFile(t + "/children")
 			for k := range strings.FieldsSeq(string(kids)) {
 				if n, err := strconv.Atoi(k); err == nil {
 					walk(n)
@@ -399,10 +408,6 @@ func relayCPU(pid int) time.Duration {
 	walk(pid)
 	return total
 }
-
-// clockTicks is USER_HZ, the unit of /proc/PID/stat's times: 100 on every
-// Linux that Go supports.
-const clockTicks = 100
 
 func printTable(o options, cfgs []config, results map[string][]phase) {
 	fmt.Println("| frames | relay | round trip p50 | × floor | CPU/frame, sequential | pipelined frames/s | × floor | CPU/frame, pipelined | frames lost |")
@@ -430,7 +435,7 @@ func printTable(o options, cfgs []config, results map[string][]phase) {
 				lostText)
 		}
 	}
-	fmt.Println("\nCPU is the relay's own (10 ms resolution of /proc, spread over the phase's frames);")
+	fmt.Println("\nCPU is the relay's own, its threads' run time over the phase's frames (requests and answers);")
 	fmt.Println("frames/s counts requests and answers; capture on is counted when the last frame is on disk.")
 }
 
