@@ -358,13 +358,15 @@ func lastSeq(path string) int {
 	buf := make([]byte, 8192)
 	n, _ := f.ReadAt(buf, max(fi.Size()-int64(len(buf)), 0))
 	buf = buf[:n]
+	// Only whole records count: cut a torn last one.
+	buf = buf[:bytes.LastIndexByte(buf, '\n')+1]
 	i := bytes.LastIndex(buf, []byte(`{"type":"frame","seq":`))
 	if i < 0 {
 		return 0
 	}
 	rest := buf[i+len(`{"type":"frame","seq":`):]
 	end := bytes.IndexByte(rest, ',')
-	if end < 0 || !bytes.HasSuffix(buf, []byte("\n")) && bytes.IndexByte(rest, '\n') < 0 {
+	if end < 0 {
 		return 0
 	}
 	seq, _ := strconv.Atoi(string(rest[:end]))
