@@ -103,3 +103,30 @@ const callOut = `{"type":"object","required":["session_id","call","frames","tota
 const callsOut = `{"type":"object","required":["session_id","calls","total","returned"],"properties":{` +
 	`"session_id":{"type":"string"},"filter":{"type":"string"},"requests":{"type":"integer","description":"requests in the session, matched or not"},` +
 	`"calls":{"type":"array","items":{"type":"object","properties":{` + callLineProps + `}}},` + paging + `}}`
+
+const diffIn = `{"type":"object","additionalProperties":false,"required":["a","b"],"properties":{` +
+	`"a":{"type":"string","description":"the older session: an id or unique id prefix"},` +
+	`"b":{"type":"string","description":"the newer session: an id or unique id prefix"},` +
+	`"slower_than":{"type":"string","description":"report calls and p50s that grew by this factor (2x by default; 0: compare no duration)"},` +
+	`"ignore":{"type":"array","items":{"type":"string"},"description":"JSON Pointers of result members whose changes are not reported"},` +
+	cursorArg + `}}`
+
+const sideSchema = `{"type":"object","properties":{"session":{"type":"string"},"label":{"type":"string"},"calls":{"type":"integer"}}}`
+
+const diffOut = `{"type":"object","required":["a","b","differs","changes","total","returned"],"properties":{` +
+	`"a":` + sideSchema + `,"b":` + sideSchema + `,"differs":{"type":"boolean","description":"mcptrail diff would exit 1"},` +
+	`"matched":{"type":"integer"},"operations":{"type":"integer"},"sections":` + countsSchema + `,` +
+	`"changes":{"type":"array","items":{"type":"object","properties":{"section":{"type":"string",` +
+	`"enum":["catalog","calls.changed","calls.only_a","calls.only_b","calls.slower","ledger","findings.new","findings.gone","latency"]},` +
+	`"change":{"type":"object","description":"the element of that list of mcptrail diff --json (docs/diff.md)"}}}},` + paging + `}}`
+
+const toolsIn = `{"type":"object","additionalProperties":false,"properties":{` + sessionArg + `,` +
+	`"baseline":{"type":"string","description":"a session whose catalog this one is compared with; the answer lists the drift instead of the tools"},` +
+	cursorArg + `}}`
+
+const toolsOut = `{"type":"object","required":["session_id","listed","complete","total","returned"],"properties":{` +
+	`"session_id":{"type":"string"},"listed":{"type":"boolean"},"complete":{"type":"boolean"},` +
+	`"tools":{"type":"array","description":"the tools of mcptrail tools --json (docs/tools.md)","items":{"type":"object"}},` +
+	`"skills":{"type":"integer"},"apps":{"type":"integer"},"baseline":{"type":"string"},"baseline_listed":{"type":"boolean"},` +
+	`"drift":{"type":"array","description":"with a baseline: the changes from its catalog","items":{"type":"object","properties":{"kind":{"type":"string"},"tool":{"type":"string"},` +
+	`"what":{"type":"string"},"old":{"type":"string"},"new":{"type":"string"}}}},"drift_by_rule":` + countsSchema + `,` + paging + `}}`

@@ -75,6 +75,19 @@ func (s *Server) tools() []tool {
 			"(what `mcptrail check -T json` reports as its items): rule, severity, capture seq and line, call, message and fingerprint, " +
 			"with the help and spec section of every rule raised.",
 			InputSchema: schema(pageIn), OutputSchema: schema(checkOut)}, s.findings},
+		{&mcp.Tool{Name: "diff", Annotations: readOnly("Compare two sessions"), Description: "Session a (the older) compared with session b, " +
+			"as `mcptrail diff --json a b` reports it: whether they differ, the calls matched, then the changes section by section, each element as " +
+			"diff --json writes it: catalog (definitions added, removed, changed, with their drift), calls.changed (a matched call whose status, error or " +
+			"result members changed), calls.only_a and calls.only_b, calls.slower, ledger (questions added, removed, reworded or answered differently; " +
+			"never a value), findings.new and findings.gone, latency (p50s). slower_than is diff's --slower-than (2x by default, 0: no durations); " +
+			"ignore lists JSON Pointers of result members not compared.",
+			InputSchema: schema(diffIn), OutputSchema: schema(diffOut)}, s.diffSessions},
+		{&mcp.Tool{Name: "tools", Annotations: readOnly("Show a session's tool catalog"), Description: "The tools a session's server listed " +
+			"in its latest tools/list, each as `mcptrail tools --json` writes it: name, title, description, annotations, arguments, schemas, " +
+			"definition hash. With baseline (another session), the drift from that session's catalog instead, one change a row, as the drift " +
+			"rules of `mcptrail check --tools-baseline` name it: tool-added, tool-removed, tool-description-changed, tool-schema-loosened, " +
+			"tool-schema-tightened, tool-annotations-changed.",
+			InputSchema: schema(toolsIn), OutputSchema: schema(toolsOut)}, s.catalog},
 		{&mcp.Tool{Name: "explain_rule", Annotations: readOnly("Explain a rule"), Description: "One rule's metadata and help paragraph: " +
 			"what it looks at, why it matters and the spec section it enforces, with its severity under the user's [rules].",
 			InputSchema: schema(explainIn), OutputSchema: schema(ruleOut)}, s.explain},

@@ -203,18 +203,29 @@ type toolJSON struct {
 	Line         int              `json:"line,omitempty"`
 }
 
+// toolOf is the tool d as WriteJSON writes it.
+func toolOf(d *store.Definition) toolJSON {
+	args := rules.Arguments(d.InputSchema)
+	if args == nil {
+		args = []rules.Argument{}
+	}
+	return toolJSON{Name: d.Name, Title: d.Title, Description: d.Description, Annotations: d.Annotations,
+		Arguments: args, InputSchema: d.InputSchema, OutputSchema: d.OutputSchema, Hash: d.Hash, Seq: d.Seq, Line: d.Line}
+}
+
+// ToolJSON returns tool i of the catalog as WriteJSON writes it in its
+// tools member, a value to marshal (mcptrail mcp's tools tool).
+func (c *Catalog) ToolJSON(i int) any {
+	t := toolOf(&c.Tools[i])
+	return &t
+}
+
 // WriteJSON writes the catalog as one JSON object, full hashes included,
 // escaped for a terminal (termtext).
 func (c *Catalog) WriteJSON(w io.Writer) error {
 	out := catalogJSON{Session: c.Session, Listed: c.Listed, Complete: c.Complete, Tools: []toolJSON{}}
 	for i := range c.Tools {
-		d := &c.Tools[i]
-		args := rules.Arguments(d.InputSchema)
-		if args == nil {
-			args = []rules.Argument{}
-		}
-		out.Tools = append(out.Tools, toolJSON{Name: d.Name, Title: d.Title, Description: d.Description, Annotations: d.Annotations,
-			Arguments: args, InputSchema: d.InputSchema, OutputSchema: d.OutputSchema, Hash: d.Hash, Seq: d.Seq, Line: d.Line})
+		out.Tools = append(out.Tools, toolOf(&c.Tools[i]))
 	}
 	for i := range c.Skills {
 		d := &c.Skills[i]
