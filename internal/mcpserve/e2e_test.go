@@ -209,7 +209,7 @@ func TestTools(t *testing.T) {
 			t.Errorf("tool %s is not annotated read-only and not destructive: %+v", tool.Name, a)
 		}
 	}
-	want := []string{"call", "calls", "check", "diff", "explain_rule", "ledger", "session_summary", "sessions", "tools"}
+	want := []string{"call", "calls", "check", "diff", "explain_rule", "ledger", "session_summary", "sessions", "tail", "tools"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Fatalf("tools (-want +got):\n%s", diff)
 	}

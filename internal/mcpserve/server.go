@@ -69,6 +69,8 @@ type Server struct {
 	// mu serialises tool calls: the Redactor and the index are used by
 	// one call at a time.
 	mu sync.Mutex
+	// live is set by open when the capture it opened is still written.
+	live bool
 }
 
 // New returns the MCP server of opts, its tools registered; nil opts
