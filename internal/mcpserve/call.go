@@ -32,6 +32,9 @@ type frameRow struct {
 	Dir  string    `json:"dir"`
 	Time time.Time `json:"time"`
 	Size int       `json:"size"`
+	// URI is the frame's resource (FrameURI): the frame whole, where
+	// Msg's long strings are cut.
+	URI string `json:"uri"`
 	// Msg is the message; nil for a frame that is not JSON.
 	Msg  jsontext.Value `json:"msg,omitempty"`
 	Text string         `json:"text,omitempty"`
@@ -104,6 +107,7 @@ func (s *Server) frames(arg string, keep func(*store.Frame) bool) ([]frameRow, *
 	}
 	for i := range rows {
 		rows[i].Line = snap.Line(rows[i].Seq)
+		rows[i].URI = FrameURI(snap.Session.ID, rows[i].Seq)
 	}
 	return rows, snap, nil
 }

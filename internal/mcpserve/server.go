@@ -90,20 +90,26 @@ func New(opts *Options) *mcp.Server {
 		s.opts.Version = "dev"
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mcptrail", Title: "mcptrail captures", Version: s.opts.Version},
-		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
+		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{},
+			Resources: &mcp.ResourceCapabilities{}, Prompts: &mcp.PromptCapabilities{}}})
 	for _, t := range s.tools() {
 		srv.AddTool(t.tool, s.handler(t))
 	}
+	s.addResources(srv)
+	s.addPrompt(srv)
 	return srv
 }
 
 // instructions tell a client where to start.
 const instructions = `mcptrail's captures of MCP sessions, read-only. Start with sessions (newest first), ` +
 	`then session_summary for one session (counts, errors, slowest calls, ledger and findings), ` +
-	`then calls (the requests a filter such as "status:error" or "tool:NAME" matches) and call (one request's frames), ` +
+	`then calls (the requests a filter such as "status:error" or "tool:NAME" matches) and call (one request's frames; ` +
+	`a frame's uri, mcptrail://sessions/ID/frames/SEQ, reads it whole), ` +
 	`ledger (what the server asked the user) and check (findings, with each rule's help); ` +
-	`explain_rule gives one rule's help. A session argument is an id or a unique id prefix; ` +
-	`empty means the newest session. Lists are paginated: pass next_cursor back as cursor.`
+	`explain_rule gives one rule's help, tools the server's catalog (with baseline, what changed), diff compares two sessions, ` +
+	`and tail waits for a live session's next calls while the user reproduces a problem. ` +
+	`The resource mcptrail://sessions/ID is a session's text report; the prompt debug_session walks through a session. ` +
+	`A session argument is an id or a unique id prefix; empty means the newest session. Lists are paginated: pass next_cursor back as cursor.`
 
 // Serve runs the server of opts on in and out (newline-delimited
 // JSON-RPC, the stdio transport) until the client closes in or ctx ends.
