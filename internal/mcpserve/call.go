@@ -84,7 +84,8 @@ func (s *Server) callFrames(raw []byte) (*page, error) {
 
 // frames reads the session arg names and returns the rows of the frames
 // keep selects, in capture order, each with the values of an elicitation
-// answer replaced whatever the configuration says (the answers redactor
+// answer replaced whatever the redaction says unless the operator asked
+// for them (Options.RevealAnswers) (the answers redactor
 // sees a copy of every frame in order, so it knows which responses answer
 // an elicitation/create; the rules still read the frame as it is).
 func (s *Server) frames(arg string, keep func(*store.Frame) bool) ([]frameRow, *store.Snapshot, error) {
@@ -96,7 +97,9 @@ func (s *Server) frames(arg string, keep func(*store.Frame) bool) ([]frameRow, *
 	onFrame := func(f *store.Frame) {
 		rec := *f.Record
 		rec.Msg, rec.Raw = slices.Clone(rec.Msg), ""
-		answers.Record(&rec)
+		if !s.opts.RevealAnswers {
+			answers.Record(&rec)
+		}
 		if keep(f) {
 			rows = append(rows, rowOfFrame(f, &rec))
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptrail/mcptrail/internal/testbin"
 	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 )
 
@@ -141,4 +142,46 @@ func TestResourcesAndPrompt(t *testing.T) {
 func testNoCanaryText(t *testing.T, text string) {
 	t.Helper()
 	noCanary(t, answer{text: text, structured: map[string]any{}})
+}
+
+// TestRevealAnswers: the canary elicit-seed's user submitted is in no
+// answer by default — not the frames of tail, call or the frame resource
+// — and shows in the frames only with --reveal-answers, never in the
+// ledger; --redact-answers still hides it then.
+func TestRevealAnswers(t *testing.T) {
+	t.Parallel()
+	state := stateWith(t, "elicit-seed")
+	const id = "tuitest-elicit-seed"
+	frames := func(cs *mcp.ClientSession) (string, string) {
+		tail := call(t, cs, "tail", map[string]any{"session": id, "what": "records", "after_seq": 0, "count": 100, "timeout_s": 5})
+		if tail.isError || tail.structured["stopped"] != "ended" {
+			t.Fatalf("tail of an ended session: %v %q", tail.structured, tail.text)
+		}
+		var all strings.Builder
+		all.WriteString(tail.text)
+		for _, f := range pages(t, cs, "tail", map[string]any{"session": id, "what": "records", "after_seq": 0, "count": 100, "timeout_s": 5}, "frames", 16<<10) {
+			b, _ := json.Marshal(f)
+			all.Write(b)
+			whole, err := read(t, cs, f.(map[string]any)["uri"].(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			all.WriteString(whole)
+		}
+		ledger := call(t, cs, "ledger", map[string]any{"session": id})
+		b, _ := json.Marshal(ledger.structured)
+		return all.String(), ledger.text + string(b)
+	}
+	got, ledger := frames(connect(t, state))
+	testbin.NoCanary(t, "CANARY", "the frames by default", got)
+	testbin.NoCanary(t, "CANARY", "the ledger", ledger)
+
+	got, ledger = frames(connect(t, state, "--reveal-answers"))
+	if !strings.Contains(got, "CANARY") {
+		t.Error("--reveal-answers: no frame shows the submitted value")
+	}
+	testbin.NoCanary(t, "CANARY", "the ledger with --reveal-answers", ledger)
+
+	got, _ = frames(connect(t, state, "--reveal-answers", "--redact-answers"))
+	testbin.NoCanary(t, "CANARY", "the frames with --reveal-answers --redact-answers", got)
 }
