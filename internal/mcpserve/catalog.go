@@ -25,9 +25,11 @@ type toolsHead struct {
 	SessionID string `json:"session_id"`
 	Listed    bool   `json:"listed"`
 	Complete  bool   `json:"complete"`
-	Tools     int    `json:"tools"`
-	Skills    int    `json:"skills"`
-	Apps      int    `json:"apps"`
+	// Tools, Skills and Apps count the catalog's tools, skills and app
+	// tools (tools --json lists the skills and apps).
+	Tools  int `json:"tool_count"`
+	Skills int `json:"skill_count"`
+	Apps   int `json:"app_count"`
 	// Baseline is the baseline session's id, "" without one; Drift counts
 	// its changes by rule id (tool-added, tool-schema-loosened, …).
 	Baseline   string         `json:"baseline,omitempty"`

@@ -128,7 +128,7 @@ const toolsIn = `{"type":"object","additionalProperties":false,"properties":{` +
 const toolsOut = `{"type":"object","required":["session_id","listed","complete","total","returned"],"properties":{` +
 	`"session_id":{"type":"string"},"listed":{"type":"boolean"},"complete":{"type":"boolean"},` +
 	`"tools":{"type":"array","description":"the tools of mcptrail tools --json (docs/tools.md)","items":{"type":"object"}},` +
-	`"skills":{"type":"integer"},"apps":{"type":"integer"},"baseline":{"type":"string"},"baseline_listed":{"type":"boolean"},` +
+	`"tool_count":{"type":"integer"},"skill_count":{"type":"integer"},"app_count":{"type":"integer"},"baseline":{"type":"string"},"baseline_listed":{"type":"boolean"},` +
 	`"drift":{"type":"array","description":"with a baseline: the changes from its catalog","items":{"type":"object","properties":{"kind":{"type":"string"},"tool":{"type":"string"},` +
 	`"what":{"type":"string"},"old":{"type":"string"},"new":{"type":"string"}}}},"drift_by_rule":` + countsSchema + `,` + paging + `}}`
 
