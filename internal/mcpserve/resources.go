@@ -46,26 +46,39 @@ func (s *Server) addResources(srv *mcp.Server) {
 			"elicitation answer's values replaced): what the call tool gives as a frame's uri when it cuts its strings. Cut at 1 MiB."}, s.readResource)
 }
 
+// parseURI reads a resource URI: mcptrail://sessions/ID (the report) or
+// mcptrail://sessions/ID/frames/SEQ (frame is then set), ID path-escaped
+// as FrameURI writes it.
+func parseURI(uri string) (id string, seq uint64, frame bool, err error) {
+	bad := fmt.Errorf("want mcptrail://sessions/ID or mcptrail://sessions/ID/frames/SEQ")
+	rest, ok := strings.CutPrefix(uri, "mcptrail://sessions/")
+	if !ok || rest == "" {
+		return "", 0, false, bad
+	}
+	id, seqText, frame := strings.Cut(rest, "/frames/")
+	id, err = url.PathUnescape(id)
+	if err != nil || id == "" || strings.Contains(id, "/") {
+		return "", 0, false, bad
+	}
+	if frame {
+		if seq, err = strconv.ParseUint(seqText, 10, 64); err != nil {
+			return "", 0, false, fmt.Errorf("frame %q: want a frame's seq, as the call tool gives it", cut(seqText, 32))
+		}
+	}
+	return id, seq, frame, nil
+}
+
 // readResource answers both templates.
 func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	rest, ok := strings.CutPrefix(uri, "mcptrail://sessions/")
-	if !ok || rest == "" {
-		return nil, notFound(uri, fmt.Errorf("want mcptrail://sessions/ID or mcptrail://sessions/ID/frames/SEQ"))
-	}
-	id, seqText, frame := strings.Cut(rest, "/frames/")
-	id, err := url.PathUnescape(id)
-	if err != nil || id == "" || strings.Contains(id, "/") {
-		return nil, notFound(uri, fmt.Errorf("want mcptrail://sessions/ID or mcptrail://sessions/ID/frames/SEQ"))
+	id, seq, frame, err := parseURI(uri)
+	if err != nil {
+		return nil, notFound(uri, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var c *mcp.ResourceContents
 	if frame {
-		seq, err := strconv.ParseUint(seqText, 10, 64)
-		if err != nil {
-			return nil, notFound(uri, fmt.Errorf("frame %q: want a frame's seq, as the call tool gives it", cut(seqText, 32)))
-		}
 		c, err = s.frameResource(uri, id, seq)
 		if err != nil {
 			return nil, err
