@@ -46,7 +46,8 @@ Its summary (session_summary):
 %[2]s
 Go through it in this order, with the mcptrail tools, each with session %[1]q:
 1. session_summary: the counts, the failed and the slowest calls, what the server asked the user, the findings by rule.
-2. calls with filter "status:error" (then "status:pending", "slow:>1s", "elicit:decline" as the summary suggests): the failing calls.
+2. calls with filter "status:error", then "status:tool-error" (a tool's isError result), "status:pending", "slow:>1s",
+   "elicit:decline" as the summary suggests: the failing calls.
 3. call with each failing call's index: its request, its answer, a cancellation; a frame's strings are cut, read its uri
    (mcptrail://sessions/%[1]s/frames/SEQ) for the frame whole.
 4. check: the findings under the user's rules, each with its rule's help and spec section; explain_rule for a rule's help.
