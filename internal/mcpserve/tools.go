@@ -73,8 +73,9 @@ func (s *Server) tools() []tool {
 			InputSchema: schema(callsIn), OutputSchema: schema(callsOut)}, run: s.calls},
 		{tool: &mcp.Tool{Name: "call", Annotations: readOnly("Show a call's frames"), Description: "One request of a session (its index in the calls tool) " +
 			"with its frames: the request, its answer, a notifications/cancelled naming it; each with its capture seq and line, direction, time, size " +
-			"and message as JSON (long strings cut with their size; the text form pretty-prints it). The values of an elicitation answer are always " +
-			"replaced: a frame never shows what the user submitted.",
+			"and message as JSON (long strings cut with their size; the text form pretty-prints it) and uri, the frame resource that holds it whole. " +
+			"The values of an elicitation answer are replaced: a frame does not show what the user submitted (unless the operator started " +
+			"mcptrail mcp with --reveal-answers).",
 			InputSchema: schema(callIn), OutputSchema: schema(callOut)}, run: s.callFrames},
 		{tool: &mcp.Tool{Name: "ledger", Annotations: readOnly("Elicitation ledger"), Description: "The elicitation ledger of a session: " +
 			"every question the server put to the user (MRTR input requests and legacy elicitation/create), with the call it belongs to, " +
