@@ -6,12 +6,16 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 )
 
 // connectProxied starts `mcptrail --label LABEL -- mcptrail mcp` over
@@ -163,5 +167,40 @@ func TestLiveSession(t *testing.T) {
 			continue
 		}
 		t.Errorf("mcptrail mcp, captured, raises %v: %v", it["rule"], it["message"])
+	}
+}
+
+// TestHalfWrittenLine: a capture whose writer holds its lock (the real
+// capture.File, as the proxy opens it) and whose last line is half
+// written is read to its last complete line, live and not torn, its
+// answers the frames before; once the writer is gone the same half line
+// is the torn tail it then is.
+func TestHalfWrittenLine(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	whole := tuitest.Capture(t, "half", tuitest.ReadTranscript(t, tuitest.Transcript("errors")), false)
+	f, err := capture.CreateSessionFile(filepath.Join(state, "sessions"), time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC), "half", "tuitest-half")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(append(whole, `{"type":"frame","seq":99,"dir":"s2c","fra`...)); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, state)
+	h := call(t, cs, "session_summary", map[string]any{"session": "tuitest-half"}).structured["session"].(map[string]any)
+	if h["live"] != true || h["damage"].(map[string]any)["torn"] != false {
+		t.Errorf("a half-written line under a live writer: live %v, damage %v", h["live"], h["damage"])
+	}
+	tail := call(t, cs, "tail", map[string]any{"session": "tuitest-half", "what": "records", "after_seq": 0, "count": 100, "timeout_s": 0.5})
+	if tail.structured["stopped"] != "timeout" || tail.structured["live"] != true {
+		t.Errorf("tail of a live session with nothing new: %v", tail.structured)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h = call(t, cs, "session_summary", map[string]any{"session": "tuitest-half"}).structured["session"].(map[string]any)
+	if h["live"] != false || h["damage"].(map[string]any)["torn"] != true {
+		t.Errorf("the same line, its writer gone: live %v, damage %v", h["live"], h["damage"])
 	}
 }
