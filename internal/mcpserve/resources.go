@@ -141,12 +141,12 @@ func (s *Server) frameResource(uri, arg string, seq uint64) (*mcp.ResourceConten
 	return &mcp.ResourceContents{URI: uri, MIMEType: mime, Text: out.text()}, nil
 }
 
-// notFound is the resource-not-found error of uri (mcp.CodeResourceNotFound)
+// notFound is the resource-not-found error of uri (-32602, as the SDK gives it)
 // with why, escaped and bounded, in its message, so an agent reads what to
 // pass instead.
 func notFound(uri string, why error) error {
 	data, _ := stdjson.Marshal(map[string]string{"uri": uri})
-	return &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: "Resource not found: " + show(why.Error(), 512), Data: data}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Resource not found: " + show(why.Error(), 512), Data: data}
 }
 
 // capped is a writer that keeps the first MaxResource bytes written and
