@@ -98,6 +98,11 @@ func TestLiveSession(t *testing.T) {
 		got <- call(t, watch, "tail", map[string]any{"session": id, "count": 2, "after_seq": after, "timeout_s": 30})
 	}()
 	time.Sleep(200 * time.Millisecond) // the tail is waiting; what follows is new either way
+	// The other tools answer while a tail waits.
+	began := time.Now()
+	if s := call(t, watch, "session_summary", map[string]any{"session": id}); s.isError || time.Since(began) > 10*time.Second {
+		t.Errorf("session_summary while a tail waits: %v after %v", s.isError, time.Since(began))
+	}
 	for _, args := range []map[string]any{{"id": "late-result"}, {"id": "no-such-rule"}} {
 		if _, err := live.CallTool(context.Background(), &mcp.CallToolParams{Name: "explain_rule", Arguments: args}); err != nil {
 			t.Fatal(err)
