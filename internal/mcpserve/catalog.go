@@ -14,6 +14,7 @@ import (
 // baseline, and where the list resumes.
 type toolsArgs struct {
 	Session  string `json:"session"`
+	List     string `json:"list"`
 	Baseline string `json:"baseline"`
 	Cursor   string `json:"cursor"`
 }
@@ -37,8 +38,8 @@ type toolsHead struct {
 	Drift      map[string]int `json:"drift_by_rule,omitempty"`
 }
 
-// catalog answers the session's tool catalog, each tool as `mcptrail
-// tools --json` writes it; with a baseline session, the changes from its
+// catalog answers the session's tool catalog, each tool (or with list,
+// each skill or app tool) as `mcptrail tools --json` writes it; with a baseline session, the changes from its
 // catalog to this one as the drift rules of check --tools-baseline name
 // them (rules.CompareCatalogs), one item each instead.
 func (s *Server) catalog(raw []byte) (*page, error) {
@@ -69,7 +70,31 @@ func (s *Server) catalog(raw []byte) (*page, error) {
 		item: func(i, limit int) ([]byte, error) { return marshal(c.ToolJSON(i), limit) },
 		line: func(i, limit int) string { return toolLine(c, i, limit) },
 	}
+	switch a.List {
+	case "", "tools":
+	case "skills":
+		l = &list{name: "skills", n: len(c.Skills),
+			item: func(i, limit int) ([]byte, error) { return marshal(c.SkillJSON(i), limit) },
+			line: func(i, limit int) string {
+				d := &c.Skills[i]
+				return fmt.Sprintf("skill %s (%s), %s, hash %s", show(d.Key, limit), show(d.Name, limit), plural(len(d.Skill.Files), "file"), short(d.Hash))
+			},
+		}
+	case "apps":
+		l = &list{name: "apps", n: len(c.Apps),
+			item: func(i, limit int) ([]byte, error) { return marshal(c.AppJSON(i), limit) },
+			line: func(i, limit int) string {
+				ap := &c.Apps[i]
+				return fmt.Sprintf("app tool %s: %s, %s, %s read", show(ap.Tool, limit), show(ap.ResourceURI, limit), plural(ap.Calls, "call"), plural(ap.Reads, "time"))
+			},
+		}
+	default:
+		return nil, fmt.Errorf("list %q: want tools (the default), skills or apps", cut(a.List, 32))
+	}
 	if a.Baseline != "" {
+		if a.List != "" && a.List != "tools" {
+			return nil, fmt.Errorf("baseline compares the tools: leave list out")
+		}
 		l = &list{name: "drift", n: len(drift),
 			item: func(i, limit int) ([]byte, error) { return marshal(&drift[i], limit) },
 			line: func(i, limit int) string { return driftLine(&drift[i], limit) },
@@ -138,11 +163,15 @@ func toolLine(c *toolcat.Catalog, i, limit int) string {
 	if len(args) > 0 {
 		s += " " + strings.Join(args, " ")
 	}
-	h := d.Hash
+	return s + " hash " + short(d.Hash)
+}
+
+// short is the first 12 hex digits of a definition hash, as tools prints it.
+func short(h string) string {
 	if len(h) > 12 {
-		h = h[:12]
+		return h[:12]
 	}
-	return s + " hash " + h
+	return h
 }
 
 func driftLine(d *rules.ToolChange, limit int) string {

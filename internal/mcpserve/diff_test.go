@@ -16,7 +16,7 @@ import (
 // session pinned.
 func TestDiffAndTools(t *testing.T) {
 	t.Parallel()
-	names := []string{"catalog-drift", "errors", "elicit-seed", "mrtr-chain", "apps"}
+	names := []string{"catalog-drift", "errors", "elicit-seed", "mrtr-chain", "apps", "skills-verified"}
 	state := stateWith(t, names...)
 	cs := connect(t, state)
 
@@ -63,13 +63,17 @@ func TestDiffAndTools(t *testing.T) {
 
 	for _, name := range names {
 		id := "tuitest-" + name
-		var cat struct {
-			Tools []any `json:"tools"`
-		}
+		var cat map[string]any
 		cli(t, state, &cat, "tools", "--json", id)
-		got := pages(t, cs, "tools", map[string]any{"session": id}, "tools", 16<<10)
-		if d := cmp.Diff(cat.Tools, got, jsonOpts()); d != "" {
-			t.Errorf("tools of %s (-tools --json +tool):\n%s", id, d)
+		for _, member := range []string{"tools", "skills", "apps"} {
+			got := pages(t, cs, "tools", map[string]any{"session": id, "list": member}, member, 16<<10)
+			want, _ := cat[member].([]any)
+			if d := cmp.Diff(want, got, jsonOpts(), cutStrings()); d != "" {
+				t.Errorf("%s of %s (-tools --json +tool):\n%s", member, id, d)
+			}
+			if name == "skills-verified" && member == "skills" && len(got) == 0 || name == "apps" && member == "apps" && len(got) == 0 {
+				t.Errorf("%s of %s: none", member, id)
+			}
 		}
 	}
 
@@ -118,6 +122,8 @@ func TestDiffAndTools(t *testing.T) {
 		{"diff", map[string]any{"a": "tuitest-errors", "b": "tuitest-apps", "slower_than": "0.5"}, "factor"},
 		{"diff", map[string]any{"a": "tuitest-errors", "b": "tuitest-apps", "ignore": []string{"x"}}, "JSON Pointer"},
 		{"tools", map[string]any{"baseline": "nosuch"}, "baseline"},
+		{"tools", map[string]any{"list": "prompts"}, "want tools"},
+		{"tools", map[string]any{"list": "skills", "baseline": "tuitest-apps"}, "leave list out"},
 	} {
 		got := call(t, cs, bad.tool, bad.args)
 		if !got.isError || !strings.Contains(got.text, bad.want) {

@@ -122,12 +122,15 @@ const diffOut = `{"type":"object","required":["a","b","differs","changes","total
 	`"change":{"type":"object","description":"the element of that list of mcptrail diff --json (docs/diff.md)"}}}},` + paging + `}}`
 
 const toolsIn = `{"type":"object","additionalProperties":false,"properties":{` + sessionArg + `,` +
+	`"list":{"type":"string","enum":["tools","skills","apps"],"description":"what to list: the tools (default), the skills or the app tools"},` +
 	`"baseline":{"type":"string","description":"a session whose catalog this one is compared with; the answer lists the drift instead of the tools"},` +
 	cursorArg + `}}`
 
 const toolsOut = `{"type":"object","required":["session_id","listed","complete","total","returned"],"properties":{` +
 	`"session_id":{"type":"string"},"listed":{"type":"boolean"},"complete":{"type":"boolean"},` +
 	`"tools":{"type":"array","description":"the tools of mcptrail tools --json (docs/tools.md)","items":{"type":"object"}},` +
+	`"skills":{"type":"array","description":"with list skills: the skills of mcptrail tools --json","items":{"type":"object"}},` +
+	`"apps":{"type":"array","description":"with list apps: the app tools of mcptrail tools --json","items":{"type":"object"}},` +
 	`"tool_count":{"type":"integer"},"skill_count":{"type":"integer"},"app_count":{"type":"integer"},"baseline":{"type":"string"},"baseline_listed":{"type":"boolean"},` +
 	`"drift":{"type":"array","description":"with a baseline: the changes from its catalog","items":{"type":"object","properties":{"kind":{"type":"string"},"tool":{"type":"string"},` +
 	`"what":{"type":"string"},"old":{"type":"string"},"new":{"type":"string"}}}},"drift_by_rule":` + countsSchema + `,` + paging + `}}`

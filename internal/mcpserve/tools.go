@@ -95,7 +95,8 @@ func (s *Server) tools() []tool {
 			InputSchema: schema(diffIn), OutputSchema: schema(diffOut)}, run: s.diffSessions},
 		{tool: &mcp.Tool{Name: "tools", Annotations: readOnly("Show a session's tool catalog"), Description: "The tools a session's server listed " +
 			"in its latest tools/list, each as `mcptrail tools --json` writes it: name, title, description, annotations, arguments, schemas, " +
-			"definition hash. With baseline (another session), the drift from that session's catalog instead, one change a row, as the drift " +
+			"definition hash; list skills or apps lists its skills or app tools (a tool naming a ui:// resource) instead. " +
+			"With baseline (another session), the drift from that session's catalog instead, one change a row, as the drift " +
 			"rules of `mcptrail check --tools-baseline` name it: tool-added, tool-removed, tool-description-changed, tool-schema-loosened, " +
 			"tool-schema-tightened, tool-annotations-changed.",
 			InputSchema: schema(toolsIn), OutputSchema: schema(toolsOut)}, run: s.catalog},
