@@ -479,8 +479,9 @@ func terminalSafe(t *testing.T, text string) {
 
 // TestRedaction: the --redact-* flags of mcptrail mcp apply to what every
 // tool answers: a value rule scrubs a tool name from the calls, the
-// frames, the ledger, the findings and the summary, and a label from the
-// sessions list.
+// frames, the ledger, the findings, the summary, the catalog, the diff,
+// the tail, the resources and the prompt, and a label from the sessions
+// list.
 func TestRedaction(t *testing.T) {
 	t.Parallel()
 	state := stateWith(t, "elicit-seed")
@@ -497,7 +498,23 @@ func TestRedaction(t *testing.T) {
 	if len(calls) == 0 {
 		t.Fatal("no calls")
 	}
-	answers = append(answers, call(t, cs, "calls", map[string]any{"session": id}))
+	answers = append(answers, call(t, cs, "calls", map[string]any{"session": id}),
+		call(t, cs, "tools", map[string]any{"session": id}),
+		call(t, cs, "diff", map[string]any{"a": id, "b": id}),
+		call(t, cs, "tail", map[string]any{"session": id, "what": "records", "after_seq": 0, "count": 100, "timeout_s": 5}),
+		call(t, cs, "tail", map[string]any{"session": id, "after_seq": 0, "count": 100, "timeout_s": 5}))
+	for _, uri := range []string{"mcptrail://sessions/" + id, "mcptrail://sessions/" + id + "/frames/4"} {
+		res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Fatal(err)
+		}
+		testbin.NoCanary(t, "create_account", uri, res.Contents[0].Text)
+	}
+	p, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "debug_session", Arguments: map[string]string{"session": id}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testbin.NoCanary(t, "create_account", "debug_session", p.Messages[0].Content.(*mcp.TextContent).Text)
 	for _, c := range calls {
 		answers = append(answers, call(t, cs, "call", map[string]any{"session": id, "call": c.(map[string]any)["call"]}))
 	}
