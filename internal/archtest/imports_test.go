@@ -106,9 +106,11 @@ func layers() map[string][]string {
 		// The captures served over MCP (mcptrail mcp): a view that composes
 		// the views whose JSON it mirrors (the index for sessions, check for
 		// findings, the JSON export's ledger rows) and the filter language,
-		// so its answers are the CLI's; it imports no tap, replay or mock
-		// (read-only).
-		"internal/mcpserve": append(slices.Clone(view), "internal/redact", "internal/session", "internal/index", "internal/check", "internal/export/json", "internal/filter"),
+		// so its answers are the CLI's (diff, toolcat, the text export for
+		// the report resource), and the listeners' request policy for
+		// --http; it imports no tap, replay or mock (read-only).
+		"internal/mcpserve": append(slices.Clone(view), "internal/redact", "internal/session", "internal/index", "internal/check",
+			"internal/export/json", "internal/export/text", "internal/filter", "internal/diff", "internal/toolcat", "internal/admit"),
 
 		// Client configuration files (wrap/unwrap): text splices, no MCP.
 		"internal/clientconfig": nil,

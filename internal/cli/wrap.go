@@ -41,7 +41,13 @@ refused (--dry-run still shows the change). Only the bytes of the
 entries wrapped change: comments, key order and layout stay. Wrapping a
 wrapped server changes nothing. 'mcptrail unwrap' gives back the original
 entries byte for byte. --dry-run prints the change as a diff and writes
-nothing. Restart the client (or reload its MCP servers) afterwards.`
+nothing. Restart the client (or reload its MCP servers) afterwards.
+
+To let the client's agent read the captures, add mcptrail itself as a
+server: 'claude mcp add mcptrail -- mcptrail mcp' (Claude Code), 'codex mcp
+add mcptrail -- mcptrail mcp' (Codex), or a server with command mcptrail and
+args ["mcp"] in Cursor's or VS Code's mcp.json; 'mcptrail mcp --help' and
+docs/mcp.md say what it serves.`
 
 // wrapFlags are the flags wrap and unwrap share.
 type wrapFlags struct {

@@ -32,6 +32,9 @@ type frameRow struct {
 	Dir  string    `json:"dir"`
 	Time time.Time `json:"time"`
 	Size int       `json:"size"`
+	// URI is the frame's resource (FrameURI): the frame whole, where
+	// Msg's long strings are cut.
+	URI string `json:"uri"`
 	// Msg is the message; nil for a frame that is not JSON.
 	Msg  jsontext.Value `json:"msg,omitempty"`
 	Text string         `json:"text,omitempty"`
@@ -52,31 +55,12 @@ func (s *Server) callFrames(raw []byte) (*page, error) {
 		return nil, fmt.Errorf("call: want the call index the calls tool gives")
 	}
 	want := *a.Call
-	answers, err := redact.New(&redact.Options{Answers: true})
-	if err != nil {
-		return nil, err
-	}
-	var frames []frameRow
-	onFrame := func(f *store.Frame) {
-		// The answers redactor sees a copy of every frame in order, so it
-		// knows which responses answer an elicitation/create; the rules
-		// still read the frame as it is.
-		rec := *f.Record
-		rec.Msg, rec.Raw = slices.Clone(rec.Msg), ""
-		answers.Record(&rec)
-		if f.Call == want {
-			frames = append(frames, rowOfFrame(f, &rec))
-		}
-	}
-	snap, err := s.loadWith(a.Session, onFrame)
+	frames, snap, err := s.frames(a.Session, func(f *store.Frame) bool { return f.Call == want })
 	if err != nil {
 		return nil, err
 	}
 	if want < 0 || want >= snap.Calls.Len() {
 		return nil, fmt.Errorf("no call %d in session %s: it has calls 0 to %d (the calls tool lists them)", want, snap.Session.ID, snap.Calls.Len()-1)
-	}
-	for i := range frames {
-		frames[i].Line = snap.Line(frames[i].Seq)
 	}
 	c := snap.Calls.At(want)
 	head := struct {
@@ -96,6 +80,39 @@ func (s *Server) callFrames(raw []byte) (*page, error) {
 		},
 		start: start,
 	}, nil
+}
+
+// frames reads the session arg names and returns the rows of the frames
+// keep selects, in capture order, each with the values of an elicitation
+// answer replaced whatever the redaction says unless the operator asked
+// for them (Options.RevealAnswers) (the answers redactor
+// sees a copy of every frame in order, so it knows which responses answer
+// an elicitation/create; the rules still read the frame as it is).
+func (s *Server) frames(arg string, keep func(*store.Frame) bool) ([]frameRow, *store.Snapshot, error) {
+	answers, err := redact.New(&redact.Options{Answers: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	var rows []frameRow
+	onFrame := func(f *store.Frame) {
+		rec := *f.Record
+		rec.Msg, rec.Raw = slices.Clone(rec.Msg), ""
+		if !s.opts.RevealAnswers {
+			answers.Record(&rec)
+		}
+		if keep(f) {
+			rows = append(rows, rowOfFrame(f, &rec))
+		}
+	}
+	snap, err := s.loadWith(arg, onFrame)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range rows {
+		rows[i].Line = snap.Line(rows[i].Seq)
+		rows[i].URI = FrameURI(snap.Session.ID, rows[i].Seq)
+	}
+	return rows, snap, nil
 }
 
 // rowOfFrame copies what f says, its record r (f's record is valid only

@@ -65,6 +65,13 @@ func writeSession(t *testing.T, state string, i int, label string, capt []byte) 
 // client and returns the client's session, closed at the test's end.
 func connect(t *testing.T, state string, args ...string) *mcp.ClientSession {
 	t.Helper()
+	return connectEra(t, state, "", args...)
+}
+
+// connectEra is connect with the client's protocol version set ("" its
+// latest, 2026-07-28; "2025-11-25" sends initialize).
+func connectEra(t *testing.T, state, version string, args ...string) *mcp.ClientSession {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	cmd := exec.Command(mcptrail, append([]string{"mcp"}, args...)...)
@@ -72,7 +79,11 @@ func connect(t *testing.T, state string, args ...string) *mcp.ClientSession {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcptrail-e2e", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	var copts *mcp.ClientSessionOptions
+	if version != "" {
+		copts = &mcp.ClientSessionOptions{ProtocolVersion: version}
+	}
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, copts)
 	if err != nil {
 		t.Fatalf("connecting to mcptrail mcp: %v\nstderr:\n%s", err, stderr.String())
 	}
@@ -209,7 +220,7 @@ func TestTools(t *testing.T) {
 			t.Errorf("tool %s is not annotated read-only and not destructive: %+v", tool.Name, a)
 		}
 	}
-	want := []string{"call", "calls", "check", "explain_rule", "ledger", "session_summary", "sessions"}
+	want := []string{"call", "calls", "check", "diff", "explain_rule", "ledger", "session_summary", "sessions", "tail", "tools"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Fatalf("tools (-want +got):\n%s", diff)
 	}
@@ -468,8 +479,9 @@ func terminalSafe(t *testing.T, text string) {
 
 // TestRedaction: the --redact-* flags of mcptrail mcp apply to what every
 // tool answers: a value rule scrubs a tool name from the calls, the
-// frames, the ledger, the findings and the summary, and a label from the
-// sessions list.
+// frames, the ledger, the findings, the summary, the catalog, the diff,
+// the tail, the resources and the prompt, and a label from the sessions
+// list.
 func TestRedaction(t *testing.T) {
 	t.Parallel()
 	state := stateWith(t, "elicit-seed")
@@ -486,7 +498,23 @@ func TestRedaction(t *testing.T) {
 	if len(calls) == 0 {
 		t.Fatal("no calls")
 	}
-	answers = append(answers, call(t, cs, "calls", map[string]any{"session": id}))
+	answers = append(answers, call(t, cs, "calls", map[string]any{"session": id}),
+		call(t, cs, "tools", map[string]any{"session": id}),
+		call(t, cs, "diff", map[string]any{"a": id, "b": id}),
+		call(t, cs, "tail", map[string]any{"session": id, "what": "records", "after_seq": 0, "count": 100, "timeout_s": 5}),
+		call(t, cs, "tail", map[string]any{"session": id, "after_seq": 0, "count": 100, "timeout_s": 5}))
+	for _, uri := range []string{"mcptrail://sessions/" + id, "mcptrail://sessions/" + id + "/frames/4"} {
+		res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Fatal(err)
+		}
+		testbin.NoCanary(t, "create_account", uri, res.Contents[0].Text)
+	}
+	p, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "debug_session", Arguments: map[string]string{"session": id}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testbin.NoCanary(t, "create_account", "debug_session", p.Messages[0].Content.(*mcp.TextContent).Text)
 	for _, c := range calls {
 		answers = append(answers, call(t, cs, "call", map[string]any{"session": id, "call": c.(map[string]any)["call"]}))
 	}
@@ -499,5 +527,42 @@ func TestRedaction(t *testing.T) {
 	}
 	if !redacted {
 		t.Error("no answer shows a redacted value")
+	}
+}
+
+// TestGoClientEras: the go-sdk client in each era (2026-07-28 by
+// server/discover, 2025-11-25 by initialize) negotiates it and gets the
+// CLI's ledger rows and check items, the resources and the prompt.
+func TestGoClientEras(t *testing.T) {
+	t.Parallel()
+	state := stateWith(t, "elicit-seed", "errors")
+	for _, version := range []string{"2026-07-28", "2025-11-25"} {
+		cs := connectEra(t, state, version)
+		if got := cs.InitializeResult().ProtocolVersion; got != version {
+			t.Errorf("asked for %s, negotiated %s", version, got)
+		}
+		for _, id := range []string{"tuitest-elicit-seed", "tuitest-errors"} {
+			var rows []any
+			cli(t, state, &rows, "ledger", "--json", id)
+			if d := cmp.Diff(rows, pages(t, cs, "ledger", map[string]any{"session": id}, "rows", 16<<10), jsonOpts()); d != "" {
+				t.Errorf("%s: ledger %s (-CLI +tool):\n%s", version, id, d)
+			}
+			var rep struct {
+				Results []struct {
+					Items []any `json:"items"`
+				} `json:"results"`
+			}
+			cli(t, state, &rep, "check", "-T", "json", id)
+			if d := cmp.Diff(rep.Results[0].Items, pages(t, cs, "check", map[string]any{"session": id}, "items", 16<<10), jsonOpts()); d != "" {
+				t.Errorf("%s: check %s (-CLI +tool):\n%s", version, id, d)
+			}
+		}
+		res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "mcptrail://sessions/tuitest-errors"})
+		if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, "tuitest-errors") {
+			t.Errorf("%s: report: %v %v", version, res, err)
+		}
+		if p, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "debug_session"}); err != nil || len(p.Messages) != 1 {
+			t.Errorf("%s: debug_session: %v %v", version, p, err)
+		}
 	}
 }

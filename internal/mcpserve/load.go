@@ -1,8 +1,10 @@
 package mcpserve
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/go-json-experiment/json"
@@ -45,10 +47,12 @@ func (s *Server) warn(msg string) {
 
 // open opens the session arg names in the sessions folder ("" the newest,
 // else a session id or unique id prefix, session.Resolve) and returns a
-// reader at it and the file to close.
+// reader at it and the file to close. A capture whose writer is still
+// there (capture.WriterAlive: a proxy is recording it) is read as the
+// TUI's follower reads it, up to its last complete line: the line being
+// written is not yet there, not torn; s.live says so for the answer.
 func (s *Server) open(arg string) (*capture.Reader, *os.File, error) {
-	skip := func(path string, err error) { s.warn(fmt.Sprintf("mcptrail: skipping %s: %v", path, err)) }
-	path, want, err := session.Resolve(s.sessionsDir(), arg, skip)
+	path, want, err := s.resolve(arg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -56,7 +60,17 @@ func (s *Server) open(arg string) (*capture.Reader, *os.File, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening capture: %w", errors.Unwrap(err))
 	}
-	r, err := openIn(f, want)
+	var in io.ReadSeeker = f
+	s.live = false
+	if alive, _ := capture.WriterAlive(path); alive {
+		end, err := lastLineEnd(f)
+		if err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("reading session %q: %w", arg, err)
+		}
+		in, s.live = io.NewSectionReader(f, 0, end), true
+	}
+	r, err := openIn(in, want)
 	if err != nil {
 		f.Close()
 		return nil, nil, fmt.Errorf("reading session %q: %w", arg, err)
@@ -64,10 +78,38 @@ func (s *Server) open(arg string) (*capture.Reader, *os.File, error) {
 	return r, f, nil
 }
 
-// openIn returns a reader at the session of f whose id starts with want
+// resolve returns the capture file and session id arg names.
+func (s *Server) resolve(arg string) (path, id string, err error) {
+	skip := func(path string, err error) { s.warn(fmt.Sprintf("mcptrail: skipping %s: %v", path, err)) }
+	return session.Resolve(s.sessionsDir(), arg, skip)
+}
+
+// lastLineEnd returns the offset just past the last newline of f (0 when
+// it has none): where the complete lines of a file still written end.
+func lastLineEnd(f *os.File) (int64, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	buf := make([]byte, 64<<10)
+	for end := fi.Size(); end > 0; {
+		start := max(end-int64(len(buf)), 0)
+		n, err := f.ReadAt(buf[:end-start], start)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			return start + int64(i) + 1, nil
+		}
+		end = start
+	}
+	return 0, nil
+}
+
+// openIn returns a reader at the session of in whose id starts with want
 // (the last one when want is "").
-func openIn(f *os.File, want string) (*capture.Reader, error) {
-	idx, err := capture.Index(f)
+func openIn(in io.ReadSeeker, want string) (*capture.Reader, error) {
+	idx, err := capture.Index(in)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +117,7 @@ func openIn(f *os.File, want string) (*capture.Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return capture.OpenSession(f, sess)
+	return capture.OpenSession(in, sess)
 }
 
 // load reads the session arg names as the user configured it: every

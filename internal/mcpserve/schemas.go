@@ -48,7 +48,8 @@ const countsSchema = `{"type":"object","additionalProperties":{"type":"integer"}
 
 const summaryOut = `{"type":"object","required":["session","counts","errors","slowest","ledger","findings"],"properties":{` +
 	`"session":{"type":"object","properties":{"id":{"type":"string"},"label":{"type":"string"},"transport":{"type":"string"},` +
-	`"target":{"type":"string"},"start":{"type":"string"},"end":{"type":"string"},"ended":{"type":"boolean"},"duration_ms":{"type":"number"},` +
+	`"target":{"type":"string"},"start":{"type":"string"},"end":{"type":"string"},"ended":{"type":"boolean"},` +
+	`"live":{"type":"boolean","description":"a proxy is still writing the capture: read as far as written"},"duration_ms":{"type":"number"},` +
 	`"client":` + peerSchema + `,"server":` + peerSchema + `,"protocol_versions":{"type":"array","items":{"type":"string"}},` +
 	`"exit":{"type":"integer"},"signal":{"type":"string"},"redacted":{"type":"boolean"},"damage":` + damageSchema + `,"lost_frames":{"type":"integer"}}},` +
 	`"counts":{"type":"object","description":"requests: every request either way; calls: the client's, an MRTR operation once; more_rounds: its retries; server_requests: the server's requests to the client","properties":{` +
@@ -103,3 +104,48 @@ const callOut = `{"type":"object","required":["session_id","call","frames","tota
 const callsOut = `{"type":"object","required":["session_id","calls","total","returned"],"properties":{` +
 	`"session_id":{"type":"string"},"filter":{"type":"string"},"requests":{"type":"integer","description":"requests in the session, matched or not"},` +
 	`"calls":{"type":"array","items":{"type":"object","properties":{` + callLineProps + `}}},` + paging + `}}`
+
+const diffIn = `{"type":"object","additionalProperties":false,"required":["a","b"],"properties":{` +
+	`"a":{"type":"string","description":"the older session: an id or unique id prefix"},` +
+	`"b":{"type":"string","description":"the newer session: an id or unique id prefix"},` +
+	`"slower_than":{"type":"string","description":"report calls and p50s that grew by this factor (2x by default; 0: compare no duration)"},` +
+	`"ignore":{"type":"array","items":{"type":"string"},"description":"JSON Pointers of result members whose changes are not reported"},` +
+	cursorArg + `}}`
+
+const sideSchema = `{"type":"object","properties":{"session":{"type":"string"},"label":{"type":"string"},"calls":{"type":"integer"}}}`
+
+const diffOut = `{"type":"object","required":["a","b","differs","changes","total","returned"],"properties":{` +
+	`"a":` + sideSchema + `,"b":` + sideSchema + `,"differs":{"type":"boolean","description":"mcptrail diff would exit 1"},` +
+	`"matched":{"type":"integer"},"operations":{"type":"integer"},"sections":` + countsSchema + `,` +
+	`"changes":{"type":"array","items":{"type":"object","properties":{"section":{"type":"string",` +
+	`"enum":["catalog","calls.changed","calls.only_a","calls.only_b","calls.slower","ledger","findings.new","findings.gone","latency"]},` +
+	`"change":{"type":"object","description":"the element of that list of mcptrail diff --json (docs/diff.md)"}}}},` + paging + `}}`
+
+const toolsIn = `{"type":"object","additionalProperties":false,"properties":{` + sessionArg + `,` +
+	`"list":{"type":"string","enum":["tools","skills","apps"],"description":"what to list: the tools (default), the skills or the app tools"},` +
+	`"baseline":{"type":"string","description":"a session whose catalog this one is compared with; the answer lists the drift instead of the tools"},` +
+	cursorArg + `}}`
+
+const toolsOut = `{"type":"object","required":["session_id","listed","complete","total","returned"],"properties":{` +
+	`"session_id":{"type":"string"},"listed":{"type":"boolean"},"complete":{"type":"boolean"},` +
+	`"tools":{"type":"array","description":"the tools of mcptrail tools --json (docs/tools.md)","items":{"type":"object"}},` +
+	`"skills":{"type":"array","description":"with list skills: the skills of mcptrail tools --json","items":{"type":"object"}},` +
+	`"apps":{"type":"array","description":"with list apps: the app tools of mcptrail tools --json","items":{"type":"object"}},` +
+	`"tool_count":{"type":"integer"},"skill_count":{"type":"integer"},"app_count":{"type":"integer"},"baseline":{"type":"string"},"baseline_listed":{"type":"boolean"},` +
+	`"drift":{"type":"array","description":"with a baseline: the changes from its catalog","items":{"type":"object","properties":{"kind":{"type":"string"},"tool":{"type":"string"},` +
+	`"what":{"type":"string"},"old":{"type":"string"},"new":{"type":"string"}}}},"drift_by_rule":` + countsSchema + `,` + paging + `}}`
+
+const tailIn = `{"type":"object","additionalProperties":false,"properties":{` + sessionArg + `,` +
+	`"what":{"type":"string","enum":["calls","records"],"description":"calls: the next requests (default); records: the next frames"},` +
+	`"count":{"type":"integer","minimum":1,"maximum":100,"description":"how many to wait for (1 by default)"},` +
+	`"after_seq":{"type":"integer","minimum":0,"description":"count after this seq (a previous answer's last_seq); default: what is written now"},` +
+	`"timeout_s":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"how long to wait at most, in seconds (30 by default)"},` +
+	cursorArg + `}}`
+
+const tailOut = `{"type":"object","required":["session_id","what","after_seq","last_seq","stopped","total","returned"],"properties":{` +
+	`"session_id":{"type":"string"},"what":{"type":"string"},"after_seq":{"type":"integer"},` +
+	`"last_seq":{"type":"integer","description":"pass as after_seq to wait for what comes next"},` +
+	`"stopped":{"type":"string","enum":["count","timeout","ended","writer-gone"]},"waited_ms":{"type":"number"},` +
+	`"live":{"type":"boolean","description":"a proxy is still writing the capture"},` +
+	`"calls":{"type":"array","items":{"type":"object","properties":{` + callLineProps + `}}},` +
+	`"frames":{"type":"array","items":{"type":"object"}},` + paging + `}}`

@@ -22,11 +22,13 @@ package mcpserve
 import (
 	"context"
 	"io"
+	"net/http"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptrail/mcptrail/internal/admit"
 	"github.com/mcptrail/mcptrail/internal/finding"
 	"github.com/mcptrail/mcptrail/internal/redact"
 )
@@ -51,6 +53,12 @@ type Options struct {
 	// is built from it (the user's [redact] and --redact-* flags). Nil
 	// redacts nothing.
 	Redactor redact.Redactor
+	// RevealAnswers, set by the operator's explicit flag, shows the
+	// values of elicitation answers in the frames the call tool and the
+	// frame resource return (the Redactor still applies). False, the
+	// default, replaces them whatever the Redactor says. No ledger row
+	// ever holds one.
+	RevealAnswers bool
 	// MaxAnswer bounds each answer's structured and text content
 	// together, in bytes; zero means DefaultMaxAnswer.
 	MaxAnswer int
@@ -69,6 +77,8 @@ type Server struct {
 	// mu serialises tool calls: the Redactor and the index are used by
 	// one call at a time.
 	mu sync.Mutex
+	// live is set by open when the capture it opened is still written.
+	live bool
 }
 
 // New returns the MCP server of opts, its tools registered; nil opts
@@ -88,20 +98,37 @@ func New(opts *Options) *mcp.Server {
 		s.opts.Version = "dev"
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mcptrail", Title: "mcptrail captures", Version: s.opts.Version},
-		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
+		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{},
+			Resources: &mcp.ResourceCapabilities{}, Prompts: &mcp.PromptCapabilities{}}})
 	for _, t := range s.tools() {
 		srv.AddTool(t.tool, s.handler(t))
 	}
+	s.addResources(srv)
+	s.addPrompt(srv)
 	return srv
 }
 
 // instructions tell a client where to start.
 const instructions = `mcptrail's captures of MCP sessions, read-only. Start with sessions (newest first), ` +
 	`then session_summary for one session (counts, errors, slowest calls, ledger and findings), ` +
-	`then calls (the requests a filter such as "status:error" or "tool:NAME" matches) and call (one request's frames), ` +
+	`then calls (the requests a filter such as "status:error" or "tool:NAME" matches) and call (one request's frames; ` +
+	`a frame's uri, mcptrail://sessions/ID/frames/SEQ, reads it whole), ` +
 	`ledger (what the server asked the user) and check (findings, with each rule's help); ` +
-	`explain_rule gives one rule's help. A session argument is an id or a unique id prefix; ` +
-	`empty means the newest session. Lists are paginated: pass next_cursor back as cursor.`
+	`explain_rule gives one rule's help, tools the server's catalog (with baseline, what changed), diff compares two sessions, ` +
+	`and tail waits for a live session's next calls while the user reproduces a problem. ` +
+	`The resource mcptrail://sessions/ID is a session's text report; the prompt debug_session walks through a session. ` +
+	`A session argument is an id or a unique id prefix; empty means the newest session. Lists are paginated: pass next_cursor back as cursor.`
+
+// Handler serves the server of opts over Streamable HTTP, at any path,
+// behind the listeners' request policy (admit: the Host must name the
+// listener, a browser Origin must be loopback, the listener or allowed,
+// a POST must be JSON), which stands in for the SDK's own localhost check.
+func Handler(opts *Options, policy *admit.Policy) http.Handler {
+	srv := New(opts)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true})
+	return policy.Handler(h, true)
+}
 
 // Serve runs the server of opts on in and out (newline-delimited
 // JSON-RPC, the stdio transport) until the client closes in or ctx ends.

@@ -40,22 +40,25 @@ type summary struct {
 }
 
 type header struct {
-	ID               string    `json:"id"`
-	Label            string    `json:"label"`
-	Transport        string    `json:"transport"`
-	Target           string    `json:"target,omitempty"`
-	Start            time.Time `json:"start"`
-	End              time.Time `json:"end"`
-	Ended            bool      `json:"ended"`
-	DurationMS       float64   `json:"duration_ms"`
-	Client           peer      `json:"client"`
-	Server           peer      `json:"server"`
-	ProtocolVersions []string  `json:"protocol_versions"`
-	Exit             *int      `json:"exit,omitempty"`
-	Signal           string    `json:"signal,omitempty"`
-	Redacted         bool      `json:"redacted"`
-	Damage           damage    `json:"damage"`
-	LostFrames       int64     `json:"lost_frames"`
+	ID        string    `json:"id"`
+	Label     string    `json:"label"`
+	Transport string    `json:"transport"`
+	Target    string    `json:"target,omitempty"`
+	Start     time.Time `json:"start"`
+	End       time.Time `json:"end"`
+	Ended     bool      `json:"ended"`
+	// Live is set when a proxy is still writing the capture: the
+	// session is read as far as it is written.
+	Live             bool     `json:"live"`
+	DurationMS       float64  `json:"duration_ms"`
+	Client           peer     `json:"client"`
+	Server           peer     `json:"server"`
+	ProtocolVersions []string `json:"protocol_versions"`
+	Exit             *int     `json:"exit,omitempty"`
+	Signal           string   `json:"signal,omitempty"`
+	Redacted         bool     `json:"redacted"`
+	Damage           damage   `json:"damage"`
+	LostFrames       int64    `json:"lost_frames"`
 }
 
 type peer struct {
@@ -136,6 +139,7 @@ func (s *Server) sessionSummary(raw []byte) (*page, error) {
 		return nil, err
 	}
 	sum := summarize(snap)
+	sum.Session.Live = s.live
 	return &page{
 		head: func(limit int) ([]byte, error) { return marshal(sum.trim(limit), limit) },
 		text: func(limit int) string { return sum.trim(limit).text(limit) },
@@ -277,7 +281,9 @@ func (sum *summary) text(limit int) string {
 	var b strings.Builder
 	h := &sum.Session
 	end := "no end record"
-	if h.Ended {
+	if h.Live {
+		end = "live (still captured; read as far as written)"
+	} else if h.Ended {
 		end = "ended"
 	}
 	fmt.Fprintf(&b, "session %s %q over %s, started %s, %s after %s\n", show(h.ID, limit), show(h.Label, limit),

@@ -10,7 +10,7 @@ import (
 // NodePackages are the real Node peers the end-to-end tests run, pinned:
 // the TypeScript SDK v1 and v2 (client and server), the reference
 // server-everything, the ext-apps reference server (an MCP Apps server),
-// the conformance harness, mcp-remote, undici 6 (the
+// the conformance harness, MCP Inspector's CLI, mcp-remote, undici 6 (the
 // line Node 20 bundles: its EnvHttpProxyAgent), and the clients whose
 // `mcp` commands run offline: Claude Code (its platform package ships the
 // binary), Gemini CLI and Codex CLI.
@@ -21,6 +21,7 @@ var NodePackages = []string{
 	"@modelcontextprotocol/server-everything@2026.8.31",
 	"@modelcontextprotocol/server-basic-vanillajs@2.0.3",
 	"@modelcontextprotocol/conformance@0.1.16",
+	"@modelcontextprotocol/inspector-cli@1.0.3",
 	"mcp-remote@0.15.1",
 	"undici@6.24.1",
 	"@anthropic-ai/claude-code@2.1.328",

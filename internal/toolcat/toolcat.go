@@ -203,29 +203,61 @@ type toolJSON struct {
 	Line         int              `json:"line,omitempty"`
 }
 
+// toolOf is the tool d as WriteJSON writes it.
+func toolOf(d *store.Definition) toolJSON {
+	args := rules.Arguments(d.InputSchema)
+	if args == nil {
+		args = []rules.Argument{}
+	}
+	return toolJSON{Name: d.Name, Title: d.Title, Description: d.Description, Annotations: d.Annotations,
+		Arguments: args, InputSchema: d.InputSchema, OutputSchema: d.OutputSchema, Hash: d.Hash, Seq: d.Seq, Line: d.Line}
+}
+
+// ToolJSON returns tool i of the catalog as WriteJSON writes it in its
+// tools member, a value to marshal (mcptrail mcp's tools tool).
+func (c *Catalog) ToolJSON(i int) any {
+	t := toolOf(&c.Tools[i])
+	return &t
+}
+
+// skillOf is the skill d as WriteJSON writes it.
+func skillOf(d *store.Definition) skillJSON {
+	s := skillJSON{URI: d.Key, Name: d.Name, Description: d.Description, Dynamic: d.Skill.Dynamic, Hash: d.Hash, Seq: d.Seq, Line: d.Line}
+	for _, f := range d.Skill.Files {
+		s.Files = append(s.Files, rules.BaselineFile{URI: f.URI, Digest: f.Digest, Size: f.Size})
+	}
+	return s
+}
+
+// appOf is the app tool a as WriteJSON writes it.
+func appOf(a *store.AppTool) appJSON {
+	return appJSON{Tool: a.Tool, ResourceURI: a.ResourceURI, Calls: a.Calls, Reads: a.Reads, FailedReads: a.Failed, MimeType: a.MimeType}
+}
+
+// SkillJSON and AppJSON return skill i and app tool i of the catalog as
+// WriteJSON writes them in its skills and apps members.
+func (c *Catalog) SkillJSON(i int) any {
+	s := skillOf(&c.Skills[i])
+	return &s
+}
+
+func (c *Catalog) AppJSON(i int) any {
+	a := appOf(&c.Apps[i])
+	return &a
+}
+
 // WriteJSON writes the catalog as one JSON object, full hashes included,
 // escaped for a terminal (termtext).
 func (c *Catalog) WriteJSON(w io.Writer) error {
 	out := catalogJSON{Session: c.Session, Listed: c.Listed, Complete: c.Complete, Tools: []toolJSON{}}
 	for i := range c.Tools {
-		d := &c.Tools[i]
-		args := rules.Arguments(d.InputSchema)
-		if args == nil {
-			args = []rules.Argument{}
-		}
-		out.Tools = append(out.Tools, toolJSON{Name: d.Name, Title: d.Title, Description: d.Description, Annotations: d.Annotations,
-			Arguments: args, InputSchema: d.InputSchema, OutputSchema: d.OutputSchema, Hash: d.Hash, Seq: d.Seq, Line: d.Line})
+		out.Tools = append(out.Tools, toolOf(&c.Tools[i]))
 	}
 	for i := range c.Skills {
-		d := &c.Skills[i]
-		s := skillJSON{URI: d.Key, Name: d.Name, Description: d.Description, Dynamic: d.Skill.Dynamic, Hash: d.Hash, Seq: d.Seq, Line: d.Line}
-		for _, f := range d.Skill.Files {
-			s.Files = append(s.Files, rules.BaselineFile{URI: f.URI, Digest: f.Digest, Size: f.Size})
-		}
-		out.Skills = append(out.Skills, s)
+		out.Skills = append(out.Skills, skillOf(&c.Skills[i]))
 	}
-	for _, a := range c.Apps {
-		out.Apps = append(out.Apps, appJSON{Tool: a.Tool, ResourceURI: a.ResourceURI, Calls: a.Calls, Reads: a.Reads, FailedReads: a.Failed, MimeType: a.MimeType})
+	for i := range c.Apps {
+		out.Apps = append(out.Apps, appOf(&c.Apps[i]))
 	}
 	b, err := json.Marshal(&out, jsontext.WithIndent("  "))
 	if err != nil {
