@@ -120,6 +120,9 @@ func layers() map[string][]string {
 		// The CLI wires everything; only the command imports it.
 		"internal/cli": {"*"},
 		"cmd/mcptrail": {"internal/cli"},
+		// The bench command (go run ./scripts/bench) runs the built binaries
+		// as a client would; it imports none of the module's packages.
+		"scripts/bench": nil,
 	}
 }
 
