@@ -113,8 +113,10 @@ type readBuffer struct {
 }
 
 // keptAbove is the smallest read the queue keeps in its buffer; smaller
-// ones, a quiet session's, are copied (allocated exactly), so that the
-// queue's byte bound stays a bound on what it holds.
+// ones, a quiet session's, are copied (allocated exactly). The queue's
+// bound counts a kept read's bytes, so the memory it holds is at most
+// bufSize/keptAbove (8) times its bound, as with the pooled copies of
+// large reads that kept buffers replace.
 const keptAbove = bufSize / 8
 
 // readBuf returns a read buffer for a relay, from chunks.
