@@ -161,12 +161,37 @@ str: // a string's contents start at i; it is a member name if name is set
 			m := specialLanes(binary.LittleEndian.Uint64(b[i:]))
 			if m == 0 {
 				i += 8
+				// A long string (a padded argument, a resource's text)
+				// is most of a large frame's bytes: past eight plain
+				// bytes, look at 32 at a time. A lane is marked falsely
+				// only above a real mark in its word, so the first
+				// marked lane of the first marked word is real.
+				for i+32 <= n {
+					w := b[i : i+32 : i+32]
+					m0, m1 := specialLanes(binary.LittleEndian.Uint64(w)), specialLanes(binary.LittleEndian.Uint64(w[8:]))
+					m2, m3 := specialLanes(binary.LittleEndian.Uint64(w[16:])), specialLanes(binary.LittleEndian.Uint64(w[24:]))
+					switch {
+					case m0 != 0:
+						i += bits.TrailingZeros64(m0) >> 3
+					case m1 != 0:
+						i += 8 + bits.TrailingZeros64(m1)>>3
+					case m2 != 0:
+						i += 16 + bits.TrailingZeros64(m2)>>3
+					case m3 != 0:
+						i += 24 + bits.TrailingZeros64(m3)>>3
+					default:
+						i += 32
+						continue
+					}
+					goto special
+				}
 				continue
 			}
 			i += bits.TrailingZeros64(m) >> 3
 		} else if i = plainTail(b, i); i >= n {
 			return false, false, false
 		}
+	special: // b[i] does not stand for itself
 		if b[i] == '"' {
 			i++
 			break

@@ -31,6 +31,8 @@ func benchFrames() []struct {
 		{"request", []byte(`{"jsonrpc":"2.0","id":12345,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`)},
 		{"result", []byte(`{"jsonrpc":"2.0","id":12345,"result":{"content":[{"type":"text","text":"ok"}],"isError":false}}`)},
 		{"10KB", []byte(big.String())},
+		// scripts/bench's 1 KiB request: one long plain string.
+		{"1KiBpad", []byte(`{"jsonrpc":"2.0","id":12345,"method":"tools/call","params":{"name":"echo","arguments":{"pad":"` + strings.Repeat("p", 920) + `"}}}`)},
 	}
 }
 

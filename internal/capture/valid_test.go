@@ -236,3 +236,27 @@ func TestTailFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestValidJSONLongStrings puts each kind of byte that does not stand for
+// itself in a string at every offset of a long plain run, where scanJSON
+// skips 8 and then 32 bytes at a time, and holds it to jsontext's answer.
+func TestValidJSONLongStrings(t *testing.T) {
+	specials := []string{`"`, `\"`, `\\`, `\u00e9`, `\ud83d\ude00`, `\x`, "\x1f", "\x7f", "é", "\xe9", "\xf0\x9f\x98", "😀", "\u2028"}
+	for _, sp := range specials {
+		for at := 0; at < 90; at++ {
+			for _, tail := range []int{0, 1, 7, 8, 31, 32, 33, 70} {
+				body := strings.Repeat("a", at) + sp + strings.Repeat("b", tail)
+				for _, b := range [][]byte{
+					[]byte(`{"jsonrpc":"2.0","params":{"pad":"` + body + `"}}`),
+					[]byte(`["` + body + `"]`),
+					[]byte(`{"` + body + `":1}`),
+				} {
+					want := jsontext.Value(b).IsValid(jsontext.AllowDuplicateNames(true))
+					if got := validJSON(b); got != want {
+						t.Fatalf("validJSON(%q) = %v, jsontext says %v", b, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
@@ -73,6 +74,7 @@ type item struct {
 	at     time.Time
 	base   uint64
 	data   []byte
+	buf    *readBuffer // data's buffer, when the queue kept a relay's (take)
 	rec    *capture.Record
 }
 
@@ -96,29 +98,39 @@ type tap struct {
 	capture bool // items are queued: a capture or a feed is on
 	rec     *recorder
 	recDone chan error
-	// chunks recycles the copies of full reads (bufSize bytes), which
-	// bursts queue by the thousand; smaller copies are allocated exactly.
+	// chunks recycles the relays' read buffers (bufSize bytes each),
+	// which a burst's large reads hand to the queue by the thousand.
 	chunks sync.Pool
 }
 
-// pooledAbove is the smallest copy taken from (and returned to) chunks.
-const pooledAbove = bufSize / 8
-
-// chunk returns a buffer of n bytes for a copy of a chunk.
-func (t *tap) chunk(n int) []byte {
-	if n < pooledAbove {
-		return make([]byte, n)
-	}
-	if p, ok := t.chunks.Get().(*[]byte); ok {
-		return (*p)[:n]
-	}
-	return make([]byte, n, bufSize)
+// readBuffer is a relay's read buffer. A large read stays in it and is
+// queued as it is: the relay forwards it while the capture goroutine
+// records it, both only reading it, and it goes back to chunks when both
+// are done (refs: 2 while both hold it).
+type readBuffer struct {
+	b    []byte
+	refs atomic.Int32
 }
 
-// release returns a chunk copy the capture goroutine is done with.
-func (t *tap) release(b []byte) {
-	if cap(b) == bufSize {
-		t.chunks.Put(&b)
+// keptAbove is the smallest read the queue keeps in its buffer; smaller
+// ones, a quiet session's, are copied (allocated exactly). The queue's
+// bound counts a kept read's bytes, so the memory it holds is at most
+// bufSize/keptAbove (8) times its bound, as with the pooled copies of
+// large reads that kept buffers replace.
+const keptAbove = bufSize / 8
+
+// readBuf returns a read buffer for a relay, from chunks.
+func (t *tap) readBuf() *readBuffer {
+	if rb, ok := t.chunks.Get().(*readBuffer); ok {
+		return rb
+	}
+	return &readBuffer{b: make([]byte, bufSize)}
+}
+
+// unref drops a hold on rb, returning it to chunks after the last.
+func (t *tap) unref(rb *readBuffer) {
+	if rb.refs.Add(-1) == 0 {
+		t.chunks.Put(rb)
 	}
 }
 
@@ -173,20 +185,29 @@ func (t *tap) startCapture() {
 	go func() { t.recDone <- t.rec.run(t) }()
 }
 
-// take accounts for data read from s and queues a copy for capture. It
-// reports whether to relay the data (false once the tap is closed) and
-// whether the caller must wake the capture goroutine after forwarding.
-// The seq numbers of the chunk's lines are taken before the caller
-// forwards the chunk, which is what keeps responses after requests.
-func (t *tap) take(s stream, data []byte) (relay, wake bool) {
+// take accounts for the n bytes read into rb from s and queues them for
+// capture. It reports whether to relay them (false once the tap is
+// closed), whether the caller must wake the capture goroutine after
+// forwarding, and whether the queue kept rb: a read of keptAbove bytes or
+// more is queued in rb, not copied (a burst's reads are mostly such). The
+// caller then forwards it all the same, drops its hold (unref) and reads
+// the next chunk into a new readBuf. The seq numbers of the chunk's lines
+// are taken before the caller forwards the chunk, which is what keeps
+// responses after requests.
+func (t *tap) take(s stream, rb *readBuffer, n int) (relay, wake, kept bool) {
+	data := rb.b[:n]
 	var lines uint64
 	if s != streamStderr {
 		lines = uint64(bytes.Count(data, []byte{'\n'}))
 	}
 	var cp []byte
 	if t.capture {
-		cp = t.chunk(len(data))
-		copy(cp, data)
+		if n >= keptAbove {
+			cp = data // kept below, once it is sure to be queued
+		} else {
+			cp = make([]byte, n)
+			copy(cp, data)
+		}
 	}
 	t.q.Lock()
 	defer t.q.Unlock()
@@ -194,7 +215,7 @@ func (t *tap) take(s stream, data []byte) (relay, wake bool) {
 		t.q.WaitRoomLocked(len(cp))
 	}
 	if t.q.ClosedLocked() {
-		return false, false
+		return false, false, false // not queued: the caller stops
 	}
 	base := t.seq
 	t.seq += lines
@@ -203,14 +224,19 @@ func (t *tap) take(s stream, data []byte) (relay, wake bool) {
 	}
 	t.tail[s] = data[len(data)-1] != '\n'
 	if !t.capture {
-		return true, false
+		return true, false, false
 	}
 	arrival := time.Now()
 	at := arrival
 	if t.opts.Now != nil {
 		at = t.now()
 	}
-	return true, t.q.PushLocked(item{kind: itemData, stream: s, at: at, base: base, data: cp}, len(cp), arrival)
+	it := item{kind: itemData, stream: s, at: at, base: base, data: cp}
+	if n >= keptAbove {
+		rb.refs.Store(2)
+		it.buf, kept = rb, true
+	}
+	return true, t.q.PushLocked(it, len(cp), arrival), kept
 }
 
 // signal wakes the capture goroutine.

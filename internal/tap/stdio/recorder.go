@@ -70,9 +70,10 @@ func (r *recorder) run(t *tap) error {
 			end = it.at
 			return 0, true
 		}
-		n := len(it.data)
-		t.release(it.data)
-		return n, false
+		if it.buf != nil {
+			t.unref(it.buf)
+		}
+		return len(it.data), false
 	})
 	return r.out.Finish(end)
 }

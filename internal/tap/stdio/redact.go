@@ -11,16 +11,17 @@ import "github.com/mcptrail/mcptrail/internal/capture"
 func (r *recorder) writeLine(t capture.Type, seq uint64, it *item, line []byte, noEOL bool) error {
 	l := capture.Line{Type: t, Seq: seq, Time: it.at, Dir: it.stream.dir(), Bytes: line, NoEOL: noEOL}
 	var rec *capture.Record // filled for the feed while the line is encoded
-	var pos capture.Record  // where the record goes
+	var posLine int         // where the record goes, for the feed
+	var posOffset int64
 	if r.out.Live() {
 		rec = &r.rec
-		pos.Line, pos.Offset = r.w.Pos()
+		posLine, posOffset = r.w.Pos()
 	}
 	if r.redact != nil {
 		if f := r.redact.Names(l.Dir); f != nil && t == capture.TypeFrame {
 			done, err := r.w.AppendUnselected(&l, f, rec)
 			if done && rec != nil {
-				rec.Line, rec.Offset = pos.Line, pos.Offset
+				rec.Line, rec.Offset = posLine, posOffset
 				r.out.Publish(rec)
 			}
 			if done || err != nil {
@@ -33,7 +34,7 @@ func (r *recorder) writeLine(t capture.Type, seq uint64, it *item, line []byte, 
 	}
 	err := r.w.AppendDecoded(&l, rec)
 	if err == nil && rec != nil {
-		rec.Line, rec.Offset = pos.Line, pos.Offset
+		rec.Line, rec.Offset = posLine, posOffset
 		r.out.Publish(rec)
 	}
 	return err

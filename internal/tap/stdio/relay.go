@@ -18,23 +18,27 @@ const bufSize = 256 << 10
 // go away altogether (l.watch). If the server stops reading, the client's
 // bytes are still captured.
 func (t *tap) relayIn(src io.Reader, dst *os.File, l *life) {
-	buf := make([]byte, bufSize)
+	rb := t.readBuf()
 	broken := false
 	for {
-		n, err := src.Read(buf)
+		n, err := src.Read(rb.b)
 		if n > 0 {
-			relay, wake := t.take(streamC2S, buf[:n])
+			relay, wake, kept := t.take(streamC2S, rb, n)
 			if !relay {
 				return
 			}
 			if !broken {
-				if _, werr := dst.Write(buf[:n]); werr != nil {
+				if _, werr := dst.Write(rb.b[:n]); werr != nil {
 					broken = true
 					t.relayError("writing to the server's stdin", werr)
 				}
 			}
 			if wake {
 				t.signal()
+			}
+			if kept {
+				t.unref(rb)
+				rb = t.readBuf()
 			}
 		}
 		if err != nil {
@@ -59,28 +63,32 @@ func (t *tap) relayIn(src io.Reader, dst *os.File, l *life) {
 // what the server writes from then on is read, counted and discarded,
 // neither relayed nor recorded.
 func (t *tap) relayOut(src *os.File, dst io.Writer, s stream, l *life) {
-	buf := make([]byte, bufSize)
+	rb := t.readBuf()
 	broken := false
 	var discarded int64
 	for {
-		n, err := src.Read(buf)
+		n, err := src.Read(rb.b)
 		switch {
 		case n == 0:
 		case s == streamS2C && l.gone.Load():
 			discarded += int64(n)
 		default:
-			relay, wake := t.take(s, buf[:n])
+			relay, wake, kept := t.take(s, rb, n)
 			if !relay {
 				return
 			}
 			if !broken {
-				if w, werr := dst.Write(buf[:n]); werr != nil {
+				if w, werr := dst.Write(rb.b[:n]); werr != nil {
 					broken = true
 					t.writeFailed(s, n-w, werr, l)
 				}
 			}
 			if wake {
 				t.signal()
+			}
+			if kept {
+				t.unref(rb)
+				rb = t.readBuf()
 			}
 		}
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -390,5 +391,62 @@ func TestRunGrandchildHoldsStdout(t *testing.T) {
 	_, recs, _ := readCapture(t, capt.Bytes())
 	if !hasNote(recs, capture.NoteRelayError) || !hasNote(recs, capture.NoteServerExit) {
 		t.Errorf("notes missing in %+v", summarize(recs))
+	}
+}
+
+// TestRunBurstKeepsEveryByte sends 8 MiB of distinct lines through a real
+// cat at once, so both relays read far more than keptAbove at a time and
+// queue their read buffers themselves while forwarding from them. Every
+// byte must reach each side unchanged and every line be captured as sent,
+// in order: a read buffer reused before both the forward and the capture
+// were done with it would show here as altered or repeated lines.
+func TestRunBurstKeepsEveryByte(t *testing.T) {
+	t.Parallel()
+	var in strings.Builder
+	var lines []string
+	for i := 0; in.Len() < 8<<20; i++ {
+		line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"pad":"%s"}}`, i, strings.Repeat(string(rune('a'+i%26)), i%700))
+		lines = append(lines, line)
+		in.WriteString(line + "\n")
+	}
+	var out, capt bytes.Buffer
+	res, err := stdio.Run(context.Background(), &stdio.Options{
+		Command: peer(t, "cat"), Stdin: strings.NewReader(in.String()), Stdout: &out, Capture: &capt,
+	})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if out.String() != in.String() {
+		t.Fatalf("forwarded %d bytes that differ from the %d sent", out.Len(), in.Len())
+	}
+	if res.Frames != int64(2*len(lines)) {
+		t.Errorf("Result.Frames = %d, want %d", res.Frames, 2*len(lines))
+	}
+	_, recs, dmg := readCapture(t, capt.Bytes())
+	if dmg.Torn || dmg.Corrupt != 0 {
+		t.Errorf("damage = %+v", dmg)
+	}
+	got := map[capture.Dir][]string{}
+	var seq uint64
+	for _, r := range recs {
+		if r.Type != capture.TypeFrame {
+			continue
+		}
+		if seq++; r.Seq != seq {
+			t.Fatalf("frame %d has seq %d", seq, r.Seq)
+		}
+		got[r.Dir] = append(got[r.Dir], string(r.Bytes()))
+	}
+	for _, d := range []capture.Dir{capture.C2S, capture.S2C} {
+		if len(got[d]) != len(lines) {
+			t.Errorf("%s: %d frames captured, want %d", d, len(got[d]), len(lines))
+			continue
+		}
+		for i, l := range lines {
+			if got[d][i] != l {
+				t.Errorf("%s frame %d = %.60q…, want %.60q…", d, i, got[d][i], l)
+				break
+			}
+		}
 	}
 }
