@@ -88,8 +88,8 @@ func (s *Store) taskDeclared(c *Call, req *mcp.Request) {
 // taskRequest makes a client tasks/* request a round of its task's
 // operation and checks it against what the task said before.
 func (s *Store) taskRequest(c *Call, r *capture.Record, params jsontext.Value) {
-	if c.Dir != capture.C2S || !mcp.TaskMethod(c.Method) {
-		return
+	if c.Dir != capture.C2S || !mcp.TaskMethod(c.Method) || c.Era != EraModern {
+		return // 2025-11-25's core tasks/get and tasks/cancel are another protocol
 	}
 	id, ok := mcp.TaskID(params)
 	if !ok {
@@ -169,7 +169,9 @@ func (s *Store) taskAnswered(c *Call, r *capture.Record, f *wire.Frame, res *mcp
 	delete(s.task.declared, c.Index)
 	switch {
 	case f.Kind == wire.KindError:
-		s.taskError(c, r, f, declared && tracked)
+		if c.Era == EraModern {
+			s.taskError(c, r, f, declared && tracked)
+		}
 	case res.ResultType == mcp.ResultTask:
 		s.taskCreated(c, r, f.Result, declared, tracked)
 	case c.Method == mcp.MethodTasksGet && c.Operation >= 0 && s.ops[c.Operation].Task.ID != "":
