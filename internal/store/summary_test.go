@@ -91,7 +91,15 @@ func checkDerived(t testing.TB, snap *Snapshot) {
 		last := calls[op.Rounds[len(op.Rounds)-1].Call]
 		want.Start, want.Status = calls[op.Root].Start, last.Status
 		want.End, want.DurationMS, want.ToolMS = time.Time{}, 0, 0
-		if last.ResponseSeq != 0 {
+		switch {
+		case op.Task.ID != "": // a task ends where its terminal status was seen
+			want.Status = taskStatus(&op.Task)
+			if op.Task.Terminal() {
+				want.End = op.Task.TerminalAt
+				want.DurationMS = ms(want.End.Sub(want.Start))
+				want.ToolMS = want.DurationMS - want.WaitMS
+			}
+		case last.ResponseSeq != 0:
 			want.End = last.End
 			want.DurationMS = ms(want.End.Sub(want.Start))
 			want.ToolMS = want.DurationMS - want.WaitMS
