@@ -68,6 +68,7 @@ func (s *Store) drop(c *Call) {
 	}
 	delete(s.ledger.declaredOf, c.Index)
 	delete(s.ledger.waiting, c.Index)
+	delete(s.task.declared, c.Index)
 	delete(s.cat.cursored, c.Index)
 	s.calls.forget(c.Index)
 }

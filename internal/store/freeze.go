@@ -88,7 +88,7 @@ func (s *Store) finishOperations(calls *Calls) []int {
 		}
 		last := calls.At(op.Rounds[len(op.Rounds)-1].Call)
 		op.finish(calls.At(op.Root).Start, &last)
-		s.calls.roll.setOp(i, op, last.ResponseSeq != 0 && (op.Task.ID == "" || op.Task.Terminal()))
+		s.calls.roll.setOp(i, op, !op.End.IsZero()) // ended: last round answered, or a task's terminal status seen
 	}
 	return dirty
 }

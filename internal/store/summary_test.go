@@ -142,7 +142,11 @@ func summarizeAfresh(calls []Call, ops []Operation) Summary {
 	for _, op := range ops {
 		last := calls[op.Rounds[len(op.Rounds)-1].Call]
 		failed := op.Status == StatusError || op.Status == StatusToolError || op.Status == StatusHTTPError
-		add(op.Method, op.Target, item{op.Status, last.ResponseSeq != 0, op.DurationMS, len(op.Rounds), failed})
+		answered := last.ResponseSeq != 0
+		if op.Task.ID != "" {
+			answered = op.Task.Terminal()
+		}
+		add(op.Method, op.Target, item{op.Status, answered, op.DurationMS, len(op.Rounds), failed})
 	}
 	stats := func(m map[string][]item) []Stat {
 		var out []Stat
