@@ -64,10 +64,15 @@ type ledgerExpect struct {
 }
 
 // operationExpect is one operation: its root request id and the pairing of
-// each round ("root", then "strong" or "heuristic").
+// each round ("root", then "strong", "heuristic" or "task"), the taskId of
+// the task it became ("" for none, always checked), and when named, the
+// task's latest status and the operation's status.
 type operationExpect struct {
-	Root    string   `toml:"root"`
-	Pairing []string `toml:"pairing"`
+	Root       string   `toml:"root"`
+	Pairing    []string `toml:"pairing"`
+	Task       string   `toml:"task"`
+	TaskStatus *string  `toml:"task_status"`
+	Status     *string  `toml:"status"`
 }
 
 // exported is the part of the JSON export the expectations look at.
@@ -87,6 +92,11 @@ type exported struct {
 	} `json:"elicitations"`
 	Operations []struct {
 		RootID json.RawMessage `json:"root_id"`
+		Status string          `json:"status"`
+		Task   *struct {
+			ID     string `json:"id"`
+			Status string `json:"status"`
+		} `json:"task"`
 		Rounds []struct {
 			Pairing string `json:"pairing"`
 		} `json:"rounds"`
@@ -196,8 +206,17 @@ func expectationProblems(e expectation, js []byte) []string {
 		problems = append(problems, "ledger rows (-expected +exported):\n"+diff)
 	}
 	var ops []operationExpect
-	for _, o := range x.Operations {
-		op := operationExpect{Root: idText(o.RootID)}
+	for i, o := range x.Operations {
+		var want operationExpect
+		if i < len(e.Operations) {
+			want = e.Operations[i]
+		}
+		op := operationExpect{Root: idText(o.RootID), Status: pick(want.Status, o.Status)}
+		taskStatus := ""
+		if o.Task != nil {
+			op.Task, taskStatus = o.Task.ID, o.Task.Status
+		}
+		op.TaskStatus = pick(want.TaskStatus, taskStatus)
 		for _, r := range o.Rounds {
 			op.Pairing = append(op.Pairing, r.Pairing)
 		}

@@ -49,7 +49,23 @@ func operation(e *Event, c, root *store.Call, op *store.Operation) {
 		e.tag("late", "true")
 	}
 	e.Error = callError(c)
+	if op != nil && op.Task.ID != "" {
+		taskOperation(e, op)
+	}
 	e.IsError = e.Error != nil
+}
+
+// taskOperation fills what a task's event takes from the task rather
+// than from its last round: status, error and the task itself.
+func taskOperation(e *Event, op *store.Operation) {
+	e.Status, e.Error = op.Status, nil
+	e.Task = &Task{ID: op.Task.ID, Status: op.Task.Status, Polls: op.Task.Polls, Updates: op.Task.Updates}
+	switch op.Status {
+	case store.StatusToolError:
+		e.Error = &Error{Type: "tool_error"}
+	case store.StatusError:
+		e.Error = &Error{Type: "task_failed"}
+	}
 }
 
 func (e *Event) tag(k, v string) {

@@ -56,10 +56,23 @@ type Event struct {
 	TraceParent   string `json:"traceparent,omitempty"`
 	TraceState    string `json:"tracestate,omitempty"`
 	HTTPSessionID string `json:"http_session_id,omitempty"`
+	// Task describes the task an operation became (ext-tasks); nil for
+	// other operations. A task's event is emitted once, when it is first
+	// seen in a terminal status.
+	Task *Task `json:"task,omitempty"`
 	// Elicitation is set on the two elicitation event types.
 	Elicitation *Elicitation `json:"elicitation,omitempty"`
 	// Seq is the seq of the frame that completed the event.
 	Seq uint64 `json:"seq"`
+}
+
+// Task is a task operation's taskId, its terminal status (verbatim) and
+// how many tasks/get and tasks/update requests it took.
+type Task struct {
+	ID      string `json:"id"`
+	Status  string `json:"status"`
+	Polls   int    `json:"polls"`
+	Updates int    `json:"updates"`
 }
 
 // Error describes a failed operation: a JSON-RPC error (Code and

@@ -22,3 +22,37 @@ const (
 	AppResourceNotRead = "app-resource-not-read"
 	AppResourceInvalid = "app-resource-invalid"
 )
+
+// Rule ids raised for the Tasks extension (modelcontextprotocol/ext-tasks,
+// specification/draft/tasks.md): a task's creation, its polls, updates
+// and cancellation, its statuses, and the end of the capture.
+const (
+	// TaskNameHeader: a tasks/* request over Streamable HTTP whose
+	// Mcp-Name is missing or differs from params.taskId.
+	TaskNameHeader = "task-name-header"
+	// TaskPollTooFast: a tasks/get sent sooner after the previous one (or
+	// the CreateTaskResult) than the pollIntervalMs last seen.
+	TaskPollTooFast = "task-poll-too-fast"
+	// TaskNeverTerminal: the capture ended with a task never seen in a
+	// terminal status.
+	TaskNeverTerminal = "task-never-terminal"
+	// TaskUpdateAfterTerminal: a tasks/update for a task already seen in a
+	// terminal status.
+	TaskUpdateAfterTerminal = "task-update-after-terminal"
+	// TaskErrorCode: a tasks/* request answered with an error code the
+	// extension does not define for it, or -32021 to a client that
+	// declared the extension.
+	TaskErrorCode = "task-error-code"
+	// TaskUndeclared: a CreateTaskResult answered a request that did not
+	// declare the extension.
+	TaskUndeclared = "task-undeclared"
+	// TaskUnsupportedMethod: a CreateTaskResult answered a method other
+	// than tools/call.
+	TaskUnsupportedMethod = "task-unsupported-method"
+	// TaskUnknown: a tasks/* request or notifications/tasks names a taskId
+	// no CreateTaskResult in the capture created.
+	TaskUnknown = "task-unknown"
+	// TaskInvalid: a task object breaks its shape (no taskId, an unknown
+	// status, a status without its payload, a terminal task that changes).
+	TaskInvalid = "task-invalid"
+)

@@ -114,8 +114,9 @@ func callGroups(snap *store.Snapshot) []CallGroup {
 		}
 	}
 	for _, op := range snap.Operations.Slice() {
-		last := snap.Calls.At(op.Rounds[len(op.Rounds)-1].Call)
-		add(op.Method, op.Target, false, store.Failed(op.Status), last.ResponseSeq != 0, op.DurationMS)
+		// An operation is answered once it ended: its last round answered,
+		// or, for a task, its terminal status seen (not any poll's answer).
+		add(op.Method, op.Target, false, store.Failed(op.Status), !op.End.IsZero(), op.DurationMS)
 	}
 	slices.SortFunc(out, func(a, b CallGroup) int {
 		return cmp.Or(cmp.Compare(a.Method, b.Method), cmp.Compare(a.Target, b.Target), boolCompare(a.Server, b.Server))

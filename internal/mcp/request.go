@@ -24,7 +24,8 @@ type Request struct {
 	ClientInfo jsontext.Value
 	// InitVersion is initialize's params.protocolVersion.
 	InitVersion string
-	// Target is params.name, else params.uri, when it is a string.
+	// Target is params.name, else params.uri, when it is a string; a
+	// tasks/* request's params.taskId.
 	Target string
 	// Arguments is params.arguments; nil when absent.
 	Arguments jsontext.Value
@@ -56,6 +57,12 @@ func ParseRequest(method string, params jsontext.Value) Request {
 			}
 		case "uri":
 			if s, ok := jsonraw.String(val); ok && r.Target == "" {
+				r.Target = s
+			}
+		case "taskId":
+			// A tasks/* request names its task (ext-tasks § Streamable
+			// HTTP: Routing Headers: Mcp-Name mirrors it).
+			if s, ok := jsonraw.String(val); ok && TaskMethod(method) {
 				r.Target = s
 			}
 		case "arguments":

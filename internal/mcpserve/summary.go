@@ -202,9 +202,8 @@ func summarize(snap *store.Snapshot) *summary {
 		switch {
 		case call.Dir == capture.S2C:
 		case call.Operation >= 0:
-			op := snap.Operations.At(call.Operation)
-			last := snap.Calls.At(op.Rounds[len(op.Rounds)-1].Call)
-			if call.Round <= 1 && last.ResponseSeq != 0 {
+			// Ended: its last round answered (a task: its terminal status seen).
+			if op := snap.Operations.At(call.Operation); call.Round <= 1 && !op.End.IsZero() {
 				r := rowOf(&call)
 				r.Status, r.DurationMS = op.Status, op.DurationMS
 				answered = append(answered, r)

@@ -6,6 +6,7 @@ import "github.com/mcptrail/mcptrail/internal/finding"
 const (
 	skillsSpec = "modelcontextprotocol/ext-skills specification/stable/skills.mdx "
 	appsSpec   = "modelcontextprotocol/ext-apps specification/draft/apps.mdx "
+	tasksSpec  = "modelcontextprotocol/ext-tasks specification/draft/tasks.md "
 )
 
 // skillRules are the Skills extension's rules (skills.go).

@@ -138,6 +138,10 @@ func (h *HTTP) requestRules(r *capture.Record, f *wire.Frame) {
 	case m != f.Method:
 		h.add(finding.New(finding.HTTPMethodHeader, r.Seq, "%s: Mcp-Method %q differs from the body's method", f.Describe(), m))
 	}
+	if mcp.TaskMethod(f.Method) {
+		h.taskNameHeader(r, f, &req)
+		return
+	}
 	if !mcp.NamedMethod(f.Method) {
 		return
 	}
@@ -149,6 +153,21 @@ func (h *HTTP) requestRules(r *capture.Record, f *wire.Frame) {
 	}
 	if f.Method == mcp.MethodToolsCall {
 		h.paramHeaders(r, &req)
+	}
+}
+
+// taskNameHeader checks a tasks/* request's Mcp-Name against its
+// params.taskId (ext-tasks § Streamable HTTP: Routing Headers). req.Target
+// is the taskId; a request without one is the store's task-invalid.
+func (h *HTTP) taskNameHeader(r *capture.Record, f *wire.Frame, req *mcp.Request) {
+	if _, ok := mcp.TaskID(f.Params); !ok {
+		return
+	}
+	switch n, ok := r.HTTP.Headers[mcp.HeaderName]; {
+	case !ok:
+		h.add(finding.New(finding.TaskNameHeader, r.Seq, "%s has no Mcp-Name header (params.taskId is %q)", f.Describe(), req.Target))
+	case decodeHeaderValue(n) != req.Target:
+		h.add(finding.New(finding.TaskNameHeader, r.Seq, "%s: Mcp-Name %q differs from params.taskId %q", f.Describe(), n, req.Target))
 	}
 }
 

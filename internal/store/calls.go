@@ -44,8 +44,10 @@ func (s *Store) request(r *capture.Record, f *wire.Frame) int {
 		}
 	}
 	s.trackRetryable(c, &req)
+	s.taskDeclared(c, &req)
 	s.catalogRequest(c, f.Params)
 	s.pairRetry(c, r, &req)
+	s.taskRequest(c, r, f.Params)
 	s.ledgerRequest(c, r, f.Params, &req)
 	return idx
 }
@@ -220,6 +222,7 @@ func (s *Store) answer(c *Call, r *capture.Record, f *wire.Frame) {
 	}
 	s.catalogAnswered(c, r.Seq, f.Result)
 	s.mrtrAnswered(c, &res, r.Redacted)
+	s.taskAnswered(c, r, f, &res)
 	s.ledgerAnswer(c, r, f, &res)
 	s.completed(c)
 }

@@ -245,5 +245,8 @@ func (s *Store) completed(c *Call) {
 	if c.Operation >= 0 && c.Round != len(s.ops[c.Operation].Rounds) {
 		return
 	}
+	if c.Operation >= 0 && s.ops[c.Operation].Task.ID != "" && s.ops[c.Operation].Task.TerminalSeq != c.ResponseSeq {
+		return // a task ends with the answer that shows it terminal, once
+	}
 	s.emitCall(ChangeOperationCompleted, c)
 }

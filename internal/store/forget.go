@@ -39,8 +39,8 @@ func (s *Store) forgetFinished() {
 			s.drop(c)
 			continue
 		}
-		if c.Round == len(s.ops[c.Operation].Rounds) {
-			s.dropOperation(c.Operation)
+		if op := &s.ops[c.Operation]; c.Round == len(op.Rounds) && (op.Task.ID == "" || op.Task.Terminal()) {
+			s.dropOperation(c.Operation) // a running task's rounds wait for its end
 		}
 	}
 }
@@ -68,6 +68,7 @@ func (s *Store) drop(c *Call) {
 	}
 	delete(s.ledger.declaredOf, c.Index)
 	delete(s.ledger.waiting, c.Index)
+	delete(s.task.declared, c.Index)
 	delete(s.cat.cursored, c.Index)
 	s.calls.forget(c.Index)
 }

@@ -133,6 +133,7 @@ func (s *Store) batch(r *capture.Record, f *wire.Frame) {
 func (s *Store) notification(r *capture.Record, f *wire.Frame) int {
 	s.counts.Notifications++
 	s.ledgerNotification(r, f)
+	s.taskNotification(r, f)
 	s.catalogNotified(r, f.Method)
 	if f.Method == mcp.MethodCancelled {
 		return s.cancel(r, f)

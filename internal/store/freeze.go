@@ -58,7 +58,7 @@ func (s *Store) freeze(copyState bool) *Snapshot {
 		frames:     s.frames.share(&s.opts),
 		lines:      s.lines.share(),
 	}
-	snap.Findings = s.allFindings(&snap.Calls, append(s.heldNoBody(&snap.Calls), s.finishChecks(snap)...))
+	snap.Findings = s.allFindings(&snap.Calls, append(append(s.heldNoBody(&snap.Calls), s.tasksUnfinished()...), s.finishChecks(snap)...))
 	return snap
 }
 
@@ -83,9 +83,12 @@ func (s *Store) finishOperations(calls *Calls) []int {
 	slices.Sort(dirty)
 	for _, i := range dirty {
 		op := &s.ops[i]
+		if len(op.Rounds) == 0 {
+			continue // a forgetting store dropped them
+		}
 		last := calls.At(op.Rounds[len(op.Rounds)-1].Call)
 		op.finish(calls.At(op.Root).Start, &last)
-		s.calls.roll.setOp(i, op, last.ResponseSeq != 0)
+		s.calls.roll.setOp(i, op, !op.End.IsZero()) // ended: last round answered, or a task's terminal status seen
 	}
 	return dirty
 }
@@ -95,6 +98,17 @@ func (s *Store) finishOperations(calls *Calls) []int {
 func (op *Operation) finish(start time.Time, last *Call) {
 	op.Start, op.Status = start, last.Status
 	op.End, op.DurationMS, op.ToolMS = time.Time{}, 0, 0
+	if op.Task.ID != "" {
+		// A task ends when its terminal status is seen, whatever rounds
+		// (late polls, updates) follow.
+		if op.Status = taskStatus(&op.Task); !op.Task.Terminal() {
+			return
+		}
+		op.End = op.Task.TerminalAt
+		op.DurationMS = ms(op.End.Sub(op.Start))
+		op.ToolMS = op.DurationMS - op.WaitMS
+		return
+	}
 	if last.ResponseSeq == 0 {
 		return
 	}

@@ -68,7 +68,8 @@ func FuzzIngest(f *testing.F) {
 		f.Add(framesOf(transcript(f, filepath.Join("testdata", name))))
 	}
 	// Skills (digests checked on read) and MCP Apps (UI reads, app-rendered forms).
-	for _, name := range []string{"skills-tampered.transcript.jsonl", "apps.transcript.jsonl", "apps-legacy.transcript.jsonl"} {
+	for _, name := range []string{"skills-tampered.transcript.jsonl", "apps.transcript.jsonl", "apps-legacy.transcript.jsonl",
+		"tasks-input-required.transcript.jsonl", "tasks-update-after-terminal.transcript.jsonl", "tasks-misuse.transcript.jsonl"} {
 		f.Add(framesOf(transcript(f, filepath.Join("..", "..", "testdata", "transcripts", name))))
 	}
 	f.Add(framesOf([]step{
@@ -141,6 +142,9 @@ func opFrame(op, arg byte) step {
 	if state != "" {
 		extra += `,"requestState":"` + state + `"`
 	}
+	if op >= 0xf0 {
+		return taskFrame(op, arg, id)
+	}
 	switch op % 12 {
 	case 0:
 		return c2s(int(arg%3), tool(id, name, `{}`, ""))
@@ -171,7 +175,37 @@ func opFrame(op, arg byte) step {
 	return noteRec(capture.Record{Note: capture.NoteCaptureGap, LostFrame: 1})
 }
 
+// taskFrame is one frame of the Tasks extension (op 0xf0 and above): a
+// tools/call declaring it, a CreateTaskResult, a tasks/* request, a task
+// state answer or notifications/tasks, for task t0 or t1.
+func taskFrame(op, arg byte, id string) step {
+	tid := "t" + strconv.Itoa(int(arg/4%2))
+	statuses := []string{"working", "input_required", "completed", "failed", "cancelled", "bogus"}
+	status := statuses[int(arg/8)%len(statuses)]
+	state := `"taskId":"` + tid + `","status":"` + status + `","ttlMs":null,"pollIntervalMs":` + strconv.Itoa(int(arg%3)) +
+		`,"inputRequests":` + elicit("k") + `,"result":{"content":[]},"error":{"code":-32603,"message":"m"}`
+	switch op % 8 {
+	case 0:
+		return c2s(int(arg%3), taskCall(id))
+	case 1:
+		return s2c(int(arg%5), res(id, `{"resultType":"task",`+state+`}`))
+	case 2:
+		return c2s(int(arg%7), `{"jsonrpc":"2.0","id":`+id+`,"method":"tasks/get","params":{"taskId":"`+tid+`",`+taskMeta+`}}`)
+	case 3:
+		return c2s(int(arg%7), `{"jsonrpc":"2.0","id":`+id+`,"method":"tasks/update","params":{"taskId":"`+tid+`","inputResponses":{"k":{"action":"accept"}},`+taskMeta+`}}`)
+	case 4:
+		return c2s(1, `{"jsonrpc":"2.0","id":`+id+`,"method":"tasks/cancel","params":{"taskId":"`+tid+`",`+taskMeta+`}}`)
+	case 5:
+		return s2c(int(arg%5), res(id, `{"resultType":"complete",`+state+`}`))
+	case 6:
+		return s2c(1, notif("notifications/tasks", `{`+state+`}`))
+	}
+	return s2c(1, errRes(id, -32000-int(arg%30), "task error"))
+}
+
 func FuzzCorrelate(f *testing.F) {
+	// A task created, polled into input_required, updated, completed.
+	f.Add([]byte{0xf0, 0, 0xf1, 0, 0xf2, 1, 0xf5, 9, 0xf3, 2, 0xf5, 18, 0xf6, 16})
 	f.Add([]byte{0, 0, 2, 16, 3, 16, 1, 0})
 	f.Add([]byte{0, 1, 0, 1, 5, 2, 6, 2, 4, 1, 1, 1, 11, 0})
 	f.Add([]byte{0, 4, 2, 36, 3, 4, 2, 0, 3, 32, 7, 0, 9, 0, 10, 0, 10, 0})

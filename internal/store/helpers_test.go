@@ -280,11 +280,16 @@ func checkConsistent(t testing.TB, snap *Snapshot) {
 			if r.Call >= len(calls) || calls[r.Call].Operation != i || calls[r.Call].Round != j+1 {
 				t.Errorf("operation %d round %d: call %d does not point back", i, j, r.Call)
 			}
-			if j > 0 && r.Pairing != PairStrong && r.Pairing != PairHeuristic {
+			if j > 0 && r.Pairing != PairStrong && r.Pairing != PairHeuristic && (r.Pairing != PairTask || op.Task.ID == "") {
 				t.Errorf("operation %d round %d: pairing %q", i, j, r.Pairing)
 			}
 		}
-		if op.Status != calls[op.Rounds[len(op.Rounds)-1].Call].Status {
+		switch {
+		case op.Task.ID != "": // a task's status is its own, not its last poll's
+			if op.Status != taskStatus(&op.Task) || (op.Task.Terminal() != !op.End.IsZero()) {
+				t.Errorf("operation %d: status %s, end %v for task %+v", i, op.Status, op.End, op.Task)
+			}
+		case op.Status != calls[op.Rounds[len(op.Rounds)-1].Call].Status:
 			t.Errorf("operation %d: status %s differs from its last round's", i, op.Status)
 		}
 	}

@@ -62,8 +62,8 @@ func (s *Store) trackRetryable(e *Call, req *mcp.Request) {
 // inputResponses keys, most recent first (heuristic). A request without
 // those members is a fresh call, never a retry.
 func (s *Store) pairRetry(c *Call, r *capture.Record, req *mcp.Request) {
-	if !req.IsRetry() {
-		return
+	if !req.IsRetry() || mcp.TaskMethod(c.Method) {
+		return // a tasks/update's inputResponses answer its task (task.go)
 	}
 	in, pairing := s.matchInterim(c, req)
 	if in == nil {

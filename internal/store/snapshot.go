@@ -114,6 +114,7 @@ const (
 	PairRoot      = "root"      // the operation's first request
 	PairStrong    = "strong"    // identical requestState
 	PairHeuristic = "heuristic" // method, target, arguments and inputResponses keys
+	PairTask      = "task"      // a tasks/* request naming the operation's taskId (task.go)
 )
 
 // Call is one request and its answer.
@@ -194,6 +195,12 @@ type Operation struct {
 	DurationMS float64
 	WaitMS     float64
 	ToolMS     float64
+	// Task describes the task the operation became (ext-tasks): its
+	// rounds after the CreateTaskResult are the tasks/* requests naming
+	// it, its Status follows the task (pending until a terminal status is
+	// seen) and its End is when that status was seen. Task.ID is "" for a
+	// plain MRTR operation.
+	Task TaskInfo
 }
 
 // Round is one request of an operation.

@@ -168,6 +168,7 @@ type Store struct {
 	legacy      legacyState
 	peers       peerState
 	mrtr        mrtrState
+	task        taskState
 	ledger      ledgerState
 	// opsMirror and rowsMirror are the operations and ledger rows as the
 	// last snapshot shares them (list.go).

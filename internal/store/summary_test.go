@@ -91,7 +91,15 @@ func checkDerived(t testing.TB, snap *Snapshot) {
 		last := calls[op.Rounds[len(op.Rounds)-1].Call]
 		want.Start, want.Status = calls[op.Root].Start, last.Status
 		want.End, want.DurationMS, want.ToolMS = time.Time{}, 0, 0
-		if last.ResponseSeq != 0 {
+		switch {
+		case op.Task.ID != "": // a task ends where its terminal status was seen
+			want.Status = taskStatus(&op.Task)
+			if op.Task.Terminal() {
+				want.End = op.Task.TerminalAt
+				want.DurationMS = ms(want.End.Sub(want.Start))
+				want.ToolMS = want.DurationMS - want.WaitMS
+			}
+		case last.ResponseSeq != 0:
 			want.End = last.End
 			want.DurationMS = ms(want.End.Sub(want.Start))
 			want.ToolMS = want.DurationMS - want.WaitMS
@@ -134,7 +142,11 @@ func summarizeAfresh(calls []Call, ops []Operation) Summary {
 	for _, op := range ops {
 		last := calls[op.Rounds[len(op.Rounds)-1].Call]
 		failed := op.Status == StatusError || op.Status == StatusToolError || op.Status == StatusHTTPError
-		add(op.Method, op.Target, item{op.Status, last.ResponseSeq != 0, op.DurationMS, len(op.Rounds), failed})
+		answered := last.ResponseSeq != 0
+		if op.Task.ID != "" {
+			answered = op.Task.Terminal()
+		}
+		add(op.Method, op.Target, item{op.Status, answered, op.DurationMS, len(op.Rounds), failed})
 	}
 	stats := func(m map[string][]item) []Stat {
 		var out []Stat

@@ -115,6 +115,10 @@ func SpanAttributes(e *events.Event) []attribute.KeyValue {
 	add("mcptrail.client.name", e.ClientName)
 	add("mcptrail.server.name", e.ServerName)
 	add("mcptrail.status", e.Status)
+	if e.Task != nil {
+		add("mcptrail.task.id", e.Task.ID)
+		add("mcptrail.task.status", e.Task.Status)
+	}
 	a = append(a, attribute.Int("mcptrail.rounds", e.Rounds))
 	if e.WaitMS != nil && e.ToolMS != nil {
 		a = append(a, attribute.Float64("mcptrail.wait_ms", *e.WaitMS), attribute.Float64("mcptrail.tool_ms", *e.ToolMS))

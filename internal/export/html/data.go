@@ -194,7 +194,8 @@ func (hw *Writer) writeCalls(d *dataWriter, snap *store.Snapshot) {
 }
 
 // writeOps writes one array per operation: root call, status, duration,
-// wait and tool time in ms, whether it ended, and its rounds' calls.
+// wait and tool time in ms, whether it ended, its rounds' calls, and for a
+// task (ext-tasks) its taskId and latest task status, else null.
 func writeOps(d *dataWriter, snap *store.Snapshot) {
 	for i, op := range snap.Operations.All() {
 		d.comma(i)
@@ -215,7 +216,17 @@ func writeOps(d *dataWriter, snap *store.Snapshot) {
 			d.comma(j)
 			d.int(int64(r.Call))
 		}
-		d.raw("]]")
+		d.raw("],")
+		if op.Task.ID == "" {
+			d.raw("null")
+		} else {
+			d.raw("[")
+			d.str(op.Task.ID)
+			d.raw(",")
+			d.str(op.Task.Status)
+			d.raw("]")
+		}
+		d.raw("]")
 		d.flush(false)
 	}
 }

@@ -188,6 +188,21 @@ func appendOperation(b []byte, op *store.Operation) []byte {
 	o.ms("duration_ms", op.DurationMS)
 	o.ms("wait_ms", op.WaitMS)
 	o.ms("tool_ms", op.ToolMS)
+	if t := &op.Task; t.ID != "" {
+		o.key("task")
+		k := openObject(o.b)
+		k.str("id", t.ID)
+		k.str("status", t.Status)
+		k.int("polls", int64(t.Polls))
+		k.int("updates", int64(t.Updates))
+		k.int("cancels", int64(t.Cancels))
+		k.int("notifications", int64(t.Notifications))
+		if t.PollIntervalMS > 0 {
+			k.int("poll_interval_ms", t.PollIntervalMS)
+		}
+		k.uintOpt("terminal_seq", t.TerminalSeq)
+		o.b = k.close()
+	}
 	o.array("rounds", len(op.Rounds), func(b []byte, i int) []byte { return appendRound(b, &op.Rounds[i]) })
 	return o.close()
 }

@@ -187,6 +187,9 @@ func writeOperations(w *bufio.Writer, s *store.Snapshot, width int) {
 			sep = "\n    "
 		}
 		fmt.Fprintf(w, "%s%s%s\n", head, sep, times)
+		if op.Task.ID != "" {
+			fmt.Fprintf(w, "    %s\n", taskLine(&op.Task))
+		}
 		tw := newTable(w, width)
 		for j := range op.Rounds {
 			r := &op.Rounds[j]
@@ -194,6 +197,20 @@ func writeOperations(w *bufio.Writer, s *store.Snapshot, width int) {
 		}
 		tw.flush()
 	}
+}
+
+// taskLine describes the task an operation became: its id, latest status
+// and requests.
+func taskLine(t *store.TaskInfo) string {
+	s := fmt.Sprintf("task %s  %s  %s, %s, %s, %s", termtext.Escape(t.ID), termtext.Escape(dash(t.Status)),
+		plural(t.Polls, "poll"), plural(t.Updates, "update"), plural(t.Cancels, "cancel"), plural(t.Notifications, "notification"))
+	if t.PollIntervalMS > 0 {
+		s += "  poll interval " + formatMS(float64(t.PollIntervalMS))
+	}
+	if !t.Terminal() {
+		s += "  never seen terminal"
+	}
+	return s
 }
 
 func roundAsks(r *store.Round) string {

@@ -97,7 +97,7 @@ func statusText(c store.Call) string {
 }
 
 // context is the header's second line: the operation's wait and tool
-// times, or the call a nested request interrupted, or the nested requests.
+// times (and a task's status and polls), or the call a nested request interrupted, or the nested requests.
 func (m Model) context(c store.Call) string {
 	var b segs
 	b.reset(m.w)
@@ -105,6 +105,9 @@ func (m Model) context(c store.Call) string {
 	case c.Operation >= 0 && c.Operation < m.data.Snap.Operations.Len():
 		op := m.data.Snap.Operations.At(c.Operation)
 		b.add(m.th.Dim, fmt.Sprintf("operation of %d rounds  ", len(op.Rounds)))
+		if op.Task.ID != "" { // ext-tasks: the task's own status beside the operation's
+			b.add(m.th.Dim, fmt.Sprintf("task %s, %d polls  ", op.Task.Status, op.Task.Polls))
+		}
 		b.add(m.th.Status(op.Status), op.Status)
 		if op.Status == store.StatusPending { // no total or tool time until it ends
 			b.add(m.th.Dim, "  wait "+units.Millis(op.WaitMS))

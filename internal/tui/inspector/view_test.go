@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcptrail/mcptrail/internal/tui/tuitest"
 	"github.com/mcptrail/mcptrail/internal/tui/ui"
 )
@@ -79,5 +81,18 @@ func TestViewSizes(t *testing.T) {
 			checkSize(t, m.View(), w, h)
 			checkSize(t, New(ui.NewTheme(true), seed, 1).SetSize(w, h).View(), w, h) // not loaded yet
 		})
+	}
+}
+
+// TestTaskContext: a task's calls show the task's own status and polls
+// beside the operation's status (ext-tasks).
+func TestTaskContext(t *testing.T) {
+	t.Parallel()
+	d := fixture(t, "tasks-input-required")
+	for _, call := range []int{1, 4} { // the tools/call and its tasks/update
+		m := open(t, d, call, 120, 40)
+		if got := ansi.Strip(m.View()); !strings.Contains(got, "operation of 6 rounds  task completed, 4 polls  ok") {
+			t.Errorf("call %d: the header does not show the task:\n%s", call, got)
+		}
 	}
 }

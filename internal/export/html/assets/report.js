@@ -5,7 +5,7 @@
   "use strict";
   const C_DIR = 0, C_METHOD = 1, C_TARGET = 2, C_STATUS = 3, C_DUR = 4, C_START = 5, C_ID = 6, C_ERA = 7,
     C_LATE = 8, C_PARENT = 9, C_ERR = 10, C_OP = 11, C_ROUND = 12, C_REQ = 13, C_RESP = 14;
-  const O_ROOT = 0, O_STATUS = 1, O_DUR = 2, O_WAIT = 3, O_TOOL = 4, O_ENDED = 5, O_ROUNDS = 6;
+  const O_ROOT = 0, O_STATUS = 1, O_DUR = 2, O_WAIT = 3, O_TOOL = 4, O_ENDED = 5, O_ROUNDS = 6, O_TASK = 7;
   const PAGE = 50, TIMELINE_MAX = 300, PRETTY_MAX = 256 * 1024, SLICE = 20000, SYNC_MS = 8;
 
   const D = JSON.parse(document.getElementById("report-data").textContent);
@@ -189,6 +189,10 @@
       const op = ops[c[C_OP]];
       rounds = op[O_ROUNDS].length + " · wait " + fmtMS(op[O_WAIT]);
       roundsTitle = op[O_ROUNDS].length + " rounds: human wait " + fmtMS(op[O_WAIT]) + ", tool time " + fmtMS(op[O_TOOL]);
+      if (op[O_TASK]) {
+        rounds += " · task " + op[O_TASK][1];
+        roundsTitle += "; task " + op[O_TASK][0] + ", last seen " + op[O_TASK][1];
+      }
     }
     const cells = [String(i), "+" + fmtMS(c[C_START]), c[C_DIR], c[C_ID], c[C_METHOD], c[C_TARGET], st, fmtMS(rowDur(i)),
       rounds, (elicitOf.get(i) || []).join(" "), (rulesOf.get(i) || []).join(" ")];
