@@ -29,6 +29,13 @@ type authFlow struct {
 	rejected        bool     // the first bearer request is answered 401 (audience)
 	rootMetadata    bool     // the path-inserted AS metadata 404s; it is served at the root
 	aroundProxy     bool     // through the reverse proxy: the 401 names the target's own metadata URL, and the client, which fetched it around the proxy, stops
+	modern          bool     // the MCP requests are 2026-07-28 server/discover calls, not 2025-11-25 initialize
+}
+
+// discoverReq is a 2026-07-28 server/discover request with the given id.
+func discoverReq(id string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+		`"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"corpus-client","version":"1.0.0"}}}}`
 }
 
 const (
@@ -39,7 +46,7 @@ const (
 
 // records builds the capture of the flow.
 func (a authFlow) records(name string) []capture.Record {
-	b := &capBuilder{t: corpusStart}
+	b := &capBuilder{t: corpusStart, modern: a.modern}
 	target := "forward"
 	if a.aroundProxy {
 		target = mcpURL
@@ -50,7 +57,11 @@ func (a authFlow) records(name string) []capture.Record {
 	if a.noResourceMeta {
 		rm = ` realm="mcp",`
 	}
-	b.mcp("e1", "", mcpURL, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"corpus-client","version":"1.0.0"}}}`,
+	first := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"corpus-client","version":"1.0.0"}}}`
+	if a.modern {
+		first = discoverReq("0")
+	}
+	b.mcp("e1", "", mcpURL, first,
 		401, "", `Bearer`+rm+` scope="mcp:tools"`, 4)
 	if a.aroundProxy {
 		b.add(capture.Record{Type: capture.TypeEnd})
@@ -127,12 +138,18 @@ func (a authFlow) client(b *capBuilder) {
 		u, auth = mcpURL+"?access_token=%5BREDACTED%5D", ""
 	}
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"corpus-client","version":"1.0.0"}}}`
+	ok := `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"corpus-server","version":"0.5.0"}}}`
+	if a.modern {
+		init = discoverReq("1")
+		ok = `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},` +
+			`"ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"corpus-server","version":"0.5.0"}}}}`
+	}
 	if a.rejected {
 		b.mcp("e2", auth, u, init, 401, "", `Bearer error="invalid_token", error_description="audience mismatch",`+
 			` resource_metadata="https://rs.example.com/.well-known/oauth-protected-resource/mcp"`, 3)
 		return
 	}
-	b.mcp("e2", auth, u, init, 200, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"corpus-server","version":"0.5.0"}}}`, "", 5)
+	b.mcp("e2", auth, u, init, 200, ok, "", 5)
 }
 
 // capBuilder appends records with seqs from 1 and times from corpusStart.
@@ -141,6 +158,9 @@ type capBuilder struct {
 	seq  uint64
 	t    time.Time
 	n    int
+	// modern sends 2026-07-28 headers (MCP-Protocol-Version, Mcp-Method)
+	// on the MCP POSTs.
+	modern bool
 }
 
 func (b *capBuilder) add(r capture.Record) {
@@ -182,6 +202,9 @@ func (b *capBuilder) exchange(method, u, reqBody string, status int, respBody st
 // mcp adds a POST of an MCP request and its answer, ms milliseconds apart.
 func (b *capBuilder) mcp(ex, auth, u, req string, status int, resp, wwwAuth string, ms int) {
 	h := map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}
+	if b.modern {
+		h["MCP-Protocol-Version"], h["Mcp-Method"] = "2026-07-28", "server/discover"
+	}
 	if auth != "" {
 		h["Authorization"] = auth
 	}
@@ -222,5 +245,6 @@ func oauthFixtures() map[string]authFlow {
 		"oauth-token-rejected":             {rejected: true},
 		"oauth-metadata-wrong-path":        {rootMetadata: true},
 		"oauth-metadata-around-proxy":      {aroundProxy: true},
+		"deprecated-dynamic-registration":  {modern: true},
 	}
 }

@@ -22,3 +22,16 @@ const (
 	AppResourceNotRead = "app-resource-not-read"
 	AppResourceInvalid = "app-resource-invalid"
 )
+
+// Rule ids raised for the deprecated features of 2026-07-28 in use in a
+// 2026-07-28 request (modelcontextprotocol/modelcontextprotocol,
+// docs/specification/2026-07-28/deprecated.mdx); never in a 2025 session,
+// where the features are current.
+const (
+	DeprecatedSampling       = "deprecated-sampling"
+	DeprecatedRoots          = "deprecated-roots"
+	DeprecatedLogging        = "deprecated-logging"
+	DeprecatedIncludeContext = "deprecated-include-context"
+	DeprecatedTitledEnum     = "deprecated-titled-enum"
+	DeprecatedDCR            = "deprecated-dynamic-registration"
+)

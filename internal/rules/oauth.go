@@ -44,6 +44,7 @@ func (o *OAuth) Finish(s *store.Snapshot, raise func(finding.Finding)) {
 		checkFlow(&a.Flows[i], sawFetches, raise)
 		aroundProxy(&a.Flows[i], s.Session.Target, raise)
 	}
+	registrationDeprecated(s, a.Flows, raise)
 }
 
 // raiseAt raises f anchored to a line of the capture.

@@ -294,7 +294,10 @@ type Frame struct {
 	// Kind is Kind.
 	Msg *wire.Frame
 	// CallMethod is the method of the call at Call; "" when Call is -1.
+	// CallEra is that call's era (EraModern, EraLegacy, or "" when it was
+	// not classified or Call is -1).
 	CallMethod string
+	CallEra    string
 	// InExchange reports whether the frame travelled in the HTTP exchange
 	// of a client call that was still pending when it arrived.
 	InExchange bool
