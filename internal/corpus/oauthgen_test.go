@@ -1,13 +1,16 @@
 package corpus
 
 import (
+	"encoding/base64"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/mcp"
 )
 
 // oauthDir holds the OAuth corpus: captures of the forward proxy in the
@@ -30,6 +33,75 @@ type authFlow struct {
 	rootMetadata    bool     // the path-inserted AS metadata 404s; it is served at the root
 	aroundProxy     bool     // through the reverse proxy: the 401 names the target's own metadata URL, and the client, which fetched it around the proxy, stops
 	modern          bool     // the MCP requests are 2026-07-28 server/discover calls, not 2025-11-25 initialize
+	dpop            string   // "" for none; "clean" for a DPoP-bound flow breaking no rule; else what its bearer request's proof gets wrong (dpopCases)
+}
+
+// dpopCases maps each DPoP fault of a corpus capture to how the bearer
+// request's proof (claims as the tap keeps them) differs from a clean one.
+func dpopCases() map[string]func(p *dpopClaims) {
+	return map[string]func(p *dpopClaims){
+		"clean":     func(*dpopClaims) {},
+		"malformed": func(p *dpopClaims) { p.typ, p.alg = "JWT", "HS256" },
+		"htm":       func(p *dpopClaims) { p.htm = "GET" },
+		"htu":       func(p *dpopClaims) { p.htu = "https://rs.example.com/other" },
+		"ath":       func(p *dpopClaims) { p.ath = mcp.TokenHash("another-token") },
+		"iat":       func(p *dpopClaims) { p.iat -= 3600 },
+		"jti":       func(p *dpopClaims) { p.jti = "jti-token-1" }, // the token request's
+	}
+}
+
+// dpopClaims is a DPoP proof's header and claims.
+type dpopClaims struct {
+	typ, alg, jti, htm, htu, ath string
+	iat                          int64
+}
+
+// kept is the proof as the tap keeps it: base64url header and claims, no
+// signature (mcp.StripDPoP).
+func (p dpopClaims) kept() string {
+	enc := func(v string) string { return base64.RawURLEncoding.EncodeToString([]byte(v)) }
+	head := `{"typ":"` + p.typ + `","alg":"` + p.alg + `","jwk":{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}}`
+	claims := `{"jti":"` + p.jti + `","htm":"` + p.htm + `","htu":"` + p.htu + `","iat":` + strconv.FormatInt(p.iat, 10)
+	if p.ath != "" {
+		claims += `,"ath":"` + p.ath + `"`
+	}
+	return enc(head) + "." + enc(claims+"}") + "."
+}
+
+// dpopToken is the access token of a DPoP flow (the capture keeps only its hash).
+const dpopToken = "at-dpop-1"
+
+// addDPoP makes a built flow DPoP-bound: the first 401 challenges with
+// DPoP and a nonce, the token request carries a proof and is answered
+// token_type DPoP, and the bearer request presents the token with the
+// DPoP scheme and a proof changed by the flow's case.
+func (a authFlow) addDPoP(recs []capture.Record) {
+	if a.dpop == "" {
+		return
+	}
+	base := func(jti, htu string, t time.Time) dpopClaims {
+		return dpopClaims{typ: "dpop+jwt", alg: "ES256", jti: jti, htm: "POST", htu: htu, iat: t.Unix()}
+	}
+	frames := 0
+	for i := range recs {
+		r := &recs[i]
+		switch {
+		case r.Type == capture.TypeFrame && r.HTTP != nil && r.Dir == capture.S2C && r.HTTP.Status == 401:
+			r.HTTP.Headers["WWW-Authenticate"] = `DPoP algs="ES256", resource_metadata="https://rs.example.com/.well-known/oauth-protected-resource/mcp", scope="mcp:tools"`
+			r.HTTP.Headers["DPoP-Nonce"] = "nonce-rs-1"
+		case r.Type == capture.TypeExchange && strings.Contains(r.Exchange.ReqBody, "grant_type="):
+			r.Exchange.ReqHeaders["DPoP"] = base("jti-token-1", r.Exchange.URL, r.Time).kept()
+			r.Exchange.RespBody = strings.Replace(r.Exchange.RespBody, `"token_type":"Bearer"`, `"token_type":"DPoP"`, 1)
+			r.Exchange.RespSize = int64(len(r.Exchange.RespBody))
+		case r.Type == capture.TypeFrame && r.HTTP != nil && r.Dir == capture.C2S && r.HTTP.Headers["Authorization"] != "":
+			frames++
+			p := base("jti-mcp-"+strconv.Itoa(frames), mcpURL, r.Time)
+			p.ath = mcp.TokenHash(dpopToken)
+			dpopCases()[a.dpop](&p)
+			r.HTTP.Headers["Authorization"] = "DPoP [present] sha256=" + mcp.TokenHash(dpopToken)
+			r.HTTP.Headers["DPoP"] = p.kept()
+		}
+	}
 }
 
 // discoverReq is a 2026-07-28 server/discover request with the given id.
@@ -70,6 +142,7 @@ func (a authFlow) records(name string) []capture.Record {
 	a.discovery(b)
 	a.client(b)
 	b.add(capture.Record{Type: capture.TypeEnd})
+	a.addDPoP(b.recs)
 	return b.recs
 }
 
@@ -246,5 +319,12 @@ func oauthFixtures() map[string]authFlow {
 		"oauth-metadata-wrong-path":        {rootMetadata: true},
 		"oauth-metadata-around-proxy":      {aroundProxy: true},
 		"deprecated-dynamic-registration":  {modern: true},
+		"oauth-dpop-clean":                 {dpop: "clean"},
+		"dpop-proof-malformed":             {dpop: "malformed"},
+		"dpop-htm-mismatch":                {dpop: "htm"},
+		"dpop-htu-mismatch":                {dpop: "htu"},
+		"dpop-ath-mismatch":                {dpop: "ath"},
+		"dpop-iat-skew":                    {dpop: "iat"},
+		"dpop-jti-replayed":                {dpop: "jti"},
 	}
 }

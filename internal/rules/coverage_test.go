@@ -114,7 +114,7 @@ func raising() map[string]struct {
 	}
 	out[finding.OAuthMetadataAroundProxy] = one(aroundProxySession("http://127.0.0.1:9/.well-known/oauth-protected-resource/mcp")...)
 	for id, steps := range oauthSessions() { // oauth_test.go
-		if id != "oauth-clean" {
+		if !cleanFlow(id) {
 			out[id] = one(steps...)
 		}
 	}
