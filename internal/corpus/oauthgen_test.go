@@ -33,6 +33,7 @@ type authFlow struct {
 	rootMetadata    bool     // the path-inserted AS metadata 404s; it is served at the root
 	aroundProxy     bool     // through the reverse proxy: the 401 names the target's own metadata URL, and the client, which fetched it around the proxy, stops
 	modern          bool     // the MCP requests are 2026-07-28 server/discover calls, not 2025-11-25 initialize
+	card            string   // a server card the client fetches first (GET /mcp/server-card); "" for none
 	dpop            string   // "" for none; "clean" for a DPoP-bound flow breaking no rule; else what its bearer request's proof gets wrong (dpopCases)
 }
 
@@ -125,6 +126,9 @@ func (a authFlow) records(name string) []capture.Record {
 	}
 	b.add(capture.Record{Type: capture.TypeSession, Format: capture.FormatVersion, SessionID: name, Transport: "http",
 		Label: name, Target: target, ToolVersion: "corpus"})
+	if a.card != "" {
+		b.exchange("GET", mcpURL+"/server-card", "", 200, a.card, 2)
+	}
 	rm := ` resource_metadata="https://rs.example.com/.well-known/oauth-protected-resource/mcp",`
 	if a.noResourceMeta {
 		rm = ` realm="mcp",`
@@ -320,11 +324,17 @@ func oauthFixtures() map[string]authFlow {
 		"oauth-metadata-around-proxy":      {aroundProxy: true},
 		"deprecated-dynamic-registration":  {modern: true},
 		"oauth-dpop-clean":                 {dpop: "clean"},
-		"dpop-proof-malformed":             {dpop: "malformed"},
-		"dpop-htm-mismatch":                {dpop: "htm"},
-		"dpop-htu-mismatch":                {dpop: "htu"},
-		"dpop-ath-mismatch":                {dpop: "ath"},
-		"dpop-iat-skew":                    {dpop: "iat"},
-		"dpop-jti-replayed":                {dpop: "jti"},
+		// Not an oauth rule: the server card rule needs an HTTP capture, which these are.
+		"server-card-mismatch": {card: `{"$schema":"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",` +
+			`"name":"com.example/corpus-server","version":"0.4.0","description":"corpus",` +
+			`"remotes":[{"type":"streamable-http","url":"https://rs.example.com/mcp","supportedProtocolVersions":["2026-07-28"]}]}`},
+		"oauth-card-consistent": {card: `{"name":"com.example/corpus-server","version":"0.5.0","description":"corpus",` +
+			`"remotes":[{"type":"streamable-http","url":"https://rs.example.com/mcp","supportedProtocolVersions":["2025-06-18","2025-11-25"]}]}`},
+		"dpop-proof-malformed": {dpop: "malformed"},
+		"dpop-htm-mismatch":    {dpop: "htm"},
+		"dpop-htu-mismatch":    {dpop: "htu"},
+		"dpop-ath-mismatch":    {dpop: "ath"},
+		"dpop-iat-skew":        {dpop: "iat"},
+		"dpop-jti-replayed":    {dpop: "jti"},
 	}
 }

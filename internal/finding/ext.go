@@ -35,3 +35,8 @@ const (
 	DeprecatedTitledEnum     = "deprecated-titled-enum"
 	DeprecatedDCR            = "deprecated-dynamic-registration"
 )
+
+// ServerCardMismatch: a server card (SEP-2127, draft;
+// modelcontextprotocol/experimental-ext-server-card docs/discovery.md)
+// fetched in the session contradicts what the server said on the wire.
+const ServerCardMismatch = "server-card-mismatch"

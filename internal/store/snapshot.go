@@ -91,6 +91,9 @@ type Peer struct {
 	// (client only; `elicitation: {}` means form only).
 	ElicitForm bool
 	ElicitURL  bool
+	// SupportedVersions is the server's last server/discover
+	// supportedVersions (server only); nil when none was seen.
+	SupportedVersions []string
 }
 
 // Call statuses.
