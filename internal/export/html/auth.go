@@ -61,7 +61,7 @@ func orDash(s string) string {
 // proofView is one DPoP proof as the page shows it: its claims, never a
 // signature or a token (the capture keeps neither).
 type proofView struct {
-	Seq                                         uint64
+	Seq                                      uint64
 	At, Request, JTI, HTM, HTU, ATH, Details string
 }
 
