@@ -1,13 +1,16 @@
 package corpus
 
 import (
+	"encoding/base64"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/mcp"
 )
 
 // oauthDir holds the OAuth corpus: captures of the forward proxy in the
@@ -29,6 +32,83 @@ type authFlow struct {
 	rejected        bool     // the first bearer request is answered 401 (audience)
 	rootMetadata    bool     // the path-inserted AS metadata 404s; it is served at the root
 	aroundProxy     bool     // through the reverse proxy: the 401 names the target's own metadata URL, and the client, which fetched it around the proxy, stops
+	modern          bool     // the MCP requests are 2026-07-28 server/discover calls, not 2025-11-25 initialize
+	card            string   // a server card the client fetches first (GET /mcp/server-card); "" for none
+	dpop            string   // "" for none; "clean" for a DPoP-bound flow breaking no rule; else what its bearer request's proof gets wrong (dpopCases)
+}
+
+// dpopCases maps each DPoP fault of a corpus capture to how the bearer
+// request's proof (claims as the tap keeps them) differs from a clean one.
+func dpopCases() map[string]func(p *dpopClaims) {
+	return map[string]func(p *dpopClaims){
+		"clean":     func(*dpopClaims) {},
+		"malformed": func(p *dpopClaims) { p.typ, p.alg = "JWT", "HS256" },
+		"htm":       func(p *dpopClaims) { p.htm = "GET" },
+		"htu":       func(p *dpopClaims) { p.htu = "https://rs.example.com/other" },
+		"ath":       func(p *dpopClaims) { p.ath = mcp.TokenHash("another-token") },
+		"iat":       func(p *dpopClaims) { p.iat -= 3600 },
+		"jti":       func(p *dpopClaims) { p.jti = "jti-token-1" }, // the token request's
+	}
+}
+
+// dpopClaims is a DPoP proof's header and claims.
+type dpopClaims struct {
+	typ, alg, jti, htm, htu, ath string
+	iat                          int64
+}
+
+// kept is the proof as the tap keeps it: base64url header and claims, no
+// signature (mcp.StripDPoP).
+func (p dpopClaims) kept() string {
+	enc := func(v string) string { return base64.RawURLEncoding.EncodeToString([]byte(v)) }
+	head := `{"typ":"` + p.typ + `","alg":"` + p.alg + `","jwk":{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}}`
+	claims := `{"jti":"` + p.jti + `","htm":"` + p.htm + `","htu":"` + p.htu + `","iat":` + strconv.FormatInt(p.iat, 10)
+	if p.ath != "" {
+		claims += `,"ath":"` + p.ath + `"`
+	}
+	return enc(head) + "." + enc(claims+"}") + "."
+}
+
+// dpopToken is the access token of a DPoP flow (the capture keeps only its hash).
+const dpopToken = "at-dpop-1"
+
+// addDPoP makes a built flow DPoP-bound: the first 401 challenges with
+// DPoP and a nonce, the token request carries a proof and is answered
+// token_type DPoP, and the bearer request presents the token with the
+// DPoP scheme and a proof changed by the flow's case.
+func (a authFlow) addDPoP(recs []capture.Record) {
+	if a.dpop == "" {
+		return
+	}
+	base := func(jti, htu string, t time.Time) dpopClaims {
+		return dpopClaims{typ: "dpop+jwt", alg: "ES256", jti: jti, htm: "POST", htu: htu, iat: t.Unix()}
+	}
+	frames := 0
+	for i := range recs {
+		r := &recs[i]
+		switch {
+		case r.Type == capture.TypeFrame && r.HTTP != nil && r.Dir == capture.S2C && r.HTTP.Status == 401:
+			r.HTTP.Headers["WWW-Authenticate"] = `DPoP algs="ES256", resource_metadata="https://rs.example.com/.well-known/oauth-protected-resource/mcp", scope="mcp:tools"`
+			r.HTTP.Headers["DPoP-Nonce"] = "nonce-rs-1"
+		case r.Type == capture.TypeExchange && strings.Contains(r.Exchange.ReqBody, "grant_type="):
+			r.Exchange.ReqHeaders["DPoP"] = base("jti-token-1", r.Exchange.URL, r.Time).kept()
+			r.Exchange.RespBody = strings.Replace(r.Exchange.RespBody, `"token_type":"Bearer"`, `"token_type":"DPoP"`, 1)
+			r.Exchange.RespSize = int64(len(r.Exchange.RespBody))
+		case r.Type == capture.TypeFrame && r.HTTP != nil && r.Dir == capture.C2S && r.HTTP.Headers["Authorization"] != "":
+			frames++
+			p := base("jti-mcp-"+strconv.Itoa(frames), mcpURL, r.Time)
+			p.ath = mcp.TokenHash(dpopToken)
+			dpopCases()[a.dpop](&p)
+			r.HTTP.Headers["Authorization"] = "DPoP [present] sha256=" + mcp.TokenHash(dpopToken)
+			r.HTTP.Headers["DPoP"] = p.kept()
+		}
+	}
+}
+
+// discoverReq is a 2026-07-28 server/discover request with the given id.
+func discoverReq(id string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+		`"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"corpus-client","version":"1.0.0"}}}}`
 }
 
 const (
@@ -39,18 +119,25 @@ const (
 
 // records builds the capture of the flow.
 func (a authFlow) records(name string) []capture.Record {
-	b := &capBuilder{t: corpusStart}
+	b := &capBuilder{t: corpusStart, modern: a.modern}
 	target := "forward"
 	if a.aroundProxy {
 		target = mcpURL
 	}
 	b.add(capture.Record{Type: capture.TypeSession, Format: capture.FormatVersion, SessionID: name, Transport: "http",
 		Label: name, Target: target, ToolVersion: "corpus"})
+	if a.card != "" {
+		b.exchange("GET", mcpURL+"/server-card", "", 200, a.card, 2)
+	}
 	rm := ` resource_metadata="https://rs.example.com/.well-known/oauth-protected-resource/mcp",`
 	if a.noResourceMeta {
 		rm = ` realm="mcp",`
 	}
-	b.mcp("e1", "", mcpURL, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"corpus-client","version":"1.0.0"}}}`,
+	first := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"corpus-client","version":"1.0.0"}}}`
+	if a.modern {
+		first = discoverReq("0")
+	}
+	b.mcp("e1", "", mcpURL, first,
 		401, "", `Bearer`+rm+` scope="mcp:tools"`, 4)
 	if a.aroundProxy {
 		b.add(capture.Record{Type: capture.TypeEnd})
@@ -59,6 +146,7 @@ func (a authFlow) records(name string) []capture.Record {
 	a.discovery(b)
 	a.client(b)
 	b.add(capture.Record{Type: capture.TypeEnd})
+	a.addDPoP(b.recs)
 	return b.recs
 }
 
@@ -127,12 +215,18 @@ func (a authFlow) client(b *capBuilder) {
 		u, auth = mcpURL+"?access_token=%5BREDACTED%5D", ""
 	}
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"corpus-client","version":"1.0.0"}}}`
+	ok := `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"corpus-server","version":"0.5.0"}}}`
+	if a.modern {
+		init = discoverReq("1")
+		ok = `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},` +
+			`"ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"corpus-server","version":"0.5.0"}}}}`
+	}
 	if a.rejected {
 		b.mcp("e2", auth, u, init, 401, "", `Bearer error="invalid_token", error_description="audience mismatch",`+
 			` resource_metadata="https://rs.example.com/.well-known/oauth-protected-resource/mcp"`, 3)
 		return
 	}
-	b.mcp("e2", auth, u, init, 200, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"corpus-server","version":"0.5.0"}}}`, "", 5)
+	b.mcp("e2", auth, u, init, 200, ok, "", 5)
 }
 
 // capBuilder appends records with seqs from 1 and times from corpusStart.
@@ -141,6 +235,9 @@ type capBuilder struct {
 	seq  uint64
 	t    time.Time
 	n    int
+	// modern sends 2026-07-28 headers (MCP-Protocol-Version, Mcp-Method)
+	// on the MCP POSTs.
+	modern bool
 }
 
 func (b *capBuilder) add(r capture.Record) {
@@ -182,6 +279,9 @@ func (b *capBuilder) exchange(method, u, reqBody string, status int, respBody st
 // mcp adds a POST of an MCP request and its answer, ms milliseconds apart.
 func (b *capBuilder) mcp(ex, auth, u, req string, status int, resp, wwwAuth string, ms int) {
 	h := map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}
+	if b.modern {
+		h["MCP-Protocol-Version"], h["Mcp-Method"] = "2026-07-28", "server/discover"
+	}
 	if auth != "" {
 		h["Authorization"] = auth
 	}
@@ -222,5 +322,19 @@ func oauthFixtures() map[string]authFlow {
 		"oauth-token-rejected":             {rejected: true},
 		"oauth-metadata-wrong-path":        {rootMetadata: true},
 		"oauth-metadata-around-proxy":      {aroundProxy: true},
+		"deprecated-dynamic-registration":  {modern: true},
+		"oauth-dpop-clean":                 {dpop: "clean"},
+		// Not an oauth rule: the server card rule needs an HTTP capture, which these are.
+		"server-card-mismatch": {card: `{"$schema":"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",` +
+			`"name":"com.example/corpus-server","version":"0.4.0","description":"corpus",` +
+			`"remotes":[{"type":"streamable-http","url":"https://rs.example.com/mcp","supportedProtocolVersions":["2026-07-28"]}]}`},
+		"oauth-card-consistent": {card: `{"name":"com.example/corpus-server","version":"0.5.0","description":"corpus",` +
+			`"remotes":[{"type":"streamable-http","url":"https://rs.example.com/mcp","supportedProtocolVersions":["2025-06-18","2025-11-25"]}]}`},
+		"dpop-proof-malformed": {dpop: "malformed"},
+		"dpop-htm-mismatch":    {dpop: "htm"},
+		"dpop-htu-mismatch":    {dpop: "htu"},
+		"dpop-ath-mismatch":    {dpop: "ath"},
+		"dpop-iat-skew":        {dpop: "iat"},
+		"dpop-jti-replayed":    {dpop: "jti"},
 	}
 }

@@ -56,3 +56,21 @@ const (
 	// status, a status without its payload, a terminal task that changes).
 	TaskInvalid = "task-invalid"
 )
+
+// Rule ids raised for the deprecated features of 2026-07-28 in use in a
+// 2026-07-28 request (modelcontextprotocol/modelcontextprotocol,
+// docs/specification/2026-07-28/deprecated.mdx); never in a 2025 session,
+// where the features are current.
+const (
+	DeprecatedSampling       = "deprecated-sampling"
+	DeprecatedRoots          = "deprecated-roots"
+	DeprecatedLogging        = "deprecated-logging"
+	DeprecatedIncludeContext = "deprecated-include-context"
+	DeprecatedTitledEnum     = "deprecated-titled-enum"
+	DeprecatedDCR            = "deprecated-dynamic-registration"
+)
+
+// ServerCardMismatch: a server card (SEP-2127, draft;
+// modelcontextprotocol/experimental-ext-server-card docs/discovery.md)
+// fetched in the session contradicts what the server said on the wire.
+const ServerCardMismatch = "server-card-mismatch"

@@ -16,3 +16,14 @@ const (
 	// absolute resource_metadata on the target's own origin.
 	OAuthMetadataAroundProxy = "oauth-metadata-around-proxy"
 )
+
+// Rule ids raised for DPoP proofs (RFC 9449; the MCP profile SEP-1932):
+// each proof a request carried, checked against that request.
+const (
+	DPoPProofMalformed = "dpop-proof-malformed"
+	DPoPHTMMismatch    = "dpop-htm-mismatch"
+	DPoPHTUMismatch    = "dpop-htu-mismatch"
+	DPoPATHMismatch    = "dpop-ath-mismatch"
+	DPoPIATSkew        = "dpop-iat-skew"
+	DPoPJTIReplayed    = "dpop-jti-replayed"
+)

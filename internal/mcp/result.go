@@ -39,6 +39,9 @@ type Result struct {
 	MetaServerInfo jsontext.Value
 	// ProtocolVersion is result.protocolVersion (initialize).
 	ProtocolVersion string
+	// SupportedVersions is result.supportedVersions (server/discover);
+	// nil when absent.
+	SupportedVersions []string
 }
 
 // InputRequired reports whether the result is an MRTR interim result.
@@ -65,6 +68,12 @@ func ParseResult(result jsontext.Value) Result {
 			r.ServerInfo = val
 		case "protocolVersion":
 			r.ProtocolVersion, _ = jsonraw.String(val)
+		case "supportedVersions":
+			jsonraw.EachElement(val, func(v []byte) {
+				if s, ok := jsonraw.String(v); ok {
+					r.SupportedVersions = append(r.SupportedVersions, s)
+				}
+			})
 		case "_meta":
 			meta = val
 		}

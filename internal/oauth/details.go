@@ -23,6 +23,9 @@ func (st *Step) Details() string {
 	switch {
 	case st.Bearer != nil:
 		add("mcp", st.Bearer.MCPMethod)
+		if !strings.EqualFold(st.Bearer.Scheme, "Bearer") {
+			add("scheme", st.Bearer.Scheme)
+		}
 	case st.Challenge != nil:
 		add("mcp", st.Challenge.MCPMethod)
 	}
@@ -31,6 +34,8 @@ func (st *Step) Details() string {
 		add("resource_metadata", c.ResourceMetadata)
 		add("scope", c.Scope)
 		add("error", c.Error)
+		add("algs", c.Algs)
+		add("dpop_nonce", c.Nonce)
 		if c.Header == "" {
 			p = append(p, "no WWW-Authenticate")
 		}
@@ -118,6 +123,17 @@ func tokenDetails(k *Token, add func(k, v string), list func(k string, v []strin
 	}
 	if k.Refresh {
 		*p = append(*p, "refresh_token=issued")
+	}
+	add("subject_token_type", k.SubjectTokenType)
+	add("actor_token_type", k.ActorTokenType)
+	add("requested_token_type", k.RequestedTokenType)
+	add("issued_token_type", k.IssuedTokenType)
+	add("audience", k.Audience)
+	if k.Assertion {
+		*p = append(*p, "assertion=yes")
+	}
+	if k.DPoP {
+		*p = append(*p, "dpop_proof=yes")
 	}
 }
 

@@ -13,6 +13,9 @@ type Auth struct {
 	// QueryTokens lists the requests (MCP or not) whose URL query carried
 	// an access_token parameter, in seq order.
 	QueryTokens []Anchor `json:"query_tokens,omitempty"`
+	// Proofs lists every DPoP proof the session's requests carried (MCP
+	// requests and exchanges such as token requests), in seq order.
+	Proofs []Proof `json:"dpop_proofs,omitempty"`
 }
 
 // Anchor locates a record of the capture.
@@ -43,8 +46,14 @@ const (
 	StepRegistration  = "registration"      // RFC 7591 dynamic client registration
 	StepAuthorization = "authorization"     // the authorization request (when it passed the proxy)
 	StepCallback      = "callback"          // the redirect back to the client (when it passed the proxy)
-	StepToken         = "token"             // a token request
-	StepBearer        = "bearer-request"    // the first MCP request with a bearer token after the steps before it
+	StepToken         = "token"             // a token request (authorization_code, refresh_token, or another grant)
+	// StepTokenExchange is an RFC 8693 token exchange (Enterprise-Managed
+	// Authorization); StepClientCredentials a client_credentials or
+	// RFC 7523 jwt-bearer grant (the oauth-client-credentials extension):
+	// token requests with no user in the loop.
+	StepTokenExchange     = "token-exchange"
+	StepClientCredentials = "client-credentials"
+	StepBearer            = "bearer-request" // the first MCP request with a bearer token after the steps before it
 )
 
 // Step is one exchange of a flow. Exactly one of the detail pointers is
@@ -90,6 +99,10 @@ type ChallengeInfo struct {
 	ResourceMetadata string `json:"resource_metadata,omitempty"`
 	Scope            string `json:"scope,omitempty"`
 	Error            string `json:"error,omitempty"`
+	// Algs is a DPoP challenge's algs (RFC 9449 §7.1); Nonce the answer's
+	// DPoP-Nonce header (§9).
+	Algs  string `json:"algs,omitempty"`
+	Nonce string `json:"dpop_nonce,omitempty"`
 	// Malformed says why the header could not be parsed whole.
 	Malformed string `json:"malformed,omitempty"`
 }
@@ -162,11 +175,40 @@ type Token struct {
 	ExpiresIn int64 `json:"expires_in,omitzero"`
 	// Refresh reports whether a refresh token was issued.
 	Refresh bool `json:"refresh_token_issued,omitzero"`
+	// DPoP reports whether the request carried a DPoP proof (RFC 9449 §5).
+	DPoP bool `json:"dpop,omitzero"`
+	// SubjectTokenType, ActorTokenType, RequestedTokenType and
+	// IssuedTokenType are an RFC 8693 token exchange's (never a token).
+	SubjectTokenType   string `json:"subject_token_type,omitempty"`
+	ActorTokenType     string `json:"actor_token_type,omitempty"`
+	RequestedTokenType string `json:"requested_token_type,omitempty"`
+	IssuedTokenType    string `json:"issued_token_type,omitempty"`
+	// Audience is the token request's audience (RFC 8693), if any.
+	Audience string `json:"audience,omitempty"`
+	// Assertion reports whether the request authenticated the client or
+	// the grant with a JWT assertion (client_assertion, jwt-bearer).
+	Assertion bool `json:"assertion,omitzero"`
 }
+
+// IsToken reports whether a step kind is a token request: StepToken,
+// StepTokenExchange or StepClientCredentials.
+func IsToken(kind string) bool {
+	return kind == StepToken || kind == StepTokenExchange || kind == StepClientCredentials
+}
+
+// Grant types with a step kind of their own.
+const (
+	GrantTokenExchange     = "urn:ietf:params:oauth:grant-type:token-exchange"
+	GrantClientCredentials = "client_credentials"
+	GrantJWTBearer         = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+)
 
 // BearerRequest is an MCP request that carried a bearer token.
 type BearerRequest struct {
 	MCPMethod string `json:"mcp_method,omitempty"`
+	// Scheme is the Authorization scheme: Bearer, or DPoP for a
+	// DPoP-bound token (RFC 9449 §7.1).
+	Scheme string `json:"scheme,omitempty"`
 	// Call is the index of the store call it opened, or -1.
 	Call int `json:"call"`
 }

@@ -41,6 +41,7 @@ func Read(s *store.Snapshot, t *Tracker) Auth {
 		}
 	}
 	slices.SortStableFunc(r.auth.QueryTokens, func(a, b Anchor) int { return cmpSeq(a.Seq, b.Seq) })
+	r.readProofs(s, t)
 	return r.auth
 }
 
@@ -129,7 +130,7 @@ func (r *reader) request(q *mcpRequest) {
 	u := r.resolve(q.URL, q.Path)
 	f := r.byResource(stripQuery(u))
 	challenged := q.Status == 401 || q.Status == 403
-	bearer := strings.EqualFold(q.Auth, "Bearer")
+	bearer := strings.EqualFold(q.Auth, "Bearer") || strings.EqualFold(q.Auth, "DPoP")
 	if f == nil && !challenged {
 		return // a request outside any flow: a static token, or none
 	}
@@ -142,6 +143,7 @@ func (r *reader) request(q *mcpRequest) {
 	}
 	if challenged || q.WWWAuth != "" {
 		st.Challenge = challengeInfo(q.WWWAuth, q.Method)
+		st.Challenge.Nonce = q.Nonce
 		st.Error = st.Challenge.Error
 		if st.Challenge.ResourceMetadata != "" {
 			f.resourceMeta[st.Challenge.ResourceMetadata] = true
@@ -149,7 +151,7 @@ func (r *reader) request(q *mcpRequest) {
 	}
 	switch {
 	case bearer && f.last() != StepBearer && f.last() != "":
-		st.Kind, st.Bearer = StepBearer, &BearerRequest{MCPMethod: q.Method, Call: q.Call}
+		st.Kind, st.Bearer = StepBearer, &BearerRequest{MCPMethod: q.Method, Scheme: q.Auth, Call: q.Call}
 	case challenged:
 		st.Kind = StepChallenge
 	default:

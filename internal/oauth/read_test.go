@@ -189,7 +189,7 @@ func TestReadChallengeExchange(t *testing.T) {
 	want := []brief{
 		{StepChallenge, 1, 401, false, "https://rs.example/.well-known/oauth-protected-resource "},
 		{StepResourceMeta, 2, 200, true, "https://rs.example/mcp https://as.example"},
-		{StepToken, 3, 401, false, "client_credentials    0"},
+		{StepClientCredentials, 3, 401, false, "client_credentials    0"},
 	}
 	if diff := cmp.Diff(want, briefs(a.Flows[0])); diff != "" {
 		t.Errorf("steps (-want +got):\n%s", diff)

@@ -3,6 +3,7 @@ package oauth
 import (
 	"strings"
 
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/store"
 )
 
@@ -88,14 +89,27 @@ func callbackStep(x *store.Exchange) Step {
 	return st
 }
 
+// tokenStep reads a token request: a step of kind StepTokenExchange for
+// RFC 8693's grant, StepClientCredentials for client_credentials and
+// jwt-bearer, StepToken for the others.
 func tokenStep(x *store.Exchange) Step {
-	st := exchangeStep(x, StepToken)
 	f := form(x.ReqBody)
+	kind := StepToken
+	switch f.Get("grant_type") {
+	case GrantTokenExchange:
+		kind = StepTokenExchange
+	case GrantClientCredentials, GrantJWTBearer:
+		kind = StepClientCredentials
+	}
+	st := exchangeStep(x, kind)
 	resp := jsonObject(x.RespBody)
 	oauthError(&st, resp)
 	st.Token = &Token{GrantType: f.Get("grant_type"), Resource: f["resource"], ScopeAsked: f.Get("scope"),
 		ScopeGranted: resp.str("scope"), TokenType: resp.str("token_type"), ExpiresIn: resp.num("expires_in"),
-		Refresh: resp.has("refresh_token")}
+		Refresh: resp.has("refresh_token"), DPoP: header(x.ReqHeaders, mcp.HeaderDPoP) != "",
+		SubjectTokenType: f.Get("subject_token_type"), ActorTokenType: f.Get("actor_token_type"),
+		RequestedTokenType: f.Get("requested_token_type"), IssuedTokenType: resp.str("issued_token_type"),
+		Audience: f.Get("audience"), Assertion: f.Has("client_assertion") || f.Get("grant_type") == GrantJWTBearer}
 	if st.OK && !resp.has("access_token") {
 		st.OK, st.Error = false, "no access_token in the answer"
 	}
@@ -109,11 +123,15 @@ func challengeInfo(header, method string) *ChallengeInfo {
 	if err != nil {
 		ci.Malformed = err.Error()
 	}
+	// The first Bearer or DPoP challenge wins (RFC 9449 §7.1: a server
+	// may offer both), else the first of any scheme.
 	for _, c := range cs {
-		if strings.EqualFold(c.Scheme, "Bearer") || ci.Scheme == "" {
+		known := strings.EqualFold(c.Scheme, "Bearer") || strings.EqualFold(c.Scheme, mcp.SchemeDPoP)
+		if known || ci.Scheme == "" {
 			ci.Scheme, ci.ResourceMetadata, ci.Scope, ci.Error = c.Scheme, c.Params["resource_metadata"], c.Params["scope"], c.Params["error"]
+			ci.Algs = c.Params["algs"]
 		}
-		if strings.EqualFold(c.Scheme, "Bearer") {
+		if known {
 			break
 		}
 	}

@@ -28,6 +28,8 @@ type Tracker struct {
 	// that carried access_token in its query; queried holds those URLs.
 	queryTokens []queryToken
 	queried     map[string]bool
+	// proofs lists every DPoP proof of an MCP request (dpop.go).
+	proofs []proofUse
 }
 
 // mcpRequest is one MCP request on HTTP and its answer.
@@ -46,6 +48,8 @@ type mcpRequest struct {
 	Status    int    // zero while unanswered
 	End       time.Time
 	WWWAuth   string
+	// Nonce is the answer's DPoP-Nonce, "" for none.
+	Nonce string
 }
 
 type lastSeen struct {
@@ -83,6 +87,7 @@ func (t *Tracker) Track(f *store.Frame) {
 	if q, ok := t.pending[env.Exchange]; ok {
 		delete(t.pending, env.Exchange)
 		q.Status, q.End, q.WWWAuth = env.Status, r.Time, env.Headers[mcp.HeaderWWWAuthenticate]
+		q.Nonce = env.Headers[mcp.HeaderDPoPNonce]
 		t.keep(q)
 	}
 }
@@ -94,6 +99,7 @@ func (t *Tracker) request(f *store.Frame, env *capture.HTTP) {
 	}
 	q := &mcpRequest{Seq: r.Seq, Line: r.Line, Time: r.Time, Call: f.Call, Method: f.Method,
 		Verb: env.Method, URL: env.URL, Path: env.Path, Auth: authScheme(env.Headers[mcp.HeaderAuthorization])}
+	t.trackProof(q, env.Headers)
 	u := q.URL
 	if u == "" {
 		u = q.Path

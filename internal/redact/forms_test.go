@@ -152,6 +152,11 @@ func TestHeaderForms(t *testing.T) {
 		in:   map[string]string{"Mcp-Param-Api-Key": "k1", "Mcp-Param-Env": "staging", "X-Upstream-Token": "t1", "Content-Type": "application/json"},
 		want: map[string]string{"Mcp-Param-Api-Key": "[REDACTED]", "Mcp-Param-Env": "staging", "X-Upstream-Token": "[REDACTED]", "Content-Type": "application/json"},
 	}, {
+		name: "preset: a DPoP proof (kept without its signature) and the DPoP token's hash are dropped; the nonce stays",
+		opts: redact.Options{Secrets: true},
+		in:   map[string]string{"DPoP": "eyJ0eXAiOiJkcG9wK2p3dCJ9.eyJqdGkiOiJqIn0.", "Authorization": "DPoP [present] sha256=abc", "DPoP-Nonce": "n-1"},
+		want: map[string]string{"DPoP": "[REDACTED]", "Authorization": "[REDACTED]", "DPoP-Nonce": "n-1"},
+	}, {
 		name: "a user key matches its header spellings, ignoring case, - and _",
 		opts: redact.Options{Keys: []string{"apiKey", "env_name"}},
 		in:   map[string]string{"Mcp-Param-Api-Key": "k2", "mcp-param-apikey": "k3", "Mcp-Param-Env-Name": "e1", "Mcp-Param-Region": "eu"},

@@ -19,6 +19,7 @@ func SecretKeys() []string {
 		"secret", "client_secret", "clientsecret", "secret_key", "secretkey",
 		"private_key", "privatekey",
 		"authorization", "proxy-authorization", "cookie", "set-cookie", "credentials",
+		"dpop", // the DPoP proof header (RFC 9449), kept by the tap without its signature
 	}, oauthSecrets()...)
 }
 

@@ -112,9 +112,12 @@ func raising() map[string]struct {
 	for id, steps := range taskSessions() { // task_test.go
 		out[id] = one(steps...)
 	}
+	for id, steps := range deprecationSessions() { // deprecated_test.go
+		out[id] = one(steps...)
+	}
 	out[finding.OAuthMetadataAroundProxy] = one(aroundProxySession("http://127.0.0.1:9/.well-known/oauth-protected-resource/mcp")...)
 	for id, steps := range oauthSessions() { // oauth_test.go
-		if id != "oauth-clean" {
+		if !cleanFlow(id) {
 			out[id] = one(steps...)
 		}
 	}

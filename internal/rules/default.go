@@ -25,7 +25,7 @@ func Default() *finding.Registry {
 // definitions returns every rule's metadata.
 func definitions() []finding.Rule {
 	var out []finding.Rule
-	for _, group := range [][]finding.Rule{protocolRules(), mrtrRules(), captureRules(), httpRules(), elicitationRules(), toolRules(), oauthRules(), skillRules(), appRules(), taskRules()} {
+	for _, group := range [][]finding.Rule{protocolRules(), mrtrRules(), captureRules(), httpRules(), elicitationRules(), toolRules(), oauthRules(), skillRules(), appRules(), deprecationRules(), dpopRules(), serverCardRules(), taskRules()} {
 		out = append(out, group...)
 	}
 	out = append(out, assertionRules()...) // assertion.go

@@ -64,6 +64,9 @@ func records(steps []step) []capture.Record {
 			r = *st.rec
 		}
 		r.Seq, r.Time = uint64(i+1), t0.Add(time.Duration(i+1)*time.Millisecond)
+		if st.rec != nil && !st.rec.Time.IsZero() {
+			r.Time = st.rec.Time // a capture's record keeps its time (a DPoP proof's iat is judged by it)
+		}
 		switch v := jsontext.Value(st.raw); {
 		case st.raw == "":
 		case v.IsValid():

@@ -43,7 +43,7 @@ func NewHTTP() *HTTP { return &HTTP{} }
 // Checks returns a new set of the rules that read frames, for one store's
 // Options.Checks.
 func Checks() []store.Check {
-	return []store.Check{NewHTTP(), NewElicitation(), NewTools(), NewOAuth(), Skills{}, Apps{}}
+	return []store.Check{NewHTTP(), NewElicitation(), NewTools(), NewOAuth(), Skills{}, Apps{}, NewDeprecations(), ServerCards{}}
 }
 
 // Check runs the rules on one correlated frame.

@@ -44,6 +44,8 @@ func (o *OAuth) Finish(s *store.Snapshot, raise func(finding.Finding)) {
 		checkFlow(&a.Flows[i], sawFetches, raise)
 		aroundProxy(&a.Flows[i], s.Session.Target, raise)
 	}
+	registrationDeprecated(s, a.Flows, raise)
+	dpopFindings(a.Proofs, raise)
 }
 
 // raiseAt raises f anchored to a line of the capture.
@@ -71,7 +73,7 @@ func checkFlow(f *oauth.Flow, sawFetches bool, raise func(finding.Finding)) {
 			}
 		case oauth.StepServerMeta:
 			serverRules(st, listed, insecure, at)
-		case oauth.StepAuthorization, oauth.StepRegistration, oauth.StepToken:
+		case oauth.StepAuthorization, oauth.StepRegistration, oauth.StepToken, oauth.StepTokenExchange, oauth.StepClientCredentials:
 			endpointInsecure(st.Seq, st.URL, st.Kind+" endpoint", insecure, at)
 		}
 		switch st.Kind {
@@ -82,7 +84,7 @@ func checkFlow(f *oauth.Flow, sawFetches bool, raise func(finding.Finding)) {
 			issChecked = responseIss(st.Seq, st.Authorization.ResponseIss, f.Issuer, issChecked, at)
 		case oauth.StepCallback:
 			issChecked = responseIss(st.Seq, st.Callback.Iss, f.Issuer, issChecked, at)
-		case oauth.StepToken:
+		case oauth.StepToken, oauth.StepTokenExchange, oauth.StepClientCredentials:
 			if len(st.Token.Resource) == 0 {
 				at(finding.New(finding.OAuthResourceParamMiss, st.Seq, "token request (grant_type %s) to %s has no resource parameter", orNone(st.Token.GrantType), st.URL))
 			}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/mcp"
@@ -58,6 +59,10 @@ func (s *Store) serverDeclared(c *Call, res *mcp.Result) bool {
 		}
 		fallthrough
 	case mcp.MethodDiscover:
+		if res.SupportedVersions != nil && !slices.Equal(res.SupportedVersions, sv.SupportedVersions) {
+			sv.SupportedVersions = slices.Clone(res.SupportedVersions)
+			changed = true
+		}
 		if res.Capabilities != nil && !bytes.Equal(res.Capabilities, sv.Capabilities) {
 			sv.Capabilities = clone(res.Capabilities)
 			changed = true

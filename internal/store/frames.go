@@ -59,7 +59,7 @@ func (s *Store) handOut(r *capture.Record, f *wire.Frame, kind Kind, size, call 
 	}
 	if call >= 0 {
 		if c := s.calls.at(call); c != nil {
-			s.view.CallMethod = c.Method
+			s.view.CallMethod, s.view.CallEra = c.Method, c.Era
 		}
 	}
 	for _, c := range s.opts.Checks {

@@ -113,14 +113,14 @@ func TestEraAndCapabilities(t *testing.T) {
 		steps:  []step{c2s(0, discover), s2c(1, discovered)},
 		calls:  []string{`c2s "probe" server/discover ok modern`},
 		client: Peer{Name: "acme", Version: "3.2.0", Capabilities: []byte(`{"elicitation":{}}`), ElicitForm: true},
-		server: Peer{Name: "deployer", Version: "0.9.1", Capabilities: []byte(`{"tools":{}}`)},
+		server: Peer{Name: "deployer", Version: "0.9.1", Capabilities: []byte(`{"tools":{}}`), SupportedVersions: []string{"2026-07-28"}},
 		eras:   []string{EraModern}, vers: []string{"2026-07-28"},
 	}, {
 		name:   "modern: the latest request's capabilities win (url only)",
 		steps:  []step{c2s(0, discover), s2c(1, discovered), c2s(1, urlOnly)},
 		calls:  []string{`c2s "probe" server/discover ok modern`, "c2s 2 tools/list pending modern"},
 		client: Peer{Name: "acme", Version: "3.2.0", Capabilities: []byte(`{"elicitation":{"url":{}}}`), ElicitURL: true},
-		server: Peer{Name: "deployer", Version: "0.9.1", Capabilities: []byte(`{"tools":{}}`)},
+		server: Peer{Name: "deployer", Version: "0.9.1", Capabilities: []byte(`{"tools":{}}`), SupportedVersions: []string{"2026-07-28"}},
 		eras:   []string{EraModern}, vers: []string{"2026-07-28"},
 	}, {
 		name: "legacy: initialize negotiates the version; dual era after it",

@@ -91,6 +91,9 @@ type Peer struct {
 	// (client only; `elicitation: {}` means form only).
 	ElicitForm bool
 	ElicitURL  bool
+	// SupportedVersions is the server's last server/discover
+	// supportedVersions (server only); nil when none was seen.
+	SupportedVersions []string
 }
 
 // Call statuses.
@@ -301,7 +304,10 @@ type Frame struct {
 	// Kind is Kind.
 	Msg *wire.Frame
 	// CallMethod is the method of the call at Call; "" when Call is -1.
+	// CallEra is that call's era (EraModern, EraLegacy, or "" when it was
+	// not classified or Call is -1).
 	CallMethod string
+	CallEra    string
 	// InExchange reports whether the frame travelled in the HTTP exchange
 	// of a client call that was still pending when it arrived.
 	InExchange bool

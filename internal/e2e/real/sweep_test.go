@@ -88,9 +88,30 @@ func TestSweep(t *testing.T) {
 			for _, d := range allowed[s] {
 				rules = append(rules, d.rule)
 			}
+			rules = append(rules, s.deprecations()...)
 			checkClean(t, caps, rules)
 		})
 	}
+}
+
+// deprecations are the deprecation findings a 2026-07-28 session must
+// raise, once each, for the deprecated features its server asks for by
+// MRTR (deprecated.mdx: Sampling and Roots, deprecated in 2026-07-28); a
+// legacy session, where they are current, must raise none.
+func (s session) deprecations() []string {
+	if s.era() != modern {
+		return nil
+	}
+	var out []string
+	for _, a := range s.want().asked {
+		switch a {
+		case "sampling":
+			out = append(out, "deprecated-sampling")
+		case "roots":
+			out = append(out, "deprecated-roots")
+		}
+	}
+	return out
 }
 
 // shape is what a session must show of its peers' features.

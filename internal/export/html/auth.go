@@ -57,3 +57,36 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// proofView is one DPoP proof as the page shows it: its claims, never a
+// signature or a token (the capture keeps neither).
+type proofView struct {
+	Seq                                      uint64
+	At, Request, JTI, HTM, HTU, ATH, Details string
+}
+
+// proofViews lists the session's DPoP proofs; nil when it has none (or no
+// flow: the auth section is not shown then).
+func proofViews(a *oauth.Auth, start time.Time) []proofView {
+	if len(a.Flows) == 0 {
+		return nil
+	}
+	var out []proofView
+	for i := range a.Proofs {
+		p := &a.Proofs[i]
+		var d []string
+		for _, kv := range [][2]string{{"problem", p.Problem}, {"typ", p.Typ}, {"alg", p.Alg}, {"nonce", p.Nonce}, {"mcp", p.MCPMethod}} {
+			if kv[1] != "" {
+				d = append(d, kv[0]+"="+kv[1])
+			}
+		}
+		if p.IAT != 0 {
+			d = append(d, "iat="+strconv.FormatInt(p.IAT, 10))
+		}
+		req, _, _ := strings.Cut(p.URL, "?")
+		out = append(out, proofView{Seq: p.Seq, At: units.Offset(p.Time.Sub(start)), Request: shown(p.Method + " " + req),
+			JTI: shown(orDash(p.JTI)), HTM: shown(orDash(p.HTM)), HTU: shown(orDash(p.HTU)), ATH: orDash(p.ATH),
+			Details: shown(orDash(strings.Join(d, " ")))})
+	}
+	return out
+}

@@ -47,3 +47,23 @@ func section(page string) string {
 	j := strings.Index(page[i:], "</section>")
 	return page[i : i+j]
 }
+
+// The page of a DPoP-bound flow lists its proofs in the authorization
+// section, claims only: the capture holds no signature and no token.
+func TestAuthSectionDPoP(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../../../testdata/oauth/oauth-dpop-clean.capture.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := render(t, data)
+	s := section(page)
+	for _, want := range []string{`<h3>DPoP proofs</h3>`, `<td>jti-token-1</td>`, `<td>jti-mcp-1</td>`, `<td>match</td>`, `scheme=DPoP`, `dpop_nonce=nonce-rs-1`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the section lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(page, "at-dpop-1") {
+		t.Error("the page holds the access token")
+	}
+}

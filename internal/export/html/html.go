@@ -179,6 +179,7 @@ func (hw *Writer) Finish(snap *store.Snapshot) error {
 		a = &oauth.Auth{}
 	}
 	p.Auth = authViews(a, snap.Session.Start)
+	p.Proofs = proofViews(a, snap.Session.Start)
 	if err := pageTemplate.ExecuteTemplate(bw, "head", p); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}

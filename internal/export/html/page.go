@@ -59,6 +59,7 @@ type page struct {
 	Severities                        []countView
 	Ledger                            []ledgerView
 	Auth                              []authFlowView // auth.go; nil: no section
+	Proofs                            []proofView    // auth.go: the DPoP proofs, shown in the auth section
 	Findings                          []findingView
 	MoreFindings                      int
 	Catalog                           []catalogView

@@ -27,6 +27,7 @@ func readAuth(s *store.Snapshot, a *oauth.Auth) *oauth.Auth {
 	for i := range c.Flows {
 		c.Flows[i].Steps = slices.Clone(c.Flows[i].Steps)
 	}
+	c.Proofs = slices.Clone(c.Proofs)
 	if c.Flows == nil {
 		c.Flows = []oauth.Flow{}
 	}
@@ -44,6 +45,9 @@ func appendAuth(b []byte, a *oauth.Auth) []byte {
 			st := &a.Flows[i].Steps[j]
 			st.Time = st.Time.UTC()
 		}
+	}
+	for i := range a.Proofs {
+		a.Proofs[i].Time = a.Proofs[i].Time.UTC()
 	}
 	// Query and body values may decode to invalid UTF-8: U+FFFD stands in.
 	enc, err := json.Marshal(a, jsontext.AllowInvalidUTF8(true))

@@ -61,6 +61,50 @@ func writeFlows(w *bufio.Writer, a *oauth.Auth, start time.Time, l Layout, inden
 		}
 		l.render(w, t, body)
 	}
+	writeProofs(w, a, start, l, indent)
+}
+
+// writeProofs writes the session's DPoP proofs: per proof its request and
+// its claims as the capture keeps them (never a signature or a token).
+func writeProofs(w *bufio.Writer, a *oauth.Auth, start time.Time, l Layout, indent string) {
+	if len(a.Proofs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%sdpop proofs (%d)\n", indent, len(a.Proofs))
+	t := &termtable.Table{Indent: indent, Columns: []termtable.Column{
+		{Header: "SEQ"},
+		{Header: "AT", Drop: 2},
+		{Header: "REQUEST", Cut: true, Min: 24, Drop: 1},
+		{Header: "JTI", Cut: true, Min: 8},
+		{Header: "HTM"},
+		{Header: "HTU", Cut: true, Min: 16},
+		{Header: "ATH"},
+		{Header: "DETAILS", Cut: true, Min: 16},
+	}}
+	body := make(cells, len(a.Proofs))
+	for i := range a.Proofs {
+		p := &a.Proofs[i]
+		var d []string
+		if p.Problem != "" {
+			d = append(d, p.Problem)
+		}
+		if p.Typ != "" || p.Alg != "" {
+			d = append(d, "typ="+p.Typ, "alg="+p.Alg)
+		}
+		if p.IAT != 0 {
+			d = append(d, "iat="+strconv.FormatInt(p.IAT, 10))
+		}
+		if p.Nonce != "" {
+			d = append(d, "nonce="+p.Nonce)
+		}
+		if p.MCPMethod != "" {
+			d = append(d, "mcp="+p.MCPMethod)
+		}
+		body[i] = []termtable.Cell{text("#" + strconv.FormatUint(p.Seq, 10)), text(offset(start, p.Time)),
+			text(cell(p.Method + " " + stripQuery(p.URL))), text(dash(cell(p.JTI))), text(dash(cell(p.HTM))),
+			text(dash(cell(p.HTU))), text(dash(p.ATH)), text(dash(cell(strings.Join(d, " "))))}
+	}
+	l.render(w, t, body)
 }
 
 func stripQuery(u string) string {

@@ -18,7 +18,7 @@ func keptRequest() []string {
 }
 
 func keptResponse() []string {
-	return []string{mcp.HeaderContentType, mcp.HeaderProtocolVersion, mcp.HeaderSessionID, mcp.HeaderWWWAuthenticate}
+	return []string{mcp.HeaderContentType, mcp.HeaderProtocolVersion, mcp.HeaderSessionID, mcp.HeaderWWWAuthenticate, mcp.HeaderDPoPNonce}
 }
 
 // requestHeaders returns the envelope headers of a request.
@@ -34,6 +34,9 @@ func requestHeaders(h http.Header) map[string]string {
 	}
 	if len(h.Values(mcp.HeaderCookie)) > 0 {
 		out = put(out, mcp.HeaderCookie, present)
+	}
+	if v := h.Values(mcp.HeaderDPoP); len(v) > 0 {
+		out = put(out, mcp.HeaderDPoP, mcp.StripDPoP(v[0]))
 	}
 	return out
 }
@@ -51,8 +54,13 @@ func responseHeaders(h http.Header) map[string]string {
 const present = "[present]"
 
 // redactAuth keeps an Authorization header's scheme only: "Bearer
-// [present]". A value without a scheme becomes "[present]".
+// [present]". A value without a scheme becomes "[present]". A DPoP token
+// also keeps its SHA-256, which its proof's ath must equal (RFC 9449
+// §4.2) and which the proof carries anyway: "DPoP [present] sha256=…".
 func redactAuth(v string) string {
+	if kept, ok := mcp.KeptDPoPAuth(v); ok {
+		return kept
+	}
 	v = strings.TrimSpace(v)
 	scheme, _, found := strings.Cut(v, " ")
 	if !found || len(scheme) > 32 || !mcp.IsToken(scheme) {

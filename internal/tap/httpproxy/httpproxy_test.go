@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/mcp"
 )
 
 func TestJSONScan(t *testing.T) {
@@ -81,6 +82,7 @@ func TestRedactAuth(t *testing.T) {
 	for in, want := range map[string]string{
 		"Bearer abc.def":     "Bearer [present]",
 		"Basic dXNlcjpwdw==": "Basic [present]",
+		"DPoP tok":           "DPoP [present] sha256=" + mcp.TokenHash("tok"),
 		"abc":                "[present]",
 		"":                   "[present]",
 	} {
