@@ -6,6 +6,7 @@
 //	go run ./scripts/bench                  # 5 runs, 100 B and 1 KiB frames
 //	go run ./scripts/bench -runs 9 -frames 100000
 //	MCPSNOOP_BIN=/path/to/mcpsnoop go run ./scripts/bench   # the peer too
+//	go run ./scripts/bench -baseline /tmp/mcptrail-old      # before and after in one run
 //
 // Each run starts every configuration afresh for each frame size, in an
 // order that rotates from run to run, and measures two phases of -frames
@@ -57,6 +58,7 @@ func run() error {
 	flag.IntVar(&o.startups, "startups", 21, "start-ups timed per configuration")
 	flag.StringVar(&sizes, "sizes", "100,1024", "frame sizes in bytes, newline included")
 	mcptrail := flag.String("mcptrail", "", "the mcptrail binary (default: built from this checkout)")
+	baseline := flag.String("baseline", "", "another mcptrail binary (an older build) measured beside it, as \"before\"")
 	flag.Parse()
 	for f := range strings.SplitSeq(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
@@ -85,7 +87,7 @@ func run() error {
 			return err
 		}
 	}
-	cfgs := configs(*mcptrail, dir)
+	cfgs := configs(*mcptrail, *baseline, dir)
 	fmt.Printf("mcptrail bench: %d frames a phase, medians of %d runs; %s; load average %s at the start\n\n",
 		o.frames, o.runs, cpuName(), loadAvg())
 
@@ -101,7 +103,7 @@ func run() error {
 	}
 	fmt.Printf("start-up, exec to the server's first byte through the relay (median of %d):\n", o.startups)
 	for _, c := range append([]config{{name: "server alone"}}, cfgs...) {
-		fmt.Printf("  %-14s %s\n", c.name, ms(median(startup[c.name])))
+		fmt.Printf("  %-22s %s\n", c.name, ms(median(startup[c.name])))
 	}
 	fmt.Println()
 
@@ -143,23 +145,35 @@ type config struct {
 	// capture is the capture file a configuration writes, if any: a
 	// pipelined phase ends when its last frame is there.
 	capture string
+	// peer marks the peer, whose frames lost are not counted (its own
+	// capture is not read).
+	peer bool
 }
 
-func configs(mcptrail, dir string) []config {
-	capture := filepath.Join(dir, "capture.jsonl")
+// configs returns the floor and mcptrail's two modes, then, when
+// baseline names another build, its two modes ("before"), then the peer
+// when MCPSNOOP_BIN names it.
+func configs(mcptrail, baseline, dir string) []config {
 	cs := []config{
 		{name: "floor", argv: func(s []string) []string {
 			return []string{"sh", "-c", "cat | " + shellJoin(s) + " | cat"}
 		}},
-		{name: "--no-capture", argv: func(s []string) []string {
-			return append([]string{mcptrail, "--no-capture", "--"}, s...)
-		}},
-		{name: "capture on", capture: capture, argv: func(s []string) []string {
-			return append([]string{mcptrail, "--capture", capture, "--"}, s...)
-		}},
+	}
+	modes := func(bin, prefix, capture string) {
+		cs = append(cs,
+			config{name: prefix + "--no-capture", argv: func(s []string) []string {
+				return append([]string{bin, "--no-capture", "--"}, s...)
+			}},
+			config{name: prefix + "capture on", capture: capture, argv: func(s []string) []string {
+				return append([]string{bin, "--capture", capture, "--"}, s...)
+			}})
+	}
+	modes(mcptrail, "", filepath.Join(dir, "capture.jsonl"))
+	if baseline != "" {
+		modes(baseline, "before: ", filepath.Join(dir, "capture-before.jsonl"))
 	}
 	if peer := os.Getenv("MCPSNOOP_BIN"); peer != "" {
-		cs = append(cs, config{name: "mcpsnoop", argv: func(s []string) []string {
+		cs = append(cs, config{name: "mcpsnoop", peer: true, argv: func(s []string) []string {
 			return append([]string{peer, "--"}, s...)
 		}})
 	}
@@ -426,7 +440,7 @@ func printTable(o options, cfgs []config, results map[string][]phase) {
 				lost += p.lost + p.answersShort
 			}
 			lostText := fmt.Sprint(lost)
-			if c.capture == "" && c.name != "floor" && c.name != "--no-capture" {
+			if c.peer {
 				lostText = "not counted" // the peer's own capture is not read
 			}
 			fmt.Printf("| %s | %s | %s | %.2f× | %s | %s | %.2f× | %s | %s |\n",

@@ -50,7 +50,11 @@ func TestBenchRuns(t *testing.T) {
 	if err := goBuild(mcptrail, "./cmd/mcptrail"); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range configs(mcptrail, dir) {
+	cfgs := configs(mcptrail, mcptrail, dir) // the same build as its own baseline
+	if len(cfgs) < 5 || cfgs[3].name != "before: --no-capture" || cfgs[4].capture == cfgs[2].capture {
+		t.Fatalf("configs with a baseline: %+v, want the floor, two modes and two \"before\" modes with their own capture", cfgs)
+	}
+	for _, c := range cfgs {
 		if _, err := startupTime(c, server); err != nil {
 			t.Errorf("%s: start-up: %v", c.name, err)
 		}
