@@ -98,19 +98,38 @@ type tap struct {
 	capture bool // items are queued: a capture or a feed is on
 	rec     *recorder
 	recDone chan error
-	// chunks recycles the relays' read buffers (bufSize bytes each),
-	// which a burst's large reads hand to the queue by the thousand.
-	chunks sync.Pool
+	// free recycles the relays' read buffers (bufSize bytes each), which
+	// a burst's large reads hand to the queue by the thousand. Unlike a
+	// sync.Pool it survives garbage collections, which a burst triggers
+	// often: a buffer allocated afresh is 256 KiB the runtime zeroes.
+	freeMu sync.Mutex
+	free   []*readBuffer
 }
 
-// readBuffer is a relay's read buffer. A large read stays in it and is
-// queued as it is: the relay forwards it while the capture goroutine
-// records it, both only reading it, and it goes back to chunks when both
-// are done (refs: 2 while both hold it).
+// maxFree is how many read buffers free keeps (16 MiB): a burst's
+// steady state, where the relays wait for room in the queue, reuses
+// them; what a longer burst allocated beyond is left to the collector.
+const maxFree = 64
+
+// readBuffer is a relay's read buffer, a slab the relay reads into at
+// off. A large read stays in it and is queued as it is: the relay
+// forwards it while the capture goroutine records it, both only reading
+// it, and reads the next chunk after it while at least minRoom is left.
+// refs counts the holds: the relay's, and one for each queued read; the
+// buffer goes back to free when the last is dropped.
 type readBuffer struct {
 	b    []byte
+	off  int
 	refs atomic.Int32
 }
+
+// room returns where the relay reads next.
+func (rb *readBuffer) room() []byte { return rb.b[rb.off:] }
+
+// minRoom is the least room a relay reads into: a pipe's capacity, so a
+// read is never shorter than a pipe could deliver. A slab holds about
+// bufSize/minRoom (4) of a burst's full-pipe reads.
+const minRoom = 64 << 10
 
 // keptAbove is the smallest read the queue keeps in its buffer; smaller
 // ones, a quiet session's, are copied (allocated exactly). The queue's
@@ -119,19 +138,49 @@ type readBuffer struct {
 // large reads that kept buffers replace.
 const keptAbove = bufSize / 8
 
-// readBuf returns a read buffer for a relay, from chunks.
+// readBuf returns a read buffer for a relay, from free if it has one.
 func (t *tap) readBuf() *readBuffer {
-	if rb, ok := t.chunks.Get().(*readBuffer); ok {
+	t.freeMu.Lock()
+	if n := len(t.free); n > 0 {
+		rb := t.free[n-1]
+		t.free[n-1] = nil
+		t.free = t.free[:n-1]
+		t.freeMu.Unlock()
+		rb.off = 0
+		rb.refs.Store(1)
 		return rb
 	}
-	return &readBuffer{b: make([]byte, bufSize)}
+	t.freeMu.Unlock()
+	rb := &readBuffer{b: make([]byte, bufSize)}
+	rb.refs.Store(1)
+	return rb
 }
 
-// unref drops a hold on rb, returning it to chunks after the last.
-func (t *tap) unref(rb *readBuffer) {
-	if rb.refs.Add(-1) == 0 {
-		t.chunks.Put(rb)
+// next returns the buffer a relay reads into after the n bytes it read
+// into rb's room: rb itself, past them if the queue kept them (kept),
+// while minRoom is left; else a fresh one, rb's hold dropped.
+func (t *tap) next(rb *readBuffer, n int, kept bool) *readBuffer {
+	if !kept {
+		return rb
 	}
+	rb.off += n
+	if len(rb.b)-rb.off >= minRoom {
+		return rb
+	}
+	t.unref(rb)
+	return t.readBuf()
+}
+
+// unref drops a hold on rb, returning it to free after the last.
+func (t *tap) unref(rb *readBuffer) {
+	if rb.refs.Add(-1) != 0 {
+		return
+	}
+	t.freeMu.Lock()
+	if len(t.free) < maxFree {
+		t.free = append(t.free, rb)
+	}
+	t.freeMu.Unlock()
 }
 
 func newTap(opts *Options) *tap {
@@ -185,17 +234,17 @@ func (t *tap) startCapture() {
 	go func() { t.recDone <- t.rec.run(t) }()
 }
 
-// take accounts for the n bytes read into rb from s and queues them for
-// capture. It reports whether to relay them (false once the tap is
-// closed), whether the caller must wake the capture goroutine after
-// forwarding, and whether the queue kept rb: a read of keptAbove bytes or
-// more is queued in rb, not copied (a burst's reads are mostly such). The
-// caller then forwards it all the same, drops its hold (unref) and reads
-// the next chunk into a new readBuf. The seq numbers of the chunk's lines
-// are taken before the caller forwards the chunk, which is what keeps
-// responses after requests.
+// take accounts for the n bytes read into rb's room from s and queues
+// them for capture. It reports whether to relay them (false once the tap
+// is closed), whether the caller must wake the capture goroutine after
+// forwarding, and whether the queue kept them in rb: a read of keptAbove
+// bytes or more is queued where it is, not copied (a burst's reads are
+// mostly such), with a hold on rb. The caller then forwards it all the
+// same and reads the next chunk into t.next(rb, n, kept). The seq numbers
+// of the chunk's lines are taken before the caller forwards the chunk,
+// which is what keeps responses after requests.
 func (t *tap) take(s stream, rb *readBuffer, n int) (relay, wake, kept bool) {
-	data := rb.b[:n]
+	data := rb.room()[:n:n]
 	var lines uint64
 	if s != streamStderr {
 		lines = uint64(bytes.Count(data, []byte{'\n'}))
@@ -233,7 +282,7 @@ func (t *tap) take(s stream, rb *readBuffer, n int) (relay, wake, kept bool) {
 	}
 	it := item{kind: itemData, stream: s, at: at, base: base, data: cp}
 	if n >= keptAbove {
-		rb.refs.Store(2)
+		rb.refs.Add(1)
 		it.buf, kept = rb, true
 	}
 	return true, t.q.PushLocked(it, len(cp), arrival), kept

@@ -21,14 +21,14 @@ func (t *tap) relayIn(src io.Reader, dst *os.File, l *life) {
 	rb := t.readBuf()
 	broken := false
 	for {
-		n, err := src.Read(rb.b)
+		n, err := src.Read(rb.room())
 		if n > 0 {
 			relay, wake, kept := t.take(streamC2S, rb, n)
 			if !relay {
 				return
 			}
 			if !broken {
-				if _, werr := dst.Write(rb.b[:n]); werr != nil {
+				if _, werr := dst.Write(rb.room()[:n]); werr != nil {
 					broken = true
 					t.relayError("writing to the server's stdin", werr)
 				}
@@ -36,10 +36,7 @@ func (t *tap) relayIn(src io.Reader, dst *os.File, l *life) {
 			if wake {
 				t.signal()
 			}
-			if kept {
-				t.unref(rb)
-				rb = t.readBuf()
-			}
+			rb = t.next(rb, n, kept)
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -67,7 +64,7 @@ func (t *tap) relayOut(src *os.File, dst io.Writer, s stream, l *life) {
 	broken := false
 	var discarded int64
 	for {
-		n, err := src.Read(rb.b)
+		n, err := src.Read(rb.room())
 		switch {
 		case n == 0:
 		case s == streamS2C && l.gone.Load():
@@ -78,7 +75,7 @@ func (t *tap) relayOut(src *os.File, dst io.Writer, s stream, l *life) {
 				return
 			}
 			if !broken {
-				if w, werr := dst.Write(rb.b[:n]); werr != nil {
+				if w, werr := dst.Write(rb.room()[:n]); werr != nil {
 					broken = true
 					t.writeFailed(s, n-w, werr, l)
 				}
@@ -86,10 +83,7 @@ func (t *tap) relayOut(src *os.File, dst io.Writer, s stream, l *life) {
 			if wake {
 				t.signal()
 			}
-			if kept {
-				t.unref(rb)
-				rb = t.readBuf()
-			}
+			rb = t.next(rb, n, kept)
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
