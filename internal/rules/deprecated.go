@@ -19,13 +19,16 @@ const deprecatedSpec = "modelcontextprotocol/modelcontextprotocol docs/specifica
 const (
 	removalSEP2577 = "it may be removed from the first revision released on or after 2027-07-28"
 	removalTitled  = "the schema names no removal revision (\"will be removed in a future version\")"
+	removalSEP2596 = "it may be removed three months after SEP-2596 reaches Final"
 )
 
 // Deprecations raises an info finding the first time a session's
 // 2026-07-28 requests use a feature that revision deprecates: Sampling,
 // Roots, the includeContext values thisServer and allServers, legacy
 // titled enums (in inputRequests), Logging (a logLevel in a request's
-// _meta, a notifications/message). Dynamic client registration is the
+// _meta, a notifications/message), the HTTP+SSE transport of 2024-11-05
+// (a request POSTed to the endpoint an endpoint event named: store.Frame
+// SSE). Dynamic client registration is the
 // OAuth rules' (OAuth.Finish). The era is the request's (store.Call.Era),
 // so a 2025 session, where these features are current, raises none. It
 // belongs to one store.
@@ -49,6 +52,11 @@ func (d *Deprecations) Check(f *store.Frame, raise func(finding.Finding)) {
 	case m.Kind == wire.KindRequest && f.Dir == capture.C2S:
 		d.modern = d.modern || modern
 		d.legacy = d.legacy || f.CallEra == store.EraLegacy
+		if f.SSE && modern {
+			d.once(raise, finding.New(finding.DeprecatedHTTPSSE, f.Seq,
+				"%s, a 2026-07-28 request, was POSTed to the endpoint of the HTTP+SSE transport (%s): the transport is deprecated since 2025-03-26 (SEP-2596) in favour of Streamable HTTP, and %s",
+				m.Method, mcp.VersionHTTPSSE, removalSEP2596).OfCall(f.Call))
+		}
 		if lvl, ok := mcp.LogLevel(m.Params); ok && modern {
 			d.once(raise, finding.New(finding.DeprecatedLogging, f.Seq,
 				"%s asks for log messages (_meta %s %q) in a 2026-07-28 request: Logging is deprecated in 2026-07-28 (SEP-2577), and %s",
@@ -158,6 +166,13 @@ func deprecationRules() []finding.Rule {
 				"TitledSingleSelectEnumSchema (oneOf of {const, title}) instead and that it will be removed in a future version. " +
 				"It is not in the deprecation registry, which names no removal revision for it." + era,
 			Spec: "modelcontextprotocol/modelcontextprotocol schema/2026-07-28/schema.ts (LegacyTitledEnumSchema)"},
+		{ID: finding.DeprecatedHTTPSSE, Category: c, Severity: finding.Info,
+			Summary: "a 2026-07-28 request travels over the HTTP+SSE transport of 2024-11-05",
+			Help: "The HTTP+SSE transport (a GET whose event stream opens with an endpoint event, messages POSTed to the URI " +
+				"it names, answers arriving on the stream) has been deprecated since 2025-03-26 and is classified as Deprecated by " +
+				"SEP-2596; it may be removed three months after SEP-2596 reaches Final. Migrate to Streamable HTTP. A request " +
+				"POSTed to the endpoint an endpoint event named is judged by its own era." + era,
+			Spec: deprecatedSpec + "(HTTP+SSE transport, SEP-2596); docs/specification/2024-11-05/basic/transports.mdx (HTTP with SSE)"},
 		{ID: finding.DeprecatedDCR, Category: finding.OAuth, Severity: finding.Info,
 			Summary: "the client registered dynamically (RFC 7591) in a 2026-07-28 session",
 			Help: "OAuth Dynamic Client Registration is deprecated in 2026-07-28 (PR #2858) in favour of Client ID Metadata " +
