@@ -40,12 +40,16 @@ func SSEEndpoint(stream, data string) (*url.URL, bool) {
 	if err != nil || u.Opaque != "" {
 		return nil, false
 	}
-	if u.Scheme != "" && !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https") {
+	if u.Scheme != "" && !isHTTPScheme(u.Scheme) {
 		return nil, false
 	}
 	base, err := url.Parse(stream)
-	if err != nil || base.Opaque != "" {
+	switch {
+	case err != nil || base.Opaque != "":
 		base = &url.URL{}
+	case base.Scheme == "" || !isHTTPScheme(base.Scheme):
+		// Not an http(s) URL: a path (what the reverse proxy keeps).
+		base = &url.URL{Path: base.Path}
 	}
 	if base.Host == "" && !strings.HasPrefix(base.Path, "/") {
 		base.Path = "/" + base.Path
@@ -56,4 +60,9 @@ func SSEEndpoint(stream, data string) (*url.URL, bool) {
 	}
 	out.RawQuery, out.ForceQuery, out.Fragment, out.RawFragment, out.User = "", false, "", "", nil
 	return out, true
+}
+
+// isHTTPScheme reports whether a URL scheme is http or https.
+func isHTTPScheme(s string) bool {
+	return strings.EqualFold(s, "http") || strings.EqualFold(s, "https")
 }

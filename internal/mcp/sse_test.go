@@ -11,9 +11,9 @@ func TestSSEEndpoint(t *testing.T) {
 		stream, data string
 		want         string // "" for not ok
 	}{
-		{"/sse", "/message?sessionId=1", "/message"},           // the TypeScript SDK's SSEServerTransport
-		{"/sse", "/messages/?session_id=ab", "/messages/"},     // the Python SDK's
-		{"/mcp/sse", "message?sessionId=1", "/mcp/message"},    // relative to the stream
+		{"/sse", "/message?sessionId=1", "/message"},        // the TypeScript SDK's SSEServerTransport
+		{"/sse", "/messages/?session_id=ab", "/messages/"},  // the Python SDK's
+		{"/mcp/sse", "message?sessionId=1", "/mcp/message"}, // relative to the stream
 		{"/sse", "http://127.0.0.1:3001/message?x=1", "http://127.0.0.1:3001/message"},
 		{"http://h:1/sse", "/message?sessionId=1", "http://h:1/message"}, // the forward proxy keeps URLs
 		{"http://h:1/sse", "https://u:p@other/", "https://other/"},
