@@ -39,7 +39,8 @@ func TestSSEEndpoint(t *testing.T) {
 
 // FuzzSSEEndpoint: whatever an endpoint event holds, SSEEndpoint does not
 // panic, and an endpoint it accepts is an absolute path or an http(s)
-// URL, without query, fragment or credentials, that reads back as itself.
+// URL, without query, fragment or credentials, that reads back as itself
+// (unless its path starts with "//", which a URI cannot spell alone).
 func FuzzSSEEndpoint(f *testing.F) {
 	for _, s := range []string{"/message?sessionId=1", "message", "http://h/m?x", "//h/p", "../../x", "?q", "#f", "mailto:a", "http://[::1", "/%2F%zz"} {
 		f.Add("/sse", s)
@@ -58,6 +59,9 @@ func FuzzSSEEndpoint(f *testing.F) {
 		}
 		if s := strings.ToLower(u.Scheme); u.Scheme != "" && s != "http" && s != "https" {
 			t.Fatalf("SSEEndpoint(%q, %q) = %q: scheme %q", stream, data, u, u.Scheme)
+		}
+		if u.Host == "" && strings.HasPrefix(u.Path, "//") {
+			return // a path of this shape has no URI spelling of its own (it reads as an authority)
 		}
 		back, ok := SSEEndpoint(stream, u.String())
 		if !ok || back.Path != u.Path || back.Host != u.Host {
