@@ -33,8 +33,9 @@ func newLedgerCmd(fac *Factory) *cobra.Command {
 whether it travelled inside an MRTR input_required result (2026-07-28) or as a
 legacy server request, with the call it belongs to, its inputRequests key, its
 mode, the question's message, the form's fields (name:type, * when required)
-or the url's host, the user's action, how long the user took, and the
-operation's wait and tool time. The table fits the terminal (100 columns
+or the url's host (an app elicitation's ui:// resource before its fields),
+the user's action, how long the user took, and the operation's wait and tool
+time. The table fits the terminal (100 columns
 off one): the longest cells are cut with "…" and, when that is not enough,
 the least useful columns go; --wide prints every column whole.
 

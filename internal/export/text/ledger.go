@@ -117,11 +117,11 @@ type LedgerCells struct {
 	Key      string // the inputRequests key, "-" for legacy rows
 	Mode     string
 	Message  string // the question's message, escaped, not quoted
-	Asks     string // "username:string*, email:string*", or the url's host
+	Asks     string // "username:string*, email:string*", the url's host; an app's resource first
 	Answer   string // the action, or "(pending)", "(required)" ...
 	Elapsed  string // how long the user took, "-" unless answered
 	WaitTool string // the operation's wait/tool time, "-" without one
-	Notes    string // app resource, observations, elicitationId, completion
+	Notes    string // observations, elicitationId, completion
 }
 
 // LedgerRowCells returns r's cells as WriteLedger prints them.
@@ -182,8 +182,21 @@ func ledgerKey(r *store.LedgerRow) string {
 }
 
 // ledgerAsks is what the question asked for: the form's fields as
-// name:type, a star marking required ones, or the url's host.
+// name:type, a star marking required ones, or the url's host; an app
+// elicitation's UI resource before its fields
+// ("ui://travel/seat-map: seat:string*").
 func ledgerAsks(r *store.LedgerRow) string {
+	if r.Resource != "" {
+		// An app elicitation: the UI resource the host renders it with
+		// is what "my app doesn't render" is debugged with, so it comes
+		// first, where a narrow table still shows it.
+		return cell(r.Resource) + ": " + ledgerFields(r)
+	}
+	return ledgerFields(r)
+}
+
+// ledgerFields is the form's fields, or the url's host.
+func ledgerFields(r *store.LedgerRow) string {
 	switch {
 	case r.Fields != nil:
 		if len(r.Fields) == 0 {
@@ -231,10 +244,7 @@ func ledgerWaitTool(r *store.LedgerRow) string {
 }
 
 func ledgerNotes(r *store.LedgerRow) string {
-	notes := make([]string, 0, len(r.Observations)+3)
-	if r.Resource != "" {
-		notes = append(notes, "rendered by "+cell(r.Resource))
-	}
+	notes := make([]string, 0, len(r.Observations)+2)
 	for _, o := range r.Observations {
 		notes = append(notes, cell(o))
 	}

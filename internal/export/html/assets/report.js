@@ -190,8 +190,9 @@
       rounds = op[O_ROUNDS].length + " · wait " + fmtMS(op[O_WAIT]);
       roundsTitle = op[O_ROUNDS].length + " rounds: human wait " + fmtMS(op[O_WAIT]) + ", tool time " + fmtMS(op[O_TOOL]);
       if (op[O_TASK]) {
-        rounds += " · task " + op[O_TASK][1];
-        roundsTitle += "; task " + op[O_TASK][0] + ", last seen " + op[O_TASK][1];
+        const polls = op[O_TASK][2] + (op[O_TASK][2] === 1 ? " poll" : " polls");
+        rounds += " · task " + op[O_TASK][1] + " · " + polls;
+        roundsTitle += "; task " + op[O_TASK][0] + ", last seen " + op[O_TASK][1] + ", " + polls;
       }
     }
     const cells = [String(i), "+" + fmtMS(c[C_START]), c[C_DIR], c[C_ID], c[C_METHOD], c[C_TARGET], st, fmtMS(rowDur(i)),
