@@ -58,6 +58,10 @@ func writeLedger(w *bufio.Writer, s *store.Snapshot, l Layout) {
 type LedgerLine struct {
 	Session string
 	Row     *store.LedgerRow
+	// Op is the operation of the row's root call when the caller has it;
+	// when that operation is a task (ext-tasks), its status, polls and
+	// duration lead the notes. Nil shows none.
+	Op *store.Operation
 }
 
 // WriteLedger writes ledger rows as a table laid out by l: root call, key,
@@ -99,8 +103,12 @@ func WriteLedger(w io.Writer, lines []LedgerLine, l Layout) error {
 		if withSession {
 			row = append(row, text(cell(ln.Session)))
 		}
+		notes := c.Notes
+		if t := LedgerTaskNote(ln.Op); t != "" {
+			notes = strings.TrimSuffix(t+"; "+notes, "; ")
+		}
 		body[i] = append(row, text(ledgerRootIn(ln.Row, method)), text(c.Key), text(c.Mode), text(dash(c.Message)), text(c.Asks),
-			styled(c.Answer, termtable.Action(c.Answer)), text(c.Elapsed), text(c.WaitTool), text(c.Notes))
+			styled(c.Answer, termtable.Action(c.Answer)), text(c.Elapsed), text(c.WaitTool), text(notes))
 	}
 	l.render(bw, t, body)
 	if err := bw.Flush(); err != nil {
@@ -241,6 +249,23 @@ func ledgerWaitTool(r *store.LedgerRow) string {
 		return "-"
 	}
 	return formatMS(r.WaitMS) + "/" + formatMS(r.ToolMS)
+}
+
+// LedgerTaskNote says what became of the task an elicitation was asked
+// by: "task completed, 4 polls, 4.05s"; "" when op is nil or no task.
+func LedgerTaskNote(op *store.Operation) string {
+	if op == nil || op.Task.ID == "" {
+		return ""
+	}
+	polls := "polls"
+	if op.Task.Polls == 1 {
+		polls = "poll"
+	}
+	dur := formatMS(op.DurationMS)
+	if !op.Task.Terminal() {
+		dur += " so far"
+	}
+	return fmt.Sprintf("task %s, %d %s, %s", cell(op.Task.Status), op.Task.Polls, polls, dur)
 }
 
 func ledgerNotes(r *store.LedgerRow) string {
