@@ -39,6 +39,14 @@ type Deprecations struct {
 	// era: a notifications/message outside any call counts only in a
 	// session that sent modern requests and no legacy ones.
 	modern, legacy bool
+	// probe is the first modern server/discover POSTed over HTTP+SSE
+	// (call index and seq; seq 0: none), judged at Finish: a dual-era
+	// client's probe that the server refused before the client went on
+	// with initialize (store.Call.Negotiation) is no 2026-07-28 use.
+	probe struct {
+		call int
+		seq  uint64
+	}
 }
 
 // NewDeprecations returns the deprecation rules of one session.
@@ -52,10 +60,18 @@ func (d *Deprecations) Check(f *store.Frame, raise func(finding.Finding)) {
 	case m.Kind == wire.KindRequest && f.Dir == capture.C2S:
 		d.modern = d.modern || modern
 		d.legacy = d.legacy || f.CallEra == store.EraLegacy
-		if f.SSE && modern {
-			d.once(raise, finding.New(finding.DeprecatedHTTPSSE, f.Seq,
-				"%s, a 2026-07-28 request, was POSTed to the endpoint of the HTTP+SSE transport (%s): the transport is deprecated since 2025-03-26 (SEP-2596) in favour of Streamable HTTP, and %s",
-				m.Method, mcp.VersionHTTPSSE, removalSEP2596).OfCall(f.Call))
+		switch {
+		case !f.SSE || !modern:
+		case m.Method == mcp.MethodDiscover:
+			if d.probe.seq == 0 {
+				d.probe.call, d.probe.seq = f.Call, f.Seq
+			}
+		case d.probe.seq != 0:
+			// A modern request after the probe: the probe was the
+			// transport's first 2026-07-28 use, not a refused era.
+			d.once(raise, sseFinding(mcp.MethodDiscover, d.probe.seq, d.probe.call))
+		default:
+			d.once(raise, sseFinding(m.Method, f.Seq, f.Call))
 		}
 		if lvl, ok := mcp.LogLevel(m.Params); ok && modern {
 			d.once(raise, finding.New(finding.DeprecatedLogging, f.Seq,
@@ -77,6 +93,26 @@ func (d *Deprecations) Check(f *store.Frame, raise func(finding.Finding)) {
 			d.once(raise, fd)
 		}
 	}
+}
+
+// Finish raises deprecated-http-sse at the first modern server/discover
+// POSTed over HTTP+SSE when no other modern request raised it, once the
+// probe was answered and was not the negotiation of a dual-era client
+// with a 2025 server.
+func (d *Deprecations) Finish(s *store.Snapshot, raise func(finding.Finding)) {
+	if d.probe.seq == 0 || d.seen[finding.DeprecatedHTTPSSE] || d.probe.call < 0 || d.probe.call >= s.Calls.Len() {
+		return
+	}
+	if c := s.Calls.At(d.probe.call); c.Status != store.StatusPending && !c.Negotiation {
+		raise(sseFinding(c.Method, d.probe.seq, d.probe.call))
+	}
+}
+
+// sseFinding is the deprecated-http-sse finding of a modern request.
+func sseFinding(method string, seq uint64, call int) finding.Finding {
+	return finding.New(finding.DeprecatedHTTPSSE, seq,
+		"%s, a 2026-07-28 request, was POSTed to the endpoint of the HTTP+SSE transport (%s): the transport is deprecated since 2025-03-26 (SEP-2596) in favour of Streamable HTTP, and %s",
+		method, mcp.VersionHTTPSSE, removalSEP2596).OfCall(call)
 }
 
 // inputFinding is the finding of one deprecated inputRequests entry.

@@ -174,6 +174,25 @@ func TestDeprecatedHTTPSSE(t *testing.T) {
 		"a 2025 session over HTTP+SSE raises nothing": {
 			steps: sseSession("/message?sessionId=1", map[string]string{"MCP-Protocol-Version": "2025-11-25"}, legacyInit, initialized, legacyCall),
 		},
+		"a dual-era client's refused probe, then initialize, without headers: a 2025 session": {
+			steps: append(append(append(sseSession("/message?sessionId=1", nil),
+				ssePost("p", `{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{`+meta+`}}`, nil)...),
+				sseEvent(`{"jsonrpc":"2.0","id":"d","error":{"code":-32601,"message":"Method not found"}}`)),
+				append(ssePost("i", legacyInit, nil), sseEvent(res("0", `{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}`)))...),
+		},
+		"a probe a modern server answers: at the probe": {
+			steps: append(append(sseSession("/message?sessionId=1", nil),
+				ssePost("p", `{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{`+meta+`}}`, nil)...),
+				sseEvent(res(`"d"`, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{}}`))),
+			want: []string{"deprecated-http-sse@3"},
+		},
+		"a probe, then a modern call: at the probe, once": {
+			steps: append(append(append(sseSession("/message?sessionId=1", nil),
+				ssePost("p", `{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{`+meta+`}}`, nil)...),
+				sseEvent(res(`"d"`, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{}}`))),
+				append(ssePost("c", tool("1", "t", "{}", ""), nil), sseEvent(res("1", `{"content":[]}`)))...),
+			want: []string{"deprecated-http-sse@3"},
+		},
 		"an endpoint elsewhere: a modern POST to /mcp is Streamable HTTP": {
 			steps: append(sseSession("/other?sessionId=1", nil),
 				post("m", tool("1", "t", "{}", ""), modernHeaders("t")),
