@@ -207,7 +207,8 @@ func deprecationRules() []finding.Rule {
 			Help: "The HTTP+SSE transport (a GET whose event stream opens with an endpoint event, messages POSTed to the URI " +
 				"it names, answers arriving on the stream) has been deprecated since 2025-03-26 and is classified as Deprecated by " +
 				"SEP-2596; it may be removed three months after SEP-2596 reaches Final. Migrate to Streamable HTTP. A request " +
-				"POSTed to the endpoint an endpoint event named is judged by its own era." + era,
+				"POSTed to the endpoint an endpoint event named is judged by its own era; a dual-era client's server/discover " +
+				"probe that the server refused before the client went on with initialize is not a use." + era,
 			Spec: deprecatedSpec + "(HTTP+SSE transport, SEP-2596); docs/specification/2024-11-05/basic/transports.mdx (HTTP with SSE)"},
 		{ID: finding.DeprecatedDCR, Category: finding.OAuth, Severity: finding.Info,
 			Summary: "the client registered dynamically (RFC 7591) in a 2026-07-28 session",
