@@ -82,6 +82,12 @@ type HTTP struct {
 	// proxy, which serves many origins; empty on the reverse proxy, whose
 	// one target the session header names.
 	URL string `json:"url,omitempty"`
+	// Event is the type of the SSE event whose data the frame holds, when
+	// its "event:" field named one other than "message" (the type an
+	// event without the field has): the 2024-11-05 HTTP+SSE transport's
+	// "endpoint". Empty on every other frame, and on captures written
+	// before the field existed.
+	Event string `json:"event,omitempty"`
 }
 
 // Exchange is a TypeExchange or TypeTunnel record's body. Header values

@@ -239,6 +239,7 @@ func appendEnvelope(b []byte, env *HTTP) []byte {
 		b = append(b, '}')
 	}
 	str("url", env.URL)
+	str("event", env.Event)
 	return append(b, '}')
 }
 

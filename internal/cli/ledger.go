@@ -33,8 +33,9 @@ func newLedgerCmd(fac *Factory) *cobra.Command {
 whether it travelled inside an MRTR input_required result (2026-07-28) or as a
 legacy server request, with the call it belongs to, its inputRequests key, its
 mode, the question's message, the form's fields (name:type, * when required)
-or the url's host, the user's action, how long the user took, and the
-operation's wait and tool time. The table fits the terminal (100 columns
+or the url's host (an app elicitation's ui:// resource before its fields),
+the user's action, how long the user took, and the operation's wait and tool
+time. The table fits the terminal (100 columns
 off one): the longest cells are cut with "…" and, when that is not enough,
 the least useful columns go; --wide prints every column whole.
 
@@ -72,11 +73,14 @@ frames before the rows are built; the capture file itself is only read.`,
 	return cmd
 }
 
-// sessionLedger is the ledger of one session.
+// sessionLedger is the ledger of one session, with its operations when
+// they were read (a task's status goes to its rows' notes); --all reads
+// the ledgers alone.
 type sessionLedger struct {
 	id   string
 	name string // for messages
 	rows []store.LedgerRow
+	ops  []store.Operation
 }
 
 func runLedger(fac *Factory, opts *ledgerOptions, red redact.Redactor) error {
@@ -101,6 +105,9 @@ func runLedger(fac *Factory, opts *ledgerOptions, red redact.Redactor) error {
 	for _, l := range ledgers {
 		for i := range l.rows {
 			line := textexport.LedgerLine{Row: &l.rows[i]}
+			if op := l.rows[i].Operation; op >= 0 && op < len(l.ops) {
+				line.Op = &l.ops[op]
+			}
 			if opts.all {
 				line.Session = l.id
 			}
@@ -135,7 +142,7 @@ func loadLedger(fac *Factory, opts *ledgerOptions, red redact.Redactor) (session
 		return sessionLedger{}, fmt.Errorf("reading %s: %w", ci.name, err)
 	}
 	reportDamage(ios.ErrOut, ci.name, snap.Session.Damage)
-	return sessionLedger{id: snap.Session.ID, name: ci.name, rows: snap.Ledger.Slice()}, nil
+	return sessionLedger{id: snap.Session.ID, name: ci.name, rows: snap.Ledger.Slice(), ops: snap.Operations.Slice()}, nil
 }
 
 // loadAllLedgers reads every session in the state directory

@@ -33,6 +33,9 @@ type expectation struct {
 	// Apps lists every app tool (a tool naming a UI resource) in export
 	// order; nil means none.
 	Apps []appExpect `toml:"apps"`
+	// SSEEndpoint is the endpoint of the 2024-11-05 HTTP+SSE transport the
+	// session used (session.http_sse); "" means it used none.
+	SSEEndpoint string `toml:"sse_endpoint"`
 }
 
 // readExpect is one catalog read: its uri and verdict ("" for a UI
@@ -77,6 +80,11 @@ type operationExpect struct {
 
 // exported is the part of the JSON export the expectations look at.
 type exported struct {
+	Session struct {
+		HTTPSSE *struct {
+			Endpoint string `json:"endpoint"`
+		} `json:"http_sse"`
+	} `json:"session"`
 	Findings []struct {
 		Rule string `json:"rule"`
 	} `json:"findings"`
@@ -177,6 +185,12 @@ func expectationProblems(e expectation, js []byte) []string {
 	}
 	if diff := cmp.Diff(want, findings); diff != "" {
 		problems = append(problems, "findings by rule id (-expected +exported):\n"+diff)
+	}
+	switch sse := x.Session.HTTPSSE; {
+	case sse == nil && e.SSEEndpoint != "":
+		problems = append(problems, fmt.Sprintf("no session.http_sse, want the endpoint %s", e.SSEEndpoint))
+	case sse != nil && sse.Endpoint != e.SSEEndpoint:
+		problems = append(problems, fmt.Sprintf("session.http_sse endpoint %q, want %q", sse.Endpoint, e.SSEEndpoint))
 	}
 	var ledger []ledgerExpect
 	for i, r := range x.Elicitations {

@@ -68,6 +68,7 @@ const (
 	DeprecatedIncludeContext = "deprecated-include-context"
 	DeprecatedTitledEnum     = "deprecated-titled-enum"
 	DeprecatedDCR            = "deprecated-dynamic-registration"
+	DeprecatedHTTPSSE        = "deprecated-http-sse"
 )
 
 // ServerCardMismatch: a server card (SEP-2127, draft;

@@ -19,13 +19,16 @@ const deprecatedSpec = "modelcontextprotocol/modelcontextprotocol docs/specifica
 const (
 	removalSEP2577 = "it may be removed from the first revision released on or after 2027-07-28"
 	removalTitled  = "the schema names no removal revision (\"will be removed in a future version\")"
+	removalSEP2596 = "it may be removed three months after SEP-2596 reaches Final"
 )
 
 // Deprecations raises an info finding the first time a session's
 // 2026-07-28 requests use a feature that revision deprecates: Sampling,
 // Roots, the includeContext values thisServer and allServers, legacy
 // titled enums (in inputRequests), Logging (a logLevel in a request's
-// _meta, a notifications/message). Dynamic client registration is the
+// _meta, a notifications/message), the HTTP+SSE transport of 2024-11-05
+// (a request POSTed to the endpoint an endpoint event named: store.Frame
+// SSE). Dynamic client registration is the
 // OAuth rules' (OAuth.Finish). The era is the request's (store.Call.Era),
 // so a 2025 session, where these features are current, raises none. It
 // belongs to one store.
@@ -36,6 +39,14 @@ type Deprecations struct {
 	// era: a notifications/message outside any call counts only in a
 	// session that sent modern requests and no legacy ones.
 	modern, legacy bool
+	// probe is the first modern server/discover POSTed over HTTP+SSE
+	// (call index and seq; seq 0: none), judged at Finish: a dual-era
+	// client's probe that the server refused before the client went on
+	// with initialize (store.Call.Negotiation) is no 2026-07-28 use.
+	probe struct {
+		call int
+		seq  uint64
+	}
 }
 
 // NewDeprecations returns the deprecation rules of one session.
@@ -49,6 +60,19 @@ func (d *Deprecations) Check(f *store.Frame, raise func(finding.Finding)) {
 	case m.Kind == wire.KindRequest && f.Dir == capture.C2S:
 		d.modern = d.modern || modern
 		d.legacy = d.legacy || f.CallEra == store.EraLegacy
+		switch {
+		case !f.SSE || !modern:
+		case m.Method == mcp.MethodDiscover:
+			if d.probe.seq == 0 {
+				d.probe.call, d.probe.seq = f.Call, f.Seq
+			}
+		case d.probe.seq != 0:
+			// A modern request after the probe: the probe was the
+			// transport's first 2026-07-28 use, not a refused era.
+			d.once(raise, sseFinding(mcp.MethodDiscover, d.probe.seq, d.probe.call))
+		default:
+			d.once(raise, sseFinding(m.Method, f.Seq, f.Call))
+		}
 		if lvl, ok := mcp.LogLevel(m.Params); ok && modern {
 			d.once(raise, finding.New(finding.DeprecatedLogging, f.Seq,
 				"%s asks for log messages (_meta %s %q) in a 2026-07-28 request: Logging is deprecated in 2026-07-28 (SEP-2577), and %s",
@@ -69,6 +93,26 @@ func (d *Deprecations) Check(f *store.Frame, raise func(finding.Finding)) {
 			d.once(raise, fd)
 		}
 	}
+}
+
+// Finish raises deprecated-http-sse at the first modern server/discover
+// POSTed over HTTP+SSE when no other modern request raised it, once the
+// probe was answered and was not the negotiation of a dual-era client
+// with a 2025 server.
+func (d *Deprecations) Finish(s *store.Snapshot, raise func(finding.Finding)) {
+	if d.probe.seq == 0 || d.seen[finding.DeprecatedHTTPSSE] || d.probe.call < 0 || d.probe.call >= s.Calls.Len() {
+		return
+	}
+	if c := s.Calls.At(d.probe.call); c.Status != store.StatusPending && !c.Negotiation {
+		raise(sseFinding(c.Method, d.probe.seq, d.probe.call))
+	}
+}
+
+// sseFinding is the deprecated-http-sse finding of a modern request.
+func sseFinding(method string, seq uint64, call int) finding.Finding {
+	return finding.New(finding.DeprecatedHTTPSSE, seq,
+		"%s, a 2026-07-28 request, was POSTed to the endpoint of the HTTP+SSE transport (%s): the transport is deprecated since 2025-03-26 (SEP-2596) in favour of Streamable HTTP, and %s",
+		method, mcp.VersionHTTPSSE, removalSEP2596).OfCall(call)
 }
 
 // inputFinding is the finding of one deprecated inputRequests entry.
@@ -158,6 +202,14 @@ func deprecationRules() []finding.Rule {
 				"TitledSingleSelectEnumSchema (oneOf of {const, title}) instead and that it will be removed in a future version. " +
 				"It is not in the deprecation registry, which names no removal revision for it." + era,
 			Spec: "modelcontextprotocol/modelcontextprotocol schema/2026-07-28/schema.ts (LegacyTitledEnumSchema)"},
+		{ID: finding.DeprecatedHTTPSSE, Category: c, Severity: finding.Info,
+			Summary: "a 2026-07-28 request travels over the HTTP+SSE transport of 2024-11-05",
+			Help: "The HTTP+SSE transport (a GET whose event stream opens with an endpoint event, messages POSTed to the URI " +
+				"it names, answers arriving on the stream) has been deprecated since 2025-03-26 and is classified as Deprecated by " +
+				"SEP-2596; it may be removed three months after SEP-2596 reaches Final. Migrate to Streamable HTTP. A request " +
+				"POSTed to the endpoint an endpoint event named is judged by its own era; a dual-era client's server/discover " +
+				"probe that the server refused before the client went on with initialize is not a use." + era,
+			Spec: deprecatedSpec + "(HTTP+SSE transport, SEP-2596); docs/specification/2024-11-05/basic/transports.mdx (HTTP with SSE)"},
 		{ID: finding.DeprecatedDCR, Category: finding.OAuth, Severity: finding.Info,
 			Summary: "the client registered dynamically (RFC 7591) in a 2026-07-28 session",
 			Help: "OAuth Dynamic Client Registration is deprecated in 2026-07-28 (PR #2858) in favour of Client ID Metadata " +

@@ -58,8 +58,11 @@ func (h *HTTP) Check(f *store.Frame, raise func(finding.Finding)) {
 			if r.Dir == capture.S2C {
 				h.notificationAnswered(r)
 			}
-		case r.Dir == capture.C2S:
+		case r.Dir == capture.C2S && !f.SSE:
+			// The HTTP+SSE transport of 2024-11-05 defines no headers and
+			// takes batches: the Streamable HTTP POST rules are not its.
 			h.requestRules(r, m)
+		case r.Dir == capture.C2S:
 		default:
 			h.responseRules(r, m, f.InExchange)
 		}

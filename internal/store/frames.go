@@ -29,7 +29,12 @@ func (s *Store) frame(r *capture.Record) {
 	f := s.decoder.Decode(data)
 	s.setMsg(&f)
 	kind := Kind(f.Kind)
-	if r.HTTP != nil && isStatusFrame(r, &f) {
+	var status, sse bool
+	if r.HTTP != nil {
+		status, sse = s.sseFrame(r, &f)
+		status = status || isStatusFrame(r, &f)
+	}
+	if status {
 		kind = KindHTTPStatus
 	}
 	var inExchange bool
@@ -37,16 +42,16 @@ func (s *Store) frame(r *capture.Record) {
 		_, inExchange = s.exchanges[r.HTTP.Exchange]
 	}
 	var call int
-	if r.HTTP == nil || !s.httpFrame(r, &f, &call) {
+	if r.HTTP == nil || !s.httpFrame(r, &f, status, &call) {
 		call = s.message(r, &f)
 	}
 	if s.opts.OnFrame != nil || len(s.opts.Checks) > 0 {
-		s.handOut(r, &f, kind, size, call, inExchange)
+		s.handOut(r, &f, kind, size, call, inExchange, sse)
 	}
 }
 
 // handOut gives the correlated frame to Options.Checks, then OnFrame.
-func (s *Store) handOut(r *capture.Record, f *wire.Frame, kind Kind, size, call int, inExchange bool) {
+func (s *Store) handOut(r *capture.Record, f *wire.Frame, kind Kind, size, call int, inExchange, sse bool) {
 	// One Frame (and one copy of the message) is reused: it is valid only
 	// during the call, and a new one per frame would be most of the
 	// store's garbage.
@@ -54,7 +59,7 @@ func (s *Store) handOut(r *capture.Record, f *wire.Frame, kind Kind, size, call 
 	s.view = Frame{
 		Seq: r.Seq, Time: r.Time, Dir: r.Dir, Conn: r.Conn,
 		Kind: kind, ID: f.ID, Method: f.Method, Size: size,
-		Problem: f.Problem, Call: call, Record: r, Msg: &s.msg, InExchange: inExchange,
+		Problem: f.Problem, Call: call, Record: r, Msg: &s.msg, InExchange: inExchange, SSE: sse,
 		Answers: s.ledger.frameAnswers(),
 	}
 	if call >= 0 {

@@ -28,8 +28,10 @@ func Failed(status string) bool {
 // was decoded and before it is correlated as a message. It reports whether
 // it correlated the frame itself (then *call is set and message must not
 // run):
-//   - a status frame (a request or response without a JSON-RPC body, or an
-//     error status whose body is not JSON-RPC) is not an invalid frame but
+//   - a status frame (status: a request or response without a JSON-RPC
+//     body, an error status whose body is not JSON-RPC, or a frame of the
+//     HTTP+SSE transport that carries no message, sse.go) is not an
+//     invalid frame but
 //     one of kind KindHTTPStatus (frame sets it); an
 //     s2c one ends its exchange's pending client call with StatusHTTPError
 //     when the status is not a success;
@@ -39,10 +41,10 @@ func Failed(status string) bool {
 //     exchange says which one it is, and the probe is not also unanswered.
 //
 // The header rules are not correlation: internal/rules checks them.
-func (s *Store) httpFrame(r *capture.Record, f *wire.Frame, call *int) bool {
+func (s *Store) httpFrame(r *capture.Record, f *wire.Frame, status bool, call *int) bool {
 	env := r.HTTP
 	*call = -1
-	if isStatusFrame(r, f) {
+	if status {
 		if f.Kind != wire.KindInvalid {
 			// JSON that only looked like a message ({"error":"..."}).
 			*f = wire.Frame{}

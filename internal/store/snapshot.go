@@ -78,6 +78,9 @@ type Session struct {
 	// Redacted is set when the session record is marked redacted: the
 	// capture was redacted on write, or the reader redacted it on read.
 	Redacted bool
+	// SSE is the 2024-11-05 HTTP+SSE transport, when the session used it
+	// (zero Seq: it did not).
+	SSE SSETransport
 }
 
 // Peer is what one side said about itself.
@@ -311,6 +314,10 @@ type Frame struct {
 	// InExchange reports whether the frame travelled in the HTTP exchange
 	// of a client call that was still pending when it arrived.
 	InExchange bool
+	// SSE reports whether the frame crossed the 2024-11-05 HTTP+SSE
+	// transport (sse.go): an endpoint event, a message POSTed to the
+	// endpoint one named, or the answer to that POST.
+	SSE bool
 	// Answers lists the ledger rows the frame answered (an MRTR retry's
 	// inputResponses, the client's response to a legacy
 	// elicitation/create), as the store paired them; nil when it answered

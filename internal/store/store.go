@@ -169,6 +169,7 @@ type Store struct {
 	peers       peerState
 	mrtr        mrtrState
 	task        taskState
+	sse         sseState
 	ledger      ledgerState
 	// opsMirror and rowsMirror are the operations and ledger rows as the
 	// last snapshot shares them (list.go).

@@ -195,7 +195,8 @@ func (hw *Writer) writeCalls(d *dataWriter, snap *store.Snapshot) {
 
 // writeOps writes one array per operation: root call, status, duration,
 // wait and tool time in ms, whether it ended, its rounds' calls, and for a
-// task (ext-tasks) its taskId and latest task status, else null.
+// task (ext-tasks) its taskId, latest task status and polls (tasks/get),
+// else null.
 func writeOps(d *dataWriter, snap *store.Snapshot) {
 	for i, op := range snap.Operations.All() {
 		d.comma(i)
@@ -224,6 +225,8 @@ func writeOps(d *dataWriter, snap *store.Snapshot) {
 			d.str(op.Task.ID)
 			d.raw(",")
 			d.str(op.Task.Status)
+			d.raw(",")
+			d.int(int64(op.Task.Polls))
 			d.raw("]")
 		}
 		d.raw("]")

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcptrail/mcptrail/internal/finding"
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/rules"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/units"
@@ -116,7 +117,7 @@ type statView struct {
 func newPage(snap *store.Snapshot, opts *Options) *page {
 	s := &snap.Session
 	p := &page{
-		ID: shown(s.ID), Label: shown(s.Label), Transport: shown(s.Transport), Target: shown(s.Target),
+		ID: shown(s.ID), Label: shown(s.Label), Transport: shown(transport(s)), Target: shown(s.Target),
 		Command: shown(strings.Join(s.Command, " ")), Start: stamp(s.Start), End: stamp(s.End), Ended: s.Ended,
 		Client: peer(s.Client), Server: peer(s.Server), Eras: shown(strings.Join(s.Eras, ", ")),
 		Versions: shown(strings.Join(s.ProtocolVersions, ", ")), ElicitForm: s.Client.ElicitForm, ElicitURL: s.Client.ElicitURL,
@@ -363,6 +364,19 @@ func cut(s string, n int) string {
 // tab, bidi controls and U+2028/U+2029 written as visible \uXXXX text (so
 // they cannot reorder or break what is around them), invalid UTF-8 as
 // U+FFFD. html/template escapes the rest.
+// transport is the session's transport, naming the 2024-11-05 HTTP+SSE
+// transport and its endpoint when the session used it.
+func transport(s *store.Session) string {
+	if s.SSE.Seq == 0 {
+		return s.Transport
+	}
+	t := s.Transport + ", HTTP+SSE (" + mcp.VersionHTTPSSE + ")"
+	if s.SSE.Endpoint != "" {
+		t += ": messages POSTed to " + s.SSE.Endpoint
+	}
+	return t
+}
+
 func shown(s string) string {
 	clean := true
 	for _, r := range s {

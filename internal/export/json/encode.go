@@ -87,6 +87,13 @@ func appendSession(b []byte, s *store.Session) []byte {
 	o.str("id", s.ID)
 	o.str("label", s.Label)
 	o.str("transport", s.Transport)
+	if s.SSE.Seq != 0 {
+		o.key("http_sse")
+		x := openObject(o.b)
+		x.int("seq", int64(s.SSE.Seq))
+		x.strOpt("endpoint", s.SSE.Endpoint)
+		o.b = x.close()
+	}
 	if len(s.Command) > 0 {
 		o.strings("command", s.Command)
 	}

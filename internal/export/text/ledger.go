@@ -58,6 +58,10 @@ func writeLedger(w *bufio.Writer, s *store.Snapshot, l Layout) {
 type LedgerLine struct {
 	Session string
 	Row     *store.LedgerRow
+	// Op is the operation of the row's root call when the caller has it;
+	// when that operation is a task (ext-tasks), its status, polls and
+	// duration lead the notes. Nil shows none.
+	Op *store.Operation
 }
 
 // WriteLedger writes ledger rows as a table laid out by l: root call, key,
@@ -99,8 +103,12 @@ func WriteLedger(w io.Writer, lines []LedgerLine, l Layout) error {
 		if withSession {
 			row = append(row, text(cell(ln.Session)))
 		}
+		notes := c.Notes
+		if t := LedgerTaskNote(ln.Op); t != "" {
+			notes = strings.TrimSuffix(t+"; "+notes, "; ")
+		}
 		body[i] = append(row, text(ledgerRootIn(ln.Row, method)), text(c.Key), text(c.Mode), text(dash(c.Message)), text(c.Asks),
-			styled(c.Answer, termtable.Action(c.Answer)), text(c.Elapsed), text(c.WaitTool), text(c.Notes))
+			styled(c.Answer, termtable.Action(c.Answer)), text(c.Elapsed), text(c.WaitTool), text(notes))
 	}
 	l.render(bw, t, body)
 	if err := bw.Flush(); err != nil {
@@ -117,11 +125,11 @@ type LedgerCells struct {
 	Key      string // the inputRequests key, "-" for legacy rows
 	Mode     string
 	Message  string // the question's message, escaped, not quoted
-	Asks     string // "username:string*, email:string*", or the url's host
+	Asks     string // "username:string*, email:string*", the url's host; an app's resource first
 	Answer   string // the action, or "(pending)", "(required)" ...
 	Elapsed  string // how long the user took, "-" unless answered
 	WaitTool string // the operation's wait/tool time, "-" without one
-	Notes    string // app resource, observations, elicitationId, completion
+	Notes    string // observations, elicitationId, completion
 }
 
 // LedgerRowCells returns r's cells as WriteLedger prints them.
@@ -182,8 +190,21 @@ func ledgerKey(r *store.LedgerRow) string {
 }
 
 // ledgerAsks is what the question asked for: the form's fields as
-// name:type, a star marking required ones, or the url's host.
+// name:type, a star marking required ones, or the url's host; an app
+// elicitation's UI resource before its fields
+// ("ui://travel/seat-map: seat:string*").
 func ledgerAsks(r *store.LedgerRow) string {
+	if r.Resource != "" {
+		// An app elicitation: the UI resource the host renders it with
+		// is what "my app doesn't render" is debugged with, so it comes
+		// first, where a narrow table still shows it.
+		return cell(r.Resource) + ": " + ledgerFields(r)
+	}
+	return ledgerFields(r)
+}
+
+// ledgerFields is the form's fields, or the url's host.
+func ledgerFields(r *store.LedgerRow) string {
 	switch {
 	case r.Fields != nil:
 		if len(r.Fields) == 0 {
@@ -230,11 +251,25 @@ func ledgerWaitTool(r *store.LedgerRow) string {
 	return formatMS(r.WaitMS) + "/" + formatMS(r.ToolMS)
 }
 
-func ledgerNotes(r *store.LedgerRow) string {
-	notes := make([]string, 0, len(r.Observations)+3)
-	if r.Resource != "" {
-		notes = append(notes, "rendered by "+cell(r.Resource))
+// LedgerTaskNote says what became of the task an elicitation was asked
+// by: "task completed, 4 polls, 4.05s"; "" when op is nil or no task.
+func LedgerTaskNote(op *store.Operation) string {
+	if op == nil || op.Task.ID == "" {
+		return ""
 	}
+	polls := "polls"
+	if op.Task.Polls == 1 {
+		polls = "poll"
+	}
+	dur := formatMS(op.DurationMS)
+	if !op.Task.Terminal() {
+		dur += " so far"
+	}
+	return fmt.Sprintf("task %s, %d %s, %s", cell(op.Task.Status), op.Task.Polls, polls, dur)
+}
+
+func ledgerNotes(r *store.LedgerRow) string {
+	notes := make([]string, 0, len(r.Observations)+2)
 	for _, o := range r.Observations {
 		notes = append(notes, cell(o))
 	}

@@ -86,3 +86,24 @@ elicitations (2)
 		t.Errorf("section (-want +got):\n%s", diff)
 	}
 }
+
+// TestLedgerTaskNote: a task's row says what became of the task; a row of
+// no task, or whose operation the caller did not read, says nothing.
+func TestLedgerTaskNote(t *testing.T) {
+	t.Parallel()
+	done := &store.Operation{DurationMS: 4055, Task: store.TaskInfo{ID: "t1", Status: "completed", Polls: 4, TerminalSeq: 14}}
+	working := &store.Operation{DurationMS: 1200, Task: store.TaskInfo{ID: "t2", Status: "input_required", Polls: 1}}
+	for _, tc := range []struct {
+		op   *store.Operation
+		want string
+	}{
+		{done, "task completed, 4 polls, 4.05s"},
+		{working, "task input_required, 1 poll, 1.20s so far"},
+		{&store.Operation{DurationMS: 9}, ""},
+		{nil, ""},
+	} {
+		if got := LedgerTaskNote(tc.op); got != tc.want {
+			t.Errorf("LedgerTaskNote(%+v) = %q, want %q", tc.op, got, tc.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/store"
 	"github.com/mcptrail/mcptrail/internal/termtable"
 	"github.com/mcptrail/mcptrail/internal/termtext"
@@ -23,7 +24,7 @@ func writeSession(w *bufio.Writer, s *store.Snapshot, width int) {
 	row := func(k, v string) { fmt.Fprintf(tw, "  %s\t%s\n", k, termtext.Escape(v)) }
 	row("id", ss.ID)
 	row("label", ss.Label)
-	row("transport", ss.Transport)
+	row("transport", transportText(ss))
 	if len(ss.Command) > 0 {
 		row("command", strings.Join(ss.Command, " "))
 	}
@@ -50,6 +51,19 @@ func writeSession(w *bufio.Writer, s *store.Snapshot, width int) {
 		row("redacted", `yes (the values redaction selected read "[REDACTED]")`)
 	}
 	tw.flush()
+}
+
+// transportText is the session's transport, naming the 2024-11-05
+// HTTP+SSE transport when the session used it.
+func transportText(ss *store.Session) string {
+	if ss.SSE.Seq == 0 {
+		return ss.Transport
+	}
+	t := fmt.Sprintf("%s, HTTP+SSE (%s): endpoint event at #%d", ss.Transport, mcp.VersionHTTPSSE, ss.SSE.Seq)
+	if ss.SSE.Endpoint != "" {
+		t += ", messages POSTed to " + ss.SSE.Endpoint
+	}
+	return t
 }
 
 func formatTime(t time.Time) string {

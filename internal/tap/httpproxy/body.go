@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/mcptrail/mcptrail/internal/capture"
+	"github.com/mcptrail/mcptrail/internal/mcp"
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
@@ -349,12 +350,24 @@ func (s *sseTap) Read(p []byte) (int, error) {
 }
 
 // event records one dispatched event's data as a frame.
-func (s *sseTap) event(data []byte, _ string) {
+func (s *sseTap) event(data []byte, _, event string) {
 	s.frames++
 	sl := s.p.q.reserve(true)
 	raw := string(data)
 	s.last = raw
-	s.p.q.fill(sl, s.ex.rawFrame(capture.S2C, s.env, raw))
+	s.p.q.fill(sl, s.ex.rawFrame(capture.S2C, s.eventEnvelope(event), raw))
+}
+
+// eventEnvelope is the stream's envelope for an event of type event: the
+// same one, or a copy naming a type other than the default "message"
+// (capture.HTTP.Event).
+func (s *sseTap) eventEnvelope(event string) *capture.HTTP {
+	if event == "" || event == mcp.SSEEventMessage {
+		return s.env
+	}
+	env := *s.env
+	env.Event = event
+	return &env
 }
 
 // newSpool returns a spool for a large event's data, or nil (the event
@@ -368,11 +381,11 @@ func (s *sseTap) newSpool() *capture.Spool {
 }
 
 // spoolEvent is event for an event whose data is in sp.
-func (s *sseTap) spoolEvent(sp *capture.Spool, _ string) {
+func (s *sseTap) spoolEvent(sp *capture.Spool, _, event string) {
 	s.frames++
 	s.last = ""
 	sl := s.p.q.reserve(true)
-	s.p.q.fillSpooled(sl, sp, s.ex.sizedFrame(capture.S2C, s.env, sp.Len()))
+	s.p.q.fillSpooled(sl, sp, s.ex.sizedFrame(capture.S2C, s.eventEnvelope(event), sp.Len()))
 }
 
 func (s *sseTap) Close() error {

@@ -69,7 +69,7 @@ func TestSSEParser(t *testing.T) {
 			var p sseParser
 			var got []string
 			for _, c := range tt.chunks {
-				p.feed([]byte(c), func(d []byte, _ string) { got = append(got, string(d)) })
+				p.feed([]byte(c), func(d []byte, _, _ string) { got = append(got, string(d)) })
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("events (-want +got):\n%s", diff)

@@ -66,8 +66,10 @@ func (s *jsonScan) feed(b []byte) bool {
 // sseParser splits a text/event-stream into events incrementally, by the
 // WHATWG rules: one byte order mark at the start is dropped; lines end in
 // LF, CR or CRLF; data lines are joined with LF; a blank line dispatches;
-// comment lines start with ':'; an id holding NUL is ignored. An event
-// whose data is empty (the 2025-11-25 priming event) carries no message.
+// comment lines start with ':'; an id holding NUL is ignored; an event
+// field sets the type of the event being read, which dispatch resets. An
+// event whose data is empty (the 2025-11-25 priming event) carries no
+// message.
 type sseParser struct {
 	// bom counts the bytes of a byte order mark matched at the start of
 	// the stream; begun is set once the start is past.
@@ -77,21 +79,25 @@ type sseParser struct {
 	data    []byte
 	hasData bool
 	id      string
+	// event is the value of the event's last "event:" field, "" when it
+	// had none (a "message" event).
+	event   string
 	afterCR bool // the last byte was a CR: an LF right after it is not a new line
 
 	// Large events. Once a data line grows past capture.SpoolAbove, the
 	// event's data goes to a spool from newSpool (nil: everything stays in
 	// memory), and the event is dispatched to emitSpool instead of emit.
 	newSpool  func() *capture.Spool
-	emitSpool func(sp *capture.Spool, id string)
+	emitSpool func(sp *capture.Spool, id, event string)
 	spool     *capture.Spool // the event's data so far, when spooled
 	streaming bool           // the current line is a data line going to spool
 	skipping  bool           // the current line is a long line of no interest
 }
 
-// feed parses b and calls emit with the data of each dispatched event and
-// the last event id seen. The data slice is valid only during the call.
-func (p *sseParser) feed(b []byte, emit func(data []byte, id string)) {
+// feed parses b and calls emit with the data of each dispatched event, the
+// last event id seen and the event's type ("" when it named none). The
+// data slice is valid only during the call.
+func (p *sseParser) feed(b []byte, emit func(data []byte, id, event string)) {
 	if !p.begun {
 		b = p.skipBOM(b)
 	}
@@ -128,7 +134,7 @@ func ReadEvents(r io.Reader, each func(data []byte)) error {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := r.Read(buf)
-		p.feed(buf[:n], func(d []byte, _ string) { each(bytes.Clone(d)) })
+		p.feed(buf[:n], func(d []byte, _, _ string) { each(bytes.Clone(d)) })
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
@@ -228,7 +234,7 @@ func splitField(line []byte) (field, value []byte) {
 }
 
 // endLine handles one complete line.
-func (p *sseParser) endLine(emit func(data []byte, id string)) {
+func (p *sseParser) endLine(emit func(data []byte, id, event string)) {
 	line := p.line
 	p.line = p.line[:0]
 	if len(line) == 0 {
@@ -246,22 +252,24 @@ func (p *sseParser) endLine(emit func(data []byte, id string)) {
 		if bytes.IndexByte(value, 0) < 0 {
 			p.id = string(value)
 		}
+	case "event":
+		p.event = string(value)
 	}
 }
 
 // dispatch ends an event at a blank line.
-func (p *sseParser) dispatch(emit func(data []byte, id string)) {
+func (p *sseParser) dispatch(emit func(data []byte, id, event string)) {
 	if sp := p.spool; sp != nil {
 		p.spool = nil
 		if p.hasData && sp.Len() > 0 {
-			p.emitSpool(sp, p.id)
+			p.emitSpool(sp, p.id, p.event)
 		} else {
 			_ = sp.Close()
 		}
 	} else if p.hasData && len(p.data) > 0 {
-		emit(p.data, p.id)
+		emit(p.data, p.id, p.event)
 	}
-	p.data, p.hasData = p.data[:0], false
+	p.data, p.hasData, p.event = p.data[:0], false, ""
 }
 
 // pending reports how many bytes of an undispatched event the parser holds.

@@ -44,18 +44,20 @@ func FuzzJSONScan(f *testing.F) {
 	})
 }
 
-// sseEvent is one dispatched event: its data and the last event id.
-type sseEvent struct{ Data, ID string }
+// sseEvent is one dispatched event: its data, the last event id and its
+// type ("" when it named none).
+type sseEvent struct{ Data, ID, Event string }
 
 // refSSE parses a whole text/event-stream the way the WHATWG HTML
 // standard's "interpreting an event stream" says, keeping the events the
-// tap records (those whose data is not empty).
+// tap records (those whose data is not empty), with the type the event's
+// last "event:" field gave it (the type buffer, reset at every dispatch).
 func refSSE(b []byte) []sseEvent {
 	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
 	var out []sseEvent
 	var data []byte
 	hasData := false
-	id := ""
+	id, event := "", ""
 	for {
 		i := bytes.IndexAny(b, "\r\n")
 		if i < 0 {
@@ -69,9 +71,9 @@ func refSSE(b []byte) []sseEvent {
 		switch {
 		case len(line) == 0:
 			if hasData && len(data) > 0 {
-				out = append(out, sseEvent{string(data), id})
+				out = append(out, sseEvent{string(data), id, event})
 			}
-			data, hasData = nil, false
+			data, hasData, event = nil, false, ""
 			continue
 		case line[0] == ':':
 			continue
@@ -90,18 +92,22 @@ func refSSE(b []byte) []sseEvent {
 			if bytes.IndexByte(value, 0) < 0 {
 				id = string(value)
 			}
+		case "event":
+			event = string(value)
 		}
 	}
 }
 
 // FuzzSSEParser: the incremental parser dispatches the events the
-// standard's rules give for the whole stream, however the stream is cut
-// into reads.
+// standard's rules give for the whole stream, with their ids and types,
+// however the stream is cut into reads.
 func FuzzSSEParser(f *testing.F) {
 	for _, s := range []string{
 		"data: {\"a\":1}\n\n", "data: x\r\n\r\ndata: y\r\n\r\n", "data:x\r\rdata:y\r\r",
 		"event: message\nid: 4\ndata: a\ndata: b\n\n", "id: 1\ndata:\n\n: keep-alive\n\ndata: z\n\n",
 		"\uFEFFdata: bom\n\n", "id: a\x00b\ndata: nul\n\n", "data\n\ndata:\ndata:\n\n",
+		"event: endpoint\ndata: /messages?sessionId=1\n\ndata: {}\n\n", "event:endpoint\r\nevent: x\r\ndata: y\r\n\r\n",
+		"event: lost\n\ndata: after an empty event\n\n", "event\ndata: z\n\n", "event: \xff\ndata: w\n\n",
 	} {
 		f.Add([]byte(s), uint16(3))
 	}
@@ -111,7 +117,7 @@ func FuzzSSEParser(f *testing.F) {
 			var p sseParser
 			var got []sseEvent
 			for _, c := range chunks {
-				p.feed(c, func(d []byte, id string) { got = append(got, sseEvent{string(d), id}) })
+				p.feed(c, func(d []byte, id, event string) { got = append(got, sseEvent{string(d), id, event}) })
 			}
 			return got
 		}

@@ -30,7 +30,7 @@ func TestSSEParserSpools(t *testing.T) {
 				}
 				return sp
 			},
-			emitSpool: func(sp *capture.Spool, _ string) {
+			emitSpool: func(sp *capture.Spool, _, _ string) {
 				defer sp.Close()
 				b, err := sp.Bytes()
 				if err != nil {
@@ -41,8 +41,8 @@ func TestSSEParserSpools(t *testing.T) {
 		}
 		for s := stream; len(s) > 0; {
 			n := min(piece, len(s))
-			ref.feed([]byte(s[:n]), func(d []byte, _ string) { mem = append(mem, "spool:"+string(d)) })
-			p.feed([]byte(s[:n]), func(d []byte, _ string) { spooled = append(spooled, string(d)) })
+			ref.feed([]byte(s[:n]), func(d []byte, _, _ string) { mem = append(mem, "spool:"+string(d)) })
+			p.feed([]byte(s[:n]), func(d []byte, _, _ string) { spooled = append(spooled, string(d)) })
 			if len(p.line) > capture.SpoolAbove || len(p.data) > capture.SpoolAbove {
 				t.Fatalf("piece %d: the parser holds %d + %d bytes", piece, len(p.line), len(p.data))
 			}

@@ -327,7 +327,8 @@ func (f *frame) answerStyle(r *store.LedgerRow) lipgloss.Style {
 }
 
 // detail describes the selected row: its root call and key, when it
-// was asked and answered, the whole question, and the notes.
+// was asked and answered, the whole question, what became of the task
+// that asked it, and the notes.
 func (st ledgerRows) detail(f *frame, _ int) []string {
 	r := bounded(f.data.Snap.Ledger.At(f.cur.sel), f.w)
 	c := textexport.LedgerRowCells(&r)
@@ -339,6 +340,12 @@ func (st ledgerRows) detail(f *frame, _ int) []string {
 	}
 	second := dim.Render("question ") + ui.Cell(r.Message, f.w)
 	third := dim.Render("asks ") + c.Asks
+	if ops := &f.data.Snap.Operations; r.Operation >= 0 && r.Operation < ops.Len() {
+		op := ops.At(r.Operation)
+		if t := textexport.LedgerTaskNote(&op); t != "" {
+			third += dim.Render(" · ") + t
+		}
+	}
 	if c.Notes != "" {
 		third += dim.Render(" · notes ") + c.Notes
 	}

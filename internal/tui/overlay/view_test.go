@@ -48,7 +48,18 @@ func TestLedgerAppRow(t *testing.T) {
 	v := m.View()
 	checkSize(t, v, 120, 40)
 	golden(t, "ledger-apps-app-120x40", v)
-	if plain := ansi.Strip(v); !contains(plain, "rendered by ui://dashboards/range-picker") || !contains(plain, " app ") {
+	if plain := ansi.Strip(v); !contains(plain, "asks ui://dashboards/range-picker: from:string*") || !contains(plain, " app ") {
 		t.Errorf("the app row's mode or resource is missing:\n%s", plain)
+	}
+}
+
+// TestLedgerTaskRow: the detail of a row a task asked says what became of
+// the task: its status, its polls and its duration.
+func TestLedgerTaskRow(t *testing.T) {
+	m := New(ui.NewTheme(true), Ledger, tuitest.Fixture(t, "tasks-input-required")).SetSize(120, 40)
+	v := m.View()
+	checkSize(t, v, 120, 40)
+	if plain := ansi.Strip(v); !contains(plain, "task completed, 4 polls, 4.05s") {
+		t.Errorf("the task row's detail does not say what became of the task:\n%s", plain)
 	}
 }

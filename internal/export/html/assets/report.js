@@ -190,8 +190,9 @@
       rounds = op[O_ROUNDS].length + " · wait " + fmtMS(op[O_WAIT]);
       roundsTitle = op[O_ROUNDS].length + " rounds: human wait " + fmtMS(op[O_WAIT]) + ", tool time " + fmtMS(op[O_TOOL]);
       if (op[O_TASK]) {
-        rounds += " · task " + op[O_TASK][1];
-        roundsTitle += "; task " + op[O_TASK][0] + ", last seen " + op[O_TASK][1];
+        const polls = op[O_TASK][2] + (op[O_TASK][2] === 1 ? " poll" : " polls");
+        rounds += " · task " + op[O_TASK][1] + " · " + polls;
+        roundsTitle += "; task " + op[O_TASK][0] + ", last seen " + op[O_TASK][1] + ", " + polls;
       }
     }
     const cells = [String(i), "+" + fmtMS(c[C_START]), c[C_DIR], c[C_ID], c[C_METHOD], c[C_TARGET], st, fmtMS(rowDur(i)),
@@ -528,14 +529,32 @@
     for (const i of shown) {
       const track = line(i, false);
       if (isOpRoot(i)) {
-        const rs = ops[calls[i][C_OP]][O_ROUNDS];
+        const op = ops[calls[i][C_OP]];
+        const rs = op[O_ROUNDS];
+        const updates = rs.filter((r) => calls[r][C_METHOD] === "tasks/update");
+        // Between a task's polls the task runs on the server; the human's
+        // wait (the store's) ends at the tasks/update that answers it and
+        // may span several polls that repeated the question.
+        const taskWait = op[O_TASK] && updates.length === 1;
         rs.forEach((r, k) => {
           const c = calls[r];
           const stop = c[C_DUR] < 0 ? scale : end(r);
-          bar(track, "work", c[C_START], stop, "round " + (k + 1) + ": tool " + fmtMS(c[C_DUR]));
           if (k + 1 < rs.length) {
-            bar(track, "wait", stop, calls[rs[k + 1]][C_START], "human wait " + fmtMS(calls[rs[k + 1]][C_START] - stop));
+            const next = calls[rs[k + 1]][C_START];
+            if (op[O_TASK]) {
+              bar(track, "work", stop, next, "task running " + fmtMS(next - stop));
+            } else {
+              bar(track, "wait", stop, next, "human wait " + fmtMS(next - stop));
+            }
           }
+        });
+        if (taskWait) {
+          const to = calls[updates[0]][C_START];
+          bar(track, "wait", to - op[O_WAIT], to, "human wait " + fmtMS(op[O_WAIT]));
+        }
+        rs.forEach((r, k) => {
+          const c = calls[r];
+          bar(track, "work", c[C_START], c[C_DUR] < 0 ? scale : end(r), "round " + (k + 1) + ": tool " + fmtMS(c[C_DUR]));
         });
       } else {
         const c = calls[i];
