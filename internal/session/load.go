@@ -7,6 +7,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
 // Load reads the session r is at to its end (its session record, every
@@ -39,10 +40,10 @@ func Load(r *capture.Reader, opts *Options) (*Session, error) {
 // opts and returns the final snapshot.
 func ingest(r *capture.Reader, hdr *capture.Record, red redact.Redactor, opts *store.Options) (*store.Snapshot, error) {
 	const batchSize, depth = 256, 4
-	full := make(chan []capture.Record, depth)
-	free := make(chan []capture.Record, depth+2)
+	full := make(chan *batch, depth)
+	free := make(chan *batch, depth+2)
 	for range depth + 2 {
-		free <- make([]capture.Record, batchSize)
+		free <- &batch{recs: make([]capture.Record, batchSize), msgs: make([]wire.Frame, batchSize)}
 	}
 	done := make(chan struct{})
 	defer close(done)
@@ -53,11 +54,11 @@ func ingest(r *capture.Reader, hdr *capture.Record, red redact.Redactor, opts *s
 	}()
 	st := store.New(opts)
 	st.Ingest(hdr)
-	for batch := range full {
-		for i := range batch {
-			st.Ingest(&batch[i])
+	for b := range full {
+		for i := range b.n {
+			st.IngestDecoded(&b.recs[i], &b.msgs[i])
 		}
-		free <- batch[:cap(batch)]
+		free <- b
 	}
 	// full is closed: the reader goroutine is done with r and readErr.
 	if readErr != nil {
@@ -67,32 +68,49 @@ func ingest(r *capture.Reader, hdr *capture.Record, red redact.Redactor, opts *s
 	return st.Final(), nil
 }
 
+// batch is a run of records and, for each frame record, its message as
+// store.Decode decoded it (the zero Frame for other records).
+type batch struct {
+	recs []capture.Record
+	msgs []wire.Frame
+	n    int // records in use
+}
+
 // readBatches fills the batches of free with the records of r, redacted
-// by red (nil: none), and sends them on full until r ends or done is
-// closed; it returns the read error that ended r (nil at its end).
-func readBatches(r *capture.Reader, red redact.Redactor, free <-chan []capture.Record, full chan<- []capture.Record, done <-chan struct{}) error {
+// by red (nil: none), decodes their frames, and sends them on full until r
+// ends or done is closed; it returns the read error that ended r (nil at
+// its end). Decoding here, not in the store, spreads the work over two
+// goroutines.
+func readBatches(r *capture.Reader, red redact.Redactor, free <-chan *batch, full chan<- *batch, done <-chan struct{}) error {
+	var dec wire.Decoder
 	for {
-		var batch []capture.Record
+		var b *batch
 		select {
-		case batch = <-free:
+		case b = <-free:
 		case <-done:
 			return nil
 		}
-		n := 0
-		for n < len(batch) {
-			err := r.Next(&batch[n])
+		b.n = 0
+		for b.n < len(b.recs) {
+			rec := &b.recs[b.n]
+			err := r.Next(rec)
 			if err != nil {
-				full <- batch[:n]
+				full <- b
 				if errors.Is(err, io.EOF) {
 					return nil
 				}
 				return err
 			}
 			if red != nil {
-				red.Record(&batch[n])
+				red.Record(rec)
 			}
-			n++
+			if rec.Type == capture.TypeFrame {
+				b.msgs[b.n] = store.Decode(&dec, rec)
+			} else {
+				b.msgs[b.n] = wire.Frame{}
+			}
+			b.n++
 		}
-		full <- batch[:n]
+		full <- b
 	}
 }
