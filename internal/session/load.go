@@ -105,7 +105,8 @@ func readBatches(r *capture.Reader, red redact.Redactor, free <-chan *batch, ful
 				red.Record(rec)
 			}
 			if rec.Type == capture.TypeFrame {
-				b.msgs[b.n] = store.Decode(&dec, rec)
+				// A redactor may rewrite msg: then it is checked again.
+				b.msgs[b.n] = store.Decode(&dec, rec, red == nil)
 			} else {
 				b.msgs[b.n] = wire.Frame{}
 			}

@@ -27,7 +27,7 @@ func (s *Store) frame(r *capture.Record, decoded *wire.Frame) {
 	if decoded != nil {
 		f = *decoded
 	} else {
-		f = Decode(&s.decoder, r)
+		f = Decode(&s.decoder, r, false)
 	}
 	s.setMsg(&f)
 	kind := Kind(f.Kind)

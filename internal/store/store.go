@@ -222,14 +222,17 @@ func (s *Store) IngestDecoded(r *capture.Record, f *wire.Frame) { s.ingest(r, f)
 
 // Decode decodes the message of frame record r the way Ingest does (its
 // msg, else its text or bytes), d sharing method names across frames.
-// It reads nothing of the store, so it may run on any goroutine, one d
-// per goroutine.
-func Decode(d *wire.Decoder, r *capture.Record) wire.Frame {
-	data := []byte(r.Msg)
-	if len(data) == 0 {
-		data = r.Bytes()
+// With read, r.Msg is as a capture.Reader returned it (valid JSON, which
+// the decoder then need not check again). Decode reads nothing of the
+// store, so it may run on any goroutine, one d per goroutine.
+func Decode(d *wire.Decoder, r *capture.Record, read bool) wire.Frame {
+	if len(r.Msg) == 0 {
+		return d.Decode(r.Bytes())
 	}
-	return d.Decode(data)
+	if read {
+		return d.DecodeValid(r.Msg)
+	}
+	return d.Decode(r.Msg)
 }
 
 // ingest is Ingest; f, when not nil, is the frame record's message as
