@@ -1,11 +1,12 @@
 package mcp
 
 import (
-	"bytes"
 	"slices"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 )
 
 // The questions and answers as the content rules judge them: a form's raw
@@ -108,30 +109,10 @@ func sortedKeys(m map[string]jsontext.Value) []string {
 // params (a retry's) or a result (an interim one) may hold the member: a
 // byte test cheap enough for every frame, true for any message that does.
 func MayHoldInputResponses(params jsontext.Value) bool {
-	return containsAt(params, `"inputResponses"`, 6)
+	return jsonraw.ContainsAt(params, `"inputResponses"`, 6)
 }
 
 // MayHoldInputRequests is MayHoldInputResponses for inputRequests.
 func MayHoldInputRequests(result jsontext.Value) bool {
-	return containsAt(result, `"inputRequests"`, 6)
-}
-
-// containsAt reports whether b contains pat, as bytes.Contains does, by
-// looking for pat[k], a byte rare in JSON traffic (the 'R' of the member
-// names above), and comparing pat around each one. bytes.Contains keys on
-// pat's first byte, the '"' that every JSON string has, and soon falls
-// back to a compare at every offset; a rare byte lets IndexByte skip.
-func containsAt(b []byte, pat string, k int) bool {
-	c := pat[k]
-	for i := k; i < len(b); i++ {
-		j := bytes.IndexByte(b[i:], c)
-		if j < 0 {
-			return false
-		}
-		i += j
-		if start := i - k; start+len(pat) <= len(b) && string(b[start:start+len(pat)]) == pat {
-			return true
-		}
-	}
-	return false
+	return jsonraw.ContainsAt(result, `"inputRequests"`, 6)
 }
