@@ -54,7 +54,11 @@ func ingest(r *capture.Reader, hdr *capture.Record, red redact.Redactor, opts *s
 	}()
 	st := store.New(opts)
 	st.Ingest(hdr)
+	var dec wire.Decoder
 	for b := range full {
+		if !b.decoded {
+			b.decode(&dec, red == nil)
+		}
 		for i := range b.n {
 			st.IngestDecoded(&b.recs[i], &b.msgs[i])
 		}
@@ -68,21 +72,43 @@ func ingest(r *capture.Reader, hdr *capture.Record, red redact.Redactor, opts *s
 	return st.Final(), nil
 }
 
-// batch is a run of records and, for each frame record, its message as
-// store.Decode decoded it (the zero Frame for other records).
+// batch is a run of records and, once decoded, each frame record's
+// message as store.Decode decoded it (the zero Frame for other records).
 type batch struct {
-	recs []capture.Record
-	msgs []wire.Frame
-	n    int // records in use
+	recs    []capture.Record
+	msgs    []wire.Frame
+	n       int  // records in use
+	decoded bool // msgs are filled
+}
+
+// decode fills b.msgs with d; read says that b's records are as the
+// capture.Reader returned them (no redactor rewrote a msg).
+func (b *batch) decode(d *wire.Decoder, read bool) {
+	for i := range b.n {
+		if rec := &b.recs[i]; rec.Type == capture.TypeFrame {
+			b.msgs[i] = store.Decode(d, rec, read)
+		} else {
+			b.msgs[i] = wire.Frame{}
+		}
+	}
+	b.decoded = true
 }
 
 // readBatches fills the batches of free with the records of r, redacted
-// by red (nil: none), decodes their frames, and sends them on full until r
-// ends or done is closed; it returns the read error that ended r (nil at
-// its end). Decoding here, not in the store, spreads the work over two
-// goroutines.
+// by red (nil: none), and sends them on full until r ends or done is
+// closed; it returns the read error that ended r (nil at its end). It
+// decodes a batch's frames itself while the store has a batch waiting
+// (the store is the slower of the two: check's rules are light, the JSON
+// export's spool is not), else leaves them to the store, so that the two
+// goroutines share the work.
 func readBatches(r *capture.Reader, red redact.Redactor, free <-chan *batch, full chan<- *batch, done <-chan struct{}) error {
 	var dec wire.Decoder
+	send := func(b *batch) {
+		if len(full) > 0 {
+			b.decode(&dec, red == nil)
+		}
+		full <- b
+	}
 	for {
 		var b *batch
 		select {
@@ -90,12 +116,12 @@ func readBatches(r *capture.Reader, red redact.Redactor, free <-chan *batch, ful
 		case <-done:
 			return nil
 		}
-		b.n = 0
+		b.n, b.decoded = 0, false
 		for b.n < len(b.recs) {
 			rec := &b.recs[b.n]
 			err := r.Next(rec)
 			if err != nil {
-				full <- b
+				send(b)
 				if errors.Is(err, io.EOF) {
 					return nil
 				}
@@ -104,14 +130,8 @@ func readBatches(r *capture.Reader, red redact.Redactor, free <-chan *batch, ful
 			if red != nil {
 				red.Record(rec)
 			}
-			if rec.Type == capture.TypeFrame {
-				// A redactor may rewrite msg: then it is checked again.
-				b.msgs[b.n] = store.Decode(&dec, rec, red == nil)
-			} else {
-				b.msgs[b.n] = wire.Frame{}
-			}
 			b.n++
 		}
-		full <- b
+		send(b)
 	}
 }
