@@ -9,6 +9,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 )
 
 // Session locates one session in a capture file that may hold several.
@@ -31,7 +33,8 @@ func Index(in io.Reader) ([]Session, error) {
 	var off int64
 	for line := 1; ; line++ {
 		b, n, err := nextLine(br)
-		if len(b) > 0 && (line == 1 || bytes.Contains(b, []byte(`"session"`))) {
+		// The 'o' of "session" is rarer in JSON text than its '"'.
+		if len(b) > 0 && (line == 1 || jsonraw.ContainsAt(b, `"session"`, 6)) {
 			var h Record
 			if json.Unmarshal(bytes.TrimRight(b, "\r\n"), &h, jsontext.AllowDuplicateNames(true)) == nil && h.Type == TypeSession {
 				out = append(out, Session{Header: h, Offset: off, Line: line})

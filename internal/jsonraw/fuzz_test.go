@@ -105,3 +105,21 @@ func topLevel(t *testing.T, in []byte) []string {
 	}
 	return out
 }
+
+// FuzzContainsAt holds ContainsAt to bytes.Contains for any text, pattern
+// and key byte.
+func FuzzContainsAt(f *testing.F) {
+	f.Add([]byte(`{"inputResponses":{}}`), `"inputResponses"`, 6)
+	f.Add([]byte(`{"type":"session"}`), `"session"`, 6)
+	f.Add([]byte(`oooo"sessio"session`), `"session"`, 6)
+	f.Add([]byte(`aaa`), `aa`, 1)
+	f.Fuzz(func(t *testing.T, b []byte, pat string, k int) {
+		if len(pat) == 0 {
+			return
+		}
+		k = int(uint(k) % uint(len(pat)))
+		if got, want := ContainsAt(b, pat, k), bytes.Contains(b, []byte(pat)); got != want {
+			t.Fatalf("ContainsAt(%q, %q, %d) = %v, bytes.Contains says %v", b, pat, k, got, want)
+		}
+	})
+}

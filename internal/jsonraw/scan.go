@@ -164,3 +164,24 @@ func skipValue(v []byte, i int) int {
 	}
 	return i
 }
+
+// ContainsAt reports whether b contains pat, as bytes.Contains does. It
+// looks for pat[k], which should be a byte rare in the text (an upper-case
+// letter of a member name, say), and compares pat around each one:
+// bytes.Contains keys on pat's first byte, often the '"' that every JSON
+// string has, and then soon falls back to a compare at every offset,
+// while a rare byte lets IndexByte skip ahead. k must index pat.
+func ContainsAt(b []byte, pat string, k int) bool {
+	c := pat[k]
+	for i := k; i < len(b); i++ {
+		j := bytes.IndexByte(b[i:], c)
+		if j < 0 {
+			return false
+		}
+		i += j
+		if start := i - k; start+len(pat) <= len(b) && string(b[start:start+len(pat)]) == pat {
+			return true
+		}
+	}
+	return false
+}

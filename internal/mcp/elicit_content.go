@@ -1,11 +1,12 @@
 package mcp
 
 import (
-	"bytes"
 	"slices"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcptrail/mcptrail/internal/jsonraw"
 )
 
 // The questions and answers as the content rules judge them: a form's raw
@@ -108,10 +109,10 @@ func sortedKeys(m map[string]jsontext.Value) []string {
 // params (a retry's) or a result (an interim one) may hold the member: a
 // byte test cheap enough for every frame, true for any message that does.
 func MayHoldInputResponses(params jsontext.Value) bool {
-	return bytes.Contains(params, []byte(`"inputResponses"`))
+	return jsonraw.ContainsAt(params, `"inputResponses"`, 6)
 }
 
 // MayHoldInputRequests is MayHoldInputResponses for inputRequests.
 func MayHoldInputRequests(result jsontext.Value) bool {
-	return bytes.Contains(result, []byte(`"inputRequests"`))
+	return jsonraw.ContainsAt(result, `"inputRequests"`, 6)
 }

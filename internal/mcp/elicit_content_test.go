@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -53,4 +54,22 @@ func TestMayHoldInputs(t *testing.T) {
 	if !MayHoldInputRequests(jsontext.Value(`{"resultType":"input_required","inputRequests":{}}`)) {
 		t.Error("MayHoldInputRequests misses an interim result")
 	}
+}
+
+// FuzzMayHoldInputs holds MayHoldInputResponses and MayHoldInputRequests
+// to bytes.Contains on any bytes, the member names cut and repeated
+// anywhere.
+func FuzzMayHoldInputs(f *testing.F) {
+	f.Add([]byte(`{"inputResponses":{}}`))
+	f.Add([]byte(`{"resultType":"input_required","inputRequests":{"a":{}}}`))
+	f.Add([]byte(`RRR"inputRequestsRinputResponses"`))
+	f.Add([]byte(`"inputR`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := MayHoldInputResponses(b), bytes.Contains(b, []byte(`"inputResponses"`)); got != want {
+			t.Errorf("MayHoldInputResponses(%q) = %v, bytes.Contains says %v", b, got, want)
+		}
+		if got, want := MayHoldInputRequests(b), bytes.Contains(b, []byte(`"inputRequests"`)); got != want {
+			t.Errorf("MayHoldInputRequests(%q) = %v, bytes.Contains says %v", b, got, want)
+		}
+	})
 }

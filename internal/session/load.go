@@ -7,6 +7,7 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 	"github.com/mcptrail/mcptrail/internal/redact"
 	"github.com/mcptrail/mcptrail/internal/store"
+	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
 // Load reads the session r is at to its end (its session record, every
@@ -39,10 +40,10 @@ func Load(r *capture.Reader, opts *Options) (*Session, error) {
 // opts and returns the final snapshot.
 func ingest(r *capture.Reader, hdr *capture.Record, red redact.Redactor, opts *store.Options) (*store.Snapshot, error) {
 	const batchSize, depth = 256, 4
-	full := make(chan []capture.Record, depth)
-	free := make(chan []capture.Record, depth+2)
+	full := make(chan *batch, depth)
+	free := make(chan *batch, depth+2)
 	for range depth + 2 {
-		free <- make([]capture.Record, batchSize)
+		free <- &batch{recs: make([]capture.Record, batchSize), msgs: make([]wire.Frame, batchSize)}
 	}
 	done := make(chan struct{})
 	defer close(done)
@@ -53,11 +54,15 @@ func ingest(r *capture.Reader, hdr *capture.Record, red redact.Redactor, opts *s
 	}()
 	st := store.New(opts)
 	st.Ingest(hdr)
-	for batch := range full {
-		for i := range batch {
-			st.Ingest(&batch[i])
+	var dec wire.Decoder
+	for b := range full {
+		if !b.decoded {
+			b.decode(&dec, red == nil)
 		}
-		free <- batch[:cap(batch)]
+		for i := range b.n {
+			st.IngestDecoded(&b.recs[i], &b.msgs[i])
+		}
+		free <- b
 	}
 	// full is closed: the reader goroutine is done with r and readErr.
 	if readErr != nil {
@@ -67,32 +72,66 @@ func ingest(r *capture.Reader, hdr *capture.Record, red redact.Redactor, opts *s
 	return st.Final(), nil
 }
 
+// batch is a run of records and, once decoded, each frame record's
+// message as store.Decode decoded it (the zero Frame for other records).
+type batch struct {
+	recs    []capture.Record
+	msgs    []wire.Frame
+	n       int  // records in use
+	decoded bool // msgs are filled
+}
+
+// decode fills b.msgs with d; read says that b's records are as the
+// capture.Reader returned them (no redactor rewrote a msg).
+func (b *batch) decode(d *wire.Decoder, read bool) {
+	for i := range b.n {
+		if rec := &b.recs[i]; rec.Type == capture.TypeFrame {
+			b.msgs[i] = store.Decode(d, rec, read)
+		} else {
+			b.msgs[i] = wire.Frame{}
+		}
+	}
+	b.decoded = true
+}
+
 // readBatches fills the batches of free with the records of r, redacted
 // by red (nil: none), and sends them on full until r ends or done is
-// closed; it returns the read error that ended r (nil at its end).
-func readBatches(r *capture.Reader, red redact.Redactor, free <-chan []capture.Record, full chan<- []capture.Record, done <-chan struct{}) error {
+// closed; it returns the read error that ended r (nil at its end). It
+// decodes a batch's frames itself while the store has a batch waiting
+// (the store is the slower of the two: check's rules are light, the JSON
+// export's spool is not), else leaves them to the store, so that the two
+// goroutines share the work.
+func readBatches(r *capture.Reader, red redact.Redactor, free <-chan *batch, full chan<- *batch, done <-chan struct{}) error {
+	var dec wire.Decoder
+	send := func(b *batch) {
+		if len(full) > 0 {
+			b.decode(&dec, red == nil)
+		}
+		full <- b
+	}
 	for {
-		var batch []capture.Record
+		var b *batch
 		select {
-		case batch = <-free:
+		case b = <-free:
 		case <-done:
 			return nil
 		}
-		n := 0
-		for n < len(batch) {
-			err := r.Next(&batch[n])
+		b.n, b.decoded = 0, false
+		for b.n < len(b.recs) {
+			rec := &b.recs[b.n]
+			err := r.Next(rec)
 			if err != nil {
-				full <- batch[:n]
+				send(b)
 				if errors.Is(err, io.EOF) {
 					return nil
 				}
 				return err
 			}
 			if red != nil {
-				red.Record(&batch[n])
+				red.Record(rec)
 			}
-			n++
+			b.n++
 		}
-		full <- batch[:n]
+		send(b)
 	}
 }

@@ -7,9 +7,10 @@ import (
 	"github.com/mcptrail/mcptrail/internal/wire"
 )
 
-// frame counts, decodes and correlates one frame record, then hands it to
-// Options.Checks and Options.OnFrame.
-func (s *Store) frame(r *capture.Record) {
+// frame counts, decodes (unless decoded is its message already) and
+// correlates one frame record, then hands it to Options.Checks and
+// Options.OnFrame.
+func (s *Store) frame(r *capture.Record, decoded *wire.Frame) {
 	size := frameSize(r)
 	s.frames.add(r, &s.opts)
 	if !s.opts.Forget {
@@ -22,11 +23,12 @@ func (s *Store) frame(r *capture.Record) {
 	} else {
 		s.counts.C2S++
 	}
-	data := []byte(r.Msg)
-	if len(data) == 0 {
-		data = r.Bytes()
+	var f wire.Frame
+	if decoded != nil {
+		f = *decoded
+	} else {
+		f = Decode(&s.decoder, r, false)
 	}
-	f := s.decoder.Decode(data)
 	s.setMsg(&f)
 	kind := Kind(f.Kind)
 	var status, sse bool

@@ -212,7 +212,33 @@ func New(opts *Options) *Store {
 }
 
 // Ingest adds one record of any type. Records must come in file order.
-func (s *Store) Ingest(r *capture.Record) {
+func (s *Store) Ingest(r *capture.Record) { s.ingest(r, nil) }
+
+// IngestDecoded is Ingest for a frame record r whose message Decode has
+// already decoded into f, so that a caller can decode on another goroutine
+// (session.Load does it on its reader's). f must be Decode's result for r
+// as it is now (after any redaction); its raw values alias r's bytes.
+// Records of other types ignore f.
+func (s *Store) IngestDecoded(r *capture.Record, f *wire.Frame) { s.ingest(r, f) }
+
+// Decode decodes the message of frame record r the way Ingest does (its
+// msg, else its text or bytes), d sharing method names across frames.
+// With read, r.Msg is as a capture.Reader returned it (valid JSON, which
+// the decoder then need not check again). Decode reads nothing of the
+// store, so it may run on any goroutine, one d per goroutine.
+func Decode(d *wire.Decoder, r *capture.Record, read bool) wire.Frame {
+	if len(r.Msg) == 0 {
+		return d.Decode(r.Bytes())
+	}
+	if read {
+		return d.DecodeValid(r.Msg)
+	}
+	return d.Decode(r.Msg)
+}
+
+// ingest is Ingest; f, when not nil, is the frame record's message as
+// Decode decoded it.
+func (s *Store) ingest(r *capture.Record, f *wire.Frame) {
 	s.counts.Records++
 	s.feed.rec = r
 	if r.Seq != 0 {
@@ -225,7 +251,7 @@ func (s *Store) Ingest(r *capture.Record) {
 	case capture.TypeSession:
 		s.header(r)
 	case capture.TypeFrame:
-		s.frame(r)
+		s.frame(r, f)
 	case capture.TypeStderr:
 		s.stderr(r)
 	case capture.TypeNote:

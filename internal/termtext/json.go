@@ -1,6 +1,7 @@
 package termtext
 
 import (
+	"encoding/binary"
 	"io"
 	"unicode/utf8"
 )
@@ -82,6 +83,16 @@ func (j *JSONWriter) Flush() error {
 // jsonClean reports whether p is all ASCII without DEL, so JSONWriter
 // passes it as is.
 func jsonClean(p []byte) bool {
+	// Eight bytes at a time: adding 1 to every byte sets its top bit
+	// exactly when it is 0x7f, and carries out of no byte below 0x80.
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	for len(p) >= 8 {
+		x := binary.LittleEndian.Uint64(p)
+		if (x|(x+ones))&tops != 0 {
+			return false
+		}
+		p = p[8:]
+	}
 	for _, c := range p {
 		if c >= 0x7f {
 			return false

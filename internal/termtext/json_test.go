@@ -76,3 +76,21 @@ func FuzzJSONWriter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzJSONClean holds the word-at-a-time jsonClean to a byte loop.
+func FuzzJSONClean(f *testing.F) {
+	f.Add([]byte("plain ascii text, longer than a word"))
+	f.Add([]byte("0123456\x7f89"))
+	f.Add([]byte("\x7e\x7e\x7e\x7e\x7e\x7e\x7e\x80"))
+	f.Fuzz(func(t *testing.T, p []byte) {
+		want := true
+		for _, c := range p {
+			if c >= 0x7f {
+				want = false
+			}
+		}
+		if got := jsonClean(p); got != want {
+			t.Fatalf("jsonClean(%q) = %v, want %v", p, got, want)
+		}
+	})
+}

@@ -129,3 +129,28 @@ func FuzzDecodeDifferential(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeValid holds DecodeValid to Decode on every input that meets
+// its contract (one valid JSON value in valid UTF-8, no whitespace
+// around it).
+func FuzzDecodeValid(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":1,"id":2,"method":"a"}`,
+		`{"json\u0072pc":"2\u002e0","id":"x","result":{"a":"}\"]"},"result":1}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"a"},{"a":1,"a":2}]`,
+		`{ "jsonrpc" : "2.0" , "method" : "x" }`, `{}`, `[]`, `3`, `"s"`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if !utf8.Valid(in) || !bytes.Equal(bytes.TrimSpace(in), in) || !jsontext.Value(in).IsValid(jsontext.AllowDuplicateNames(true)) {
+			return
+		}
+		var d, e Decoder
+		got, want := viewOf(d.DecodeValid(in)), viewOf(e.Decode(in))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("DecodeValid(%q) differs from Decode (-Decode +DecodeValid):\n%s", in, diff)
+		}
+	})
+}

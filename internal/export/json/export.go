@@ -41,8 +41,7 @@ type Options struct {
 type Writer struct {
 	opts   Options
 	out    io.Writer
-	spool  *spool.Spool
-	frames *bufio.Writer
+	spool  *spool.Spool // the encoded frames; it buffers its own writes
 	buf    []byte
 	n      int
 	stderr stderrSpool // the server's stderr lines (stderr.go)
@@ -61,7 +60,6 @@ func New(w io.Writer, opts *Options) *Writer {
 		opts = &Options{}
 	}
 	jw := &Writer{opts: *opts, out: w, spool: spool.New(opts.SpoolDir, ".mcptrail-export", opts.SpoolMemory)}
-	jw.frames = bufio.NewWriterSize(jw.spool, 64<<10)
 	return jw
 }
 
@@ -103,7 +101,7 @@ func (w *Writer) write(b []byte) {
 	if w.err != nil {
 		return
 	}
-	if _, err := w.frames.Write(b); err != nil {
+	if _, err := w.spool.Write(b); err != nil {
 		w.err = err
 	}
 }
@@ -114,9 +112,6 @@ func (w *Writer) write(b []byte) {
 func (w *Writer) Finish(s *store.Snapshot) error {
 	if w.err != nil {
 		return w.err
-	}
-	if err := w.frames.Flush(); err != nil {
-		return err
 	}
 	out := bufio.NewWriterSize(w.out, 256<<10)
 	b := append(w.buf[:0], `{"session":`...)
