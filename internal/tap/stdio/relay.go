@@ -9,7 +9,8 @@ import (
 	"github.com/mcptrail/mcptrail/internal/capture"
 )
 
-// bufSize is the relay read size: large enough that a burst of frames or a
+// bufSize is the size of a relay's read buffer, the slab its reads fill
+// (at least minRoom at a time): large enough that a burst of frames or a
 // long line crosses in few reads.
 const bufSize = 256 << 10
 
