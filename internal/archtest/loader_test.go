@@ -129,9 +129,10 @@ var storeRuleIDs = []string{
 	"late-result", "mrtr-not-retryable", "mrtr-retry-mismatch", "mrtr-retry-same-id",
 	"mrtr-state-changed", "mrtr-state-invented", "mrtr-state-missing", "non-conforming-frame",
 	"null-id", "relay-error", "response-without-request", "server-exit-abnormal",
-	"server-ignored-stdin-eof", "server-start-failed", "task-error-code", "task-invalid",
-	"task-never-terminal", "task-poll-too-fast", "task-undeclared", "task-unknown",
-	"task-unsupported-method", "task-update-after-terminal", "unanswered-request", "unpaired-retry",
+	"server-ignored-stdin-eof", "server-start-failed", "task-cancel-notification", "task-error-code",
+	"task-input-key-reused", "task-input-not-outstanding", "task-invalid", "task-never-terminal",
+	"task-poll-too-fast", "task-undeclared", "task-unknown", "task-unsupported-method",
+	"task-update-after-terminal", "unanswered-request", "unpaired-retry",
 }
 
 // TestStoreRaisesTheseRules checks that the rule ids the store's files name

@@ -55,6 +55,16 @@ const (
 	// TaskInvalid: a task object breaks its shape (no taskId, an unknown
 	// status, a status without its payload, a terminal task that changes).
 	TaskInvalid = "task-invalid"
+	// TaskCancelNotification: a notifications/cancelled names the
+	// tools/call that created a task; tasks/cancel is the only way to
+	// cancel one.
+	TaskCancelNotification = "task-cancel-notification"
+	// TaskInputNotOutstanding: a tasks/update carries inputResponses keys
+	// that are not among the inputRequests of the latest task state seen.
+	TaskInputNotOutstanding = "task-input-not-outstanding"
+	// TaskInputKeyReused: an inputRequests key of a task names a request
+	// other than the one it named before over the task's life.
+	TaskInputKeyReused = "task-input-key-reused"
 )
 
 // Rule ids raised for the deprecated features of 2026-07-28 in use in a

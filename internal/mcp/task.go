@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"hash/fnv"
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -123,6 +124,35 @@ func ParseTask(v jsontext.Value) Task {
 		return true
 	})
 	return t
+}
+
+// InputRequestSums returns, per key of a task state's inputRequests, a
+// hash of the request it names in canonical form (RFC 8785, so member
+// order and spacing do not count; a value that cannot be canonicalized is
+// hashed verbatim). Two requests under one key differ when their sums do.
+// nil when the state has no inputRequests object.
+func InputRequestSums(v jsontext.Value) map[string]uint64 {
+	var out map[string]uint64
+	eachMember(v, func(name, inputs []byte) bool {
+		if string(name) != "inputRequests" {
+			return true
+		}
+		eachMember(inputs, func(key, val []byte) bool {
+			if out == nil {
+				out = make(map[string]uint64)
+			}
+			c := jsontext.Value(val).Clone()
+			if c.Canonicalize() != nil {
+				c = jsontext.Value(val)
+			}
+			h := fnv.New64a()
+			h.Write(c)
+			out[string(key)] = h.Sum64()
+			return true
+		})
+		return false
+	})
+	return out
 }
 
 // millis reads a JSON number that is a whole, non-negative number of

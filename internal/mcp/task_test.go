@@ -34,6 +34,22 @@ func TestParseTask(t *testing.T) {
 	}
 }
 
+func TestInputRequestSums(t *testing.T) {
+	t.Parallel()
+	a := InputRequestSums(jsontext.Value(`{"inputRequests":{"k":{"method":"elicitation/create","params":{"message":"m","mode":"form"}},"j":{"method":"roots/list"}}}`))
+	b := InputRequestSums(jsontext.Value(`{"inputRequests":{ "k" : {"params":{"mode":"form", "message":"m"},"method":"elicitation/create"}}}`))
+	c := InputRequestSums(jsontext.Value(`{"inputRequests":{"k":{"method":"elicitation/create","params":{"message":"other","mode":"form"}}}}`))
+	if len(a) != 2 || a["k"] != b["k"] {
+		t.Errorf("the same request reordered sums differently: %v vs %v", a, b)
+	}
+	if a["k"] == c["k"] {
+		t.Errorf("two distinct requests share the sum %x", a["k"])
+	}
+	if got := InputRequestSums(jsontext.Value(`{"status":"working"}`)); got != nil {
+		t.Errorf("a state without inputRequests gave %v", got)
+	}
+}
+
 func TestDeclaresTasks(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]bool{
@@ -80,6 +96,10 @@ func FuzzParseTask(f *testing.F) {
 		}
 		if TaskTerminal(task.Status) && !TaskStatusKnown(task.Status) {
 			t.Fatalf("terminal status %q not known", task.Status)
+		}
+		sums := InputRequestSums(jsontext.Value(b))
+		if jsontext.Value(b).IsValid() && len(sums) != len(task.InputRequests) {
+			t.Fatalf("%d input sums for %d inputRequests", len(sums), len(task.InputRequests))
 		}
 		_, _ = TaskID(jsontext.Value(b))
 		_ = DeclaresTasks(jsontext.Value(b))

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mcptrail/mcptrail/internal/finding"
@@ -30,6 +31,13 @@ func taskState(resultType, status string, poll int, extra string) string {
 
 const taskDone = `,"result":{"content":[]}`
 
+// taskAsk is the inputRequests of an input_required task state: key k
+// asks message m.
+func taskAsk(k, m string) string {
+	return `,"inputRequests":{"` + k + `":{"method":"elicitation/create","params":{"mode":"form","message":"` + m +
+		`","requestedSchema":{"type":"object","properties":{}}}}}`
+}
+
 // taskSession creates task t1 (pollIntervalMs poll) and follows it with
 // steps.
 func taskSession(poll int, steps ...step) []step {
@@ -52,8 +60,13 @@ func taskSessions() map[string][]step {
 		finding.TaskUndeclared:          {c2s(tool("1", "report", "{}", "")), s2c(res("1", taskState("task", "working", 0, "")))},
 		finding.TaskUnsupportedMethod: {c2s(`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p",` + taskMeta + `}}`),
 			s2c(res("1", taskState("task", "working", 0, "")))},
-		finding.TaskUnknown: {get("1")},
-		finding.TaskInvalid: taskSession(0, get("2"), s2c(res("2", taskState("complete", "done", 0, "")))),
+		finding.TaskUnknown:            {get("1")},
+		finding.TaskInvalid:            taskSession(0, get("2"), s2c(res("2", taskState("complete", "done", 0, "")))),
+		finding.TaskCancelNotification: taskSession(0, c2s(notif("notifications/cancelled", `{"requestId":1}`))),
+		finding.TaskInputNotOutstanding: taskSession(0, get("2"), s2c(res("2", taskState("complete", "input_required", 0, taskAsk("a", "m")))),
+			c2s(tasksReq("3", "tasks/update", "t1", `,"inputResponses":{"b":{"action":"decline"}}`))),
+		finding.TaskInputKeyReused: taskSession(0, get("2"), s2c(res("2", taskState("complete", "input_required", 0, taskAsk("a", "m")))),
+			get("3"), s2c(res("3", taskState("complete", "input_required", 0, taskAsk("a", "another question"))))),
 	}
 }
 
@@ -86,6 +99,32 @@ func TestTaskRules(t *testing.T) {
 		}
 		if got := findingLines(load(t, steps).Findings.Slice()); len(got) != 0 {
 			t.Errorf("a clean task session raised %q", got)
+		}
+	})
+	t.Run("cancel not also unknown", func(t *testing.T) {
+		t.Parallel()
+		steps := taskSessions()[finding.TaskCancelNotification]
+		for _, f := range load(t, steps).Findings.Slice() {
+			if f.Rule == finding.CancelUnknown {
+				t.Errorf("a task's notifications/cancelled also raised %s: %s", f.Rule, f.Message)
+			}
+		}
+	})
+	t.Run("clean input", func(t *testing.T) {
+		t.Parallel()
+		// A poll repeats the outstanding request (its members reordered),
+		// the update answers it, and the task ends.
+		again := `,"inputRequests":{"a":{"params":{"requestedSchema":{"properties":{},"type":"object"},"message":"m","mode":"form"},"method":"elicitation/create"}}`
+		steps := taskSession(0,
+			c2s(tasksReq("2", "tasks/get", "t1", "")), s2c(res("2", taskState("complete", "input_required", 0, taskAsk("a", "m")))),
+			c2s(tasksReq("3", "tasks/get", "t1", "")), s2c(res("3", taskState("complete", "input_required", 0, again))),
+			c2s(tasksReq("4", "tasks/update", "t1", `,"inputResponses":{"a":{"action":"decline"}}`)), s2c(res("4", `{"resultType":"complete"}`)),
+			c2s(tasksReq("5", "tasks/get", "t1", "")), s2c(res("5", taskState("complete", "completed", 0, taskDone))),
+			endRec())
+		for _, f := range load(t, steps).Findings.Slice() {
+			if strings.HasPrefix(f.Rule, "task-") {
+				t.Errorf("a clean input task session raised %s: %s", f.Rule, f.Message)
+			}
 		}
 	})
 }

@@ -53,5 +53,23 @@ func taskRules() []finding.Rule {
 			Help: "A Task carries a string taskId and one of working, input_required, completed, failed, cancelled; " +
 				"input_required carries inputRequests, completed a result, failed an error; a terminal status is final.",
 			Spec: tasksSpec + "§ Tasks; § Task Status"},
+		{ID: finding.TaskCancelNotification, Category: c, Severity: finding.Error,
+			Summary: "a notifications/cancelled names the tools/call that created a task",
+			Help: "The notifications/cancelled notification MUST NOT be used for task cancellation: a client sends tasks/cancel " +
+				"naming the taskId. The tools/call was already answered with its CreateTaskResult, so the notification cancels " +
+				"nothing (it is not also reported as cancel-unknown-request).",
+			Spec: tasksSpec + "§ Task Cancellation"},
+		{ID: finding.TaskInputNotOutstanding, Category: c, Severity: finding.Error,
+			Summary: "a tasks/update answers inputResponses keys not among the task's outstanding inputRequests",
+			Help: "Each inputResponses key MUST correspond to a currently-outstanding inputRequest key: one of the inputRequests " +
+				"of the latest input_required state seen (a tasks/get result or notifications/tasks). Servers SHOULD ignore the " +
+				"others. A tasks/update for a terminal task is task-update-after-terminal instead.",
+			Spec: tasksSpec + "§ Task Update Requests (UpdateTaskRequest)"},
+		{ID: finding.TaskInputKeyReused, Category: c, Severity: finding.Error,
+			Summary: "an inputRequests key names a different request than it named earlier in the task",
+			Help: "Each request key in inputRequests MUST be unique over the lifetime of a single task: a server MUST NOT use the " +
+				"same key to refer to two distinct requests. Polls may repeat an outstanding request under its key; a key whose " +
+				"request changes (compared in canonical JSON form) is this finding.",
+			Spec: tasksSpec + "§ Task Update Requests"},
 	}
 }

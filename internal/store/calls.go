@@ -247,6 +247,9 @@ func (s *Store) cancel(r *capture.Record, f *wire.Frame) int {
 		return -1
 	}
 	idx, ok := s.byID.lookup(dir, r.Conn, id)
+	if ok && s.taskCancelNotification(r, idx) {
+		return -1
+	}
 	if ok && s.closedCancels[idx] {
 		// The client closed the call's stream (its 2026-07-28 cancel on
 		// HTTP) and also sent notifications/cancelled: one cancellation,

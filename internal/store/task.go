@@ -3,6 +3,7 @@ package store
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -71,6 +72,12 @@ type taskLive struct {
 	waitSince time.Time
 	// rows maps each inputRequests key with a ledger row to that row.
 	rows map[string]int
+	// outstanding holds the inputRequests keys of the latest task state
+	// seen when it was input_required; nil after any other status.
+	outstanding map[string]bool
+	// sums maps each inputRequests key seen over the task's life to the
+	// sum of the request it last named (mcp.InputRequestSums).
+	sums map[string]uint64
 }
 
 // taskDeclared records whether a modern client tools/call declared the
@@ -117,6 +124,9 @@ func (s *Store) taskRequest(c *Call, r *capture.Record, params jsontext.Value) {
 			op.WaitMS += ms(r.Time.Sub(live.waitSince))
 			live.waitSince = time.Time{}
 		}
+		if !op.Task.Terminal() {
+			s.checkInputResponses(c, r, id, live, params)
+		}
 		s.taskAnswerRows(live, r, params)
 	case mcp.MethodTasksCancel:
 		op.Task.Cancels++
@@ -142,6 +152,62 @@ func (s *Store) checkPoll(c *Call, r *capture.Record, op *Operation, live *taskL
 	s.raise(finding.New(finding.TaskPollTooFast, r.Seq,
 		"tasks/get id %s polls task %q %.0f ms after the last poll; its pollIntervalMs is %d",
 		c.ID.Raw(), op.Task.ID, gap, live.interval).OfCall(c.Index))
+}
+
+// checkInputResponses raises task-input-not-outstanding for a tasks/update
+// whose inputResponses carry keys that are not among the inputRequests of
+// the latest task state seen (§ Task Update Requests: each key MUST
+// correspond to a currently-outstanding inputRequest key).
+func (s *Store) checkInputResponses(c *Call, r *capture.Record, id string, live *taskLive, params jsontext.Value) {
+	var stray []string
+	for _, a := range mcp.InputActions(params) {
+		if !live.outstanding[a.Key] {
+			stray = append(stray, strconv.Quote(a.Key))
+		}
+	}
+	if len(stray) == 0 {
+		return
+	}
+	outstanding := make([]string, 0, len(live.outstanding))
+	for k := range live.outstanding {
+		outstanding = append(outstanding, strconv.Quote(k))
+	}
+	slices.Sort(outstanding)
+	s.raise(finding.New(finding.TaskInputNotOutstanding, r.Seq,
+		"tasks/update id %s for task %q answers %s, not among the outstanding inputRequests [%s] of the latest state seen",
+		c.ID.Raw(), id, strings.Join(stray, ", "), strings.Join(outstanding, ", ")).OfCall(c.Index))
+}
+
+// checkInputKeys raises task-input-key-reused for each inputRequests key
+// of an input_required state that names a request other than the one it
+// named in an earlier state of the task (§ Task Update Requests: a key
+// MUST NOT refer to two distinct requests over a task's lifetime), and
+// records the state's keys as the outstanding ones.
+func (s *Store) checkInputKeys(op, call int, live *taskLive, r *capture.Record, v jsontext.Value) {
+	sums := mcp.InputRequestSums(v)
+	live.outstanding = make(map[string]bool, len(sums))
+	if live.sums == nil {
+		live.sums = make(map[string]uint64, len(sums))
+	}
+	keys := make([]string, 0, len(sums))
+	for k := range sums {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		live.outstanding[k] = true
+		before, seen := live.sums[k]
+		live.sums[k] = sums[k]
+		if !seen || before == sums[k] {
+			continue
+		}
+		f := finding.New(finding.TaskInputKeyReused, r.Seq,
+			"task %q: inputRequests key %q names a request other than the one it named before", s.ops[op].Task.ID, k)
+		if call >= 0 {
+			f = f.OfCall(call)
+		}
+		s.raise(f)
+	}
 }
 
 // taskAnswerRows answers the ledger rows of the keys a tasks/update's
@@ -273,6 +339,9 @@ func (s *Store) taskObserved(op int, call int, r *capture.Record, v jsontext.Val
 		return
 	}
 	info.Status, info.IsError = t.Status, t.IsError
+	if t.Status != mcp.TaskInputRequired {
+		live.outstanding = nil
+	}
 	switch {
 	case mcp.TaskTerminal(t.Status):
 		info.TerminalAt, info.TerminalSeq = r.Time, r.Seq
@@ -284,6 +353,7 @@ func (s *Store) taskObserved(op int, call int, r *capture.Record, v jsontext.Val
 		if live.waitSince.IsZero() {
 			live.waitSince = r.Time
 		}
+		s.checkInputKeys(op, call, live, r, v)
 		s.taskAsked(op, call, live, r, v)
 	}
 }
@@ -335,6 +405,27 @@ func (s *Store) taskAsked(op int, call int, live *taskLive, r *capture.Record, v
 		live.rows[q.Key] = len(s.ledger.rows)
 		s.addRow(row, root, false)
 	}
+}
+
+// taskCancelNotification raises task-cancel-notification when a client's
+// notifications/cancelled names call idx and that call is the tools/call
+// that created a task (or an earlier MRTR round of it): § Task
+// Cancellation says notifications/cancelled MUST NOT be used for task
+// cancellation; tasks/cancel is. It reports whether it raised, so that
+// the cancel is not also read as one of a call no longer in flight.
+func (s *Store) taskCancelNotification(r *capture.Record, idx int) bool {
+	c := s.calls.at(idx)
+	if c.Dir != capture.C2S || c.Method != mcp.MethodToolsCall || c.Operation < 0 || c.Operation >= len(s.ops) {
+		return false
+	}
+	task := &s.ops[c.Operation].Task
+	if task.ID == "" {
+		return false
+	}
+	s.raise(finding.New(finding.TaskCancelNotification, r.Seq,
+		"notifications/cancelled names tools/call %q id %s, which created task %q; a task is cancelled with tasks/cancel",
+		c.Target, c.ID.Raw(), task.ID).OfCall(idx))
+	return true
 }
 
 // taskStatus is the operation status of a task: its final call status
