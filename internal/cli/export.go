@@ -193,10 +193,23 @@ func runExport(opts *exportOptions) error {
 }
 
 // writeOutput runs write against standard output, or against a private
-// temporary file beside path that is renamed over path once complete.
+// temporary file beside path that is renamed over path once complete. A
+// path that is not a regular file (/dev/null, /dev/stdout, a named pipe)
+// is written through, never replaced; a symbolic link is followed, so the
+// file it names gets the output and the link stays.
 func writeOutput(ios *IOStreams, path string, write func(w io.Writer, spoolDir string) error) error {
 	if path == "" || path == "-" {
 		return write(ios.Out, "")
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return writeThrough(path, write)
+	}
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return fmt.Errorf("creating output %s: a symbolic link to a missing file (mcptrail does not create the file it names; give that path instead)", path)
+		}
+		path = real
 	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
@@ -219,6 +232,24 @@ func writeOutput(ios *IOStreams, path string, write func(w io.Writer, spoolDir s
 		return fmt.Errorf("writing %s: %w", path, reason(err))
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, reason(err))
+	}
+	return nil
+}
+
+// writeThrough runs write against path, a device, pipe or socket, opened
+// as it is: there is nothing to replace atomically, and replacing it (a
+// rename over /dev/null) would put a file where the system has a device.
+func writeThrough(path string, write func(w io.Writer, spoolDir string) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("opening output %s: %w", path, reason(err))
+	}
+	if err := write(f, ""); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, reason(err))
 	}
 	return nil

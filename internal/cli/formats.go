@@ -134,8 +134,12 @@ func checkOutputFile(path string) error {
 	if path == "" || path == "-" {
 		return nil
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+	fi, err := os.Stat(path)
+	if err == nil && fi.IsDir() {
 		return usagef("output %s is a directory; -o takes a file name", path)
+	}
+	if err == nil && !fi.Mode().IsRegular() {
+		return nil // a device or a pipe, written through (opening a pipe to read it would wait for a writer)
 	}
 	if ok, err := capture.IsCapture(path); err == nil && ok {
 		return usagef("output %s is an mcptrail capture; mcptrail never replaces one (remove it first, or pick another name)", path)
