@@ -242,95 +242,131 @@ type phase struct {
 	answersShort int           // answers not received
 }
 
+// measure starts the server behind c with answers of size bytes and
+// measures its two phases of frames frames each.
 func measure(c config, server string, size, frames int) (phase, error) {
 	var p phase
 	if c.capture != "" {
 		os.Remove(c.capture)
 	}
+	s, err := startRelay(c, server, size)
+	if err != nil {
+		return p, err
+	}
+	defer s.stop()
+	buf := make([]byte, 0, size)
+	for range 200 { // warm up
+		if err := s.roundTrip(buf); err != nil {
+			return p, err
+		}
+	}
+	if err := s.sequential(&p, frames); err != nil {
+		return p, err
+	}
+	return p, s.pipelined(&p, c.capture, frames)
+}
+
+// relayRun is one configuration running: the relay's stdin and stdout, and
+// the id of the next request.
+type relayRun struct {
+	cmd  *exec.Cmd
+	w    io.WriteCloser
+	out  io.ReadCloser
+	r    *bufio.Reader
+	size int
+	next int
+}
+
+func startRelay(c config, server string, size int) (*relayRun, error) {
 	argv := c.argv([]string{server, "-size", strconv.Itoa(size)})
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = benchEnv()
 	cmd.Stderr = os.Stderr
 	w, err := cmd.StdinPipe()
 	if err != nil {
-		return p, err
+		return nil, err
 	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return p, err
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return p, err
+		return nil, err
 	}
-	defer func() {
-		w.Close()
-		_, _ = io.Copy(io.Discard, out)
-		_ = cmd.Wait()
-	}()
-	r := bufio.NewReaderSize(out, 1<<20)
-	next := 1
-	roundTrip := func(buf []byte) error {
-		buf = appendRequest(buf[:0], next, size)
-		next++
-		if _, err := w.Write(buf); err != nil {
-			return err
-		}
-		_, err := r.ReadSlice('\n')
+	return &relayRun{cmd: cmd, w: w, out: out, r: bufio.NewReaderSize(out, 1<<20), size: size, next: 1}, nil
+}
+
+// stop closes the relay's stdin, drains its stdout and waits for it.
+func (s *relayRun) stop() {
+	s.w.Close()
+	_, _ = io.Copy(io.Discard, s.out)
+	_ = s.cmd.Wait()
+}
+
+// roundTrip writes one request, built in buf, and reads its answer.
+func (s *relayRun) roundTrip(buf []byte) error {
+	buf = appendRequest(buf[:0], s.next, s.size)
+	s.next++
+	if _, err := s.w.Write(buf); err != nil {
 		return err
 	}
-	buf := make([]byte, 0, size)
-	for range 200 { // warm up
-		if err := roundTrip(buf); err != nil {
-			return p, err
-		}
-	}
+	_, err := s.r.ReadSlice('\n')
+	return err
+}
 
+// sequential measures frames round trips one at a time: p's p50 and the
+// relay's CPU per frame.
+func (s *relayRun) sequential(p *phase, frames int) error {
+	buf := make([]byte, 0, s.size)
 	lat := make([]time.Duration, 0, frames)
-	cpu0 := relayCPU(cmd.Process.Pid)
+	cpu0 := relayCPU(s.cmd.Process.Pid)
 	for range frames {
 		t := time.Now()
-		if err := roundTrip(buf); err != nil {
-			return p, err
+		if err := s.roundTrip(buf); err != nil {
+			return err
 		}
 		lat = append(lat, time.Since(t))
 	}
 	p.p50 = median(lat)
-	p.seqCPU = (relayCPU(cmd.Process.Pid) - cpu0) / time.Duration(2*frames)
+	p.seqCPU = (relayCPU(s.cmd.Process.Pid) - cpu0) / time.Duration(2*frames)
+	return nil
+}
 
-	data := make([]byte, 0, frames*size)
+// pipelined writes frames requests without waiting and reads their
+// answers: p's rate (counted when the last frame is in capture, if the
+// configuration writes one), the relay's CPU per frame, and what was lost.
+func (s *relayRun) pipelined(p *phase, capture string, frames int) error {
+	data := make([]byte, 0, frames*s.size)
 	for range frames {
-		data = appendRequest(data, next, size)
-		next++
+		data = appendRequest(data, s.next, s.size)
+		s.next++
 	}
-	if c.capture != "" {
-		waitOnDisk(c.capture, 2*(next-1-frames), 30*time.Second)
+	if capture != "" {
+		waitOnDisk(capture, 2*(s.next-1-frames), 30*time.Second)
 	}
-	cpu0 = relayCPU(cmd.Process.Pid)
+	cpu0 := relayCPU(s.cmd.Process.Pid)
 	start := time.Now()
 	errc := make(chan error, 1)
 	go func() { // one write a frame, as a client writes its messages
 		var err error
-		for off := 0; off < len(data) && err == nil; off += size {
-			_, err = w.Write(data[off : off+size])
+		for off := 0; off < len(data) && err == nil; off += s.size {
+			_, err = s.w.Write(data[off : off+s.size])
 		}
 		errc <- err
 	}()
 	for i := range frames {
-		if _, err := r.ReadSlice('\n'); err != nil {
+		if _, err := s.r.ReadSlice('\n'); err != nil {
 			p.answersShort = frames - i
 			break
 		}
 	}
-	if c.capture != "" {
-		p.lost = 2*(next-1) - waitOnDisk(c.capture, 2*(next-1), time.Minute)
+	if capture != "" {
+		p.lost = 2*(s.next-1) - waitOnDisk(capture, 2*(s.next-1), time.Minute)
 	}
 	d := time.Since(start)
-	p.pipeCPU = (relayCPU(cmd.Process.Pid) - cpu0) / time.Duration(2*frames)
+	p.pipeCPU = (relayCPU(s.cmd.Process.Pid) - cpu0) / time.Duration(2*frames)
 	p.rate = float64(2*frames) / d.Seconds()
-	if err := <-errc; err != nil {
-		return p, err
-	}
-	return p, nil
+	return <-errc
 }
 
 // appendRequest appends a tools/call request of exactly size bytes,
