@@ -62,25 +62,9 @@ func (s *Server) tail(ctx context.Context, raw []byte) (*page, error) {
 	if err := args(raw, &a); err != nil {
 		return nil, err
 	}
-	switch a.What {
-	case "":
-		a.What = "calls"
-	case "calls", "records":
-	default:
-		return nil, fmt.Errorf("what %q: want calls (the next requests) or records (the next frames)", cut(a.What, 32))
-	}
-	count := 1
-	if a.Count != nil {
-		if count = *a.Count; count < 1 || count > tailMaxCount {
-			return nil, fmt.Errorf("count %d: want 1 to %d", count, tailMaxCount)
-		}
-	}
-	wait := tailDefaultWait
-	if a.Timeout != nil {
-		if *a.Timeout <= 0 || *a.Timeout > tailMaxWait.Seconds() {
-			return nil, fmt.Errorf("timeout_s %v: want more than 0 and at most %v", *a.Timeout, tailMaxWait.Seconds())
-		}
-		wait = time.Duration(*a.Timeout * float64(time.Second))
+	count, wait, err := a.limits()
+	if err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	path, want, err := s.resolve(a.Session)
@@ -101,14 +85,45 @@ func (s *Server) tail(ctx context.Context, raw []byte) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	waited := time.Since(began)
-
+	head := tailHead{SessionID: sess.Header.SessionID, What: a.What, AfterSeq: after, LastSeq: after, Stopped: stopped,
+		WaitedMS: float64(time.Since(began).Microseconds()) / 1000}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	head := tailHead{SessionID: sess.Header.SessionID, What: a.What, AfterSeq: after, LastSeq: after, Stopped: stopped,
-		WaitedMS: float64(waited.Microseconds()) / 1000}
+	return s.tailPage(&a, &head)
+}
+
+// limits checks a's what (calls by default), count and timeout_s, and
+// returns the count and the wait they ask for.
+func (a *tailArgs) limits() (count int, wait time.Duration, err error) {
+	switch a.What {
+	case "":
+		a.What = "calls"
+	case "calls", "records":
+	default:
+		return 0, 0, fmt.Errorf("what %q: want calls (the next requests) or records (the next frames)", cut(a.What, 32))
+	}
+	count = 1
+	if a.Count != nil {
+		if count = *a.Count; count < 1 || count > tailMaxCount {
+			return 0, 0, fmt.Errorf("count %d: want 1 to %d", count, tailMaxCount)
+		}
+	}
+	wait = tailDefaultWait
+	if a.Timeout != nil {
+		if *a.Timeout <= 0 || *a.Timeout > tailMaxWait.Seconds() {
+			return 0, 0, fmt.Errorf("timeout_s %v: want more than 0 and at most %v", *a.Timeout, tailMaxWait.Seconds())
+		}
+		wait = time.Duration(*a.Timeout * float64(time.Second))
+	}
+	return count, wait, nil
+}
+
+// tailPage answers a tail that followed its session to head.AfterSeq: the
+// frames or calls after it, with s's lock held.
+func (s *Server) tailPage(a *tailArgs, head *tailHead) (*page, error) {
+	after := head.AfterSeq
 	var last uint64
-	frames, snap, err := s.frames(sess.Header.SessionID, func(f *store.Frame) bool {
+	frames, snap, err := s.frames(head.SessionID, func(f *store.Frame) bool {
 		last = max(last, f.Seq)
 		return a.What == "records" && f.Seq > after
 	})
@@ -116,19 +131,17 @@ func (s *Server) tail(ctx context.Context, raw []byte) (*page, error) {
 		return nil, err
 	}
 	head.SessionID, head.Live, head.LastSeq = snap.Session.ID, s.live, max(after, last)
-	var rows []callLine
-	if a.What == "calls" {
-		for i := range snap.Calls.Len() {
-			if c := snap.Calls.At(i); c.RequestSeq > after {
-				rows = append(rows, lineOf(&c, nil))
-			}
-		}
-	}
 	l := &list{name: "frames", n: len(frames),
 		item: func(i, limit int) ([]byte, error) { return marshal(&frames[i], limit) },
 		line: func(i, limit int) string { return frames[i].text(limit) },
 	}
 	if a.What == "calls" {
+		var rows []callLine
+		for i := range snap.Calls.Len() {
+			if c := snap.Calls.At(i); c.RequestSeq > after {
+				rows = append(rows, lineOf(&c, nil))
+			}
+		}
 		l = &list{name: "calls", n: len(rows),
 			item: func(i, limit int) ([]byte, error) { return marshal(&rows[i], limit) },
 			line: func(i, limit int) string { return rows[i].line(limit) },
@@ -139,7 +152,7 @@ func (s *Server) tail(ctx context.Context, raw []byte) (*page, error) {
 		return nil, err
 	}
 	return &page{
-		head: func(limit int) ([]byte, error) { return marshal(&head, limit) },
+		head: func(limit int) ([]byte, error) { return marshal(head, limit) },
 		text: func(limit int) string {
 			return fmt.Sprintf("tail of session %s after #%d: %s (%s after %s); next: after_seq %d\n", show(head.SessionID, limit), head.AfterSeq,
 				plural(l.n, map[string]string{"calls": "call", "records": "frame"}[a.What]), head.Stopped,
