@@ -24,13 +24,32 @@ type mcpOptions struct {
 }
 
 func newMCPCmd(fac *Factory) *cobra.Command {
-	ios := fac.IOStreams
 	var red redactFlags
 	o := mcpOptions{maxAnswer: mcpserve.DefaultMaxAnswer}
 	cmd := &cobra.Command{
 		Use:   "mcp [--http ADDR] [--max-answer BYTES] [--reveal-answers] [--redact-* ...]",
 		Short: "Serve the captures to a coding agent as an MCP server (stdio, or --http)",
-		Long: `Mcp runs an MCP server on standard input and output that serves the captured
+		Long:  mcpLong,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("mcp takes no arguments, got %q", args)
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runMCP(cmd, fac, &o, &red) },
+	}
+	f := cmd.Flags()
+	f.IntVar(&o.maxAnswer, "max-answer", o.maxAnswer, "bound each tool answer (structured content and text together) to `BYTES`")
+	f.StringVar(&o.http, "http", "", "serve Streamable HTTP on `ADDR` (host:port; a missing host is 127.0.0.1) instead of stdio")
+	f.StringSliceVar(&o.allowHost, "allow-host", nil, "with --http: also accept requests whose Host is `HOST[:PORT]` (repeatable)")
+	f.StringSliceVar(&o.allowOrigin, "allow-origin", nil, "with --http: also accept browser requests whose Origin is `ORIGIN` (scheme://host[:port]; loopback ones always are)")
+	f.BoolVar(&o.revealAnswers, "reveal-answers", false, "show the values of elicitation answers in the frames it returns (redaction still applies; never in a ledger row)")
+	red.add(f, "in everything it answers")
+	return cmd
+}
+
+// mcpLong is mcp's --help.
+const mcpLong = `Mcp runs an MCP server on standard input and output that serves the captured
 sessions of the state directory ($MCPTRAIL_HOME, else $XDG_STATE_HOME/mcptrail,
 else ~/.local/state/mcptrail) to an MCP client, so that a coding agent can
 investigate an MCP server from its real traffic. Add it to your client:
@@ -69,55 +88,42 @@ cut with their size, and an answer says what it left out. A ledger row never
 holds a value the user submitted, and a frame shows an elicitation answer's
 values replaced unless --reveal-answers is given (for an operator debugging
 their own test data; the --redact-* flags and [redact] still apply, to
-everything it reads). docs/mcp.md has the details.`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return usagef("mcp takes no arguments, got %q", args)
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.maxAnswer < mcpserve.MinMaxAnswer {
-				return usagef("--max-answer %d: want at least %d bytes", o.maxAnswer, mcpserve.MinMaxAnswer)
-			}
-			if o.http == "" && (len(o.allowHost) > 0 || len(o.allowOrigin) > 0) {
-				return usagef("--allow-host and --allow-origin need --http")
-			}
-			if err := admit.CheckOrigins(o.allowOrigin); err != nil {
-				return usagef("--allow-origin: %v", err)
-			}
-			r, err := fac.Redactor(&red, cmd.Flags())
-			if err != nil {
-				return err
-			}
-			reg, err := fac.Rules()
-			if err != nil {
-				return err
-			}
-			state, err := fac.StateDir()
-			if err != nil {
-				return err
-			}
-			opts := &mcpserve.Options{StateDir: state, Rules: reg, Redactor: r, MaxAnswer: o.maxAnswer, Version: Version, Now: ios.Now,
-				RevealAnswers: o.revealAnswers, Warn: func(s string) { fmt.Fprintln(ios.ErrOut, termtext.Escape(s)) }}
-			if o.http != "" {
-				return serveMCPHTTP(cmd.Context(), ios, opts, &o)
-			}
-			err = mcpserve.Serve(cmd.Context(), ios.In, ios.Out, opts)
-			if err != nil && !errors.Is(err, io.EOF) {
-				return fmt.Errorf("serving MCP: %w", err)
-			}
-			return nil
-		},
+everything it reads). docs/mcp.md has the details.`
+
+// runMCP checks mcp's flags and serves the captures on stdio or --http.
+func runMCP(cmd *cobra.Command, fac *Factory, o *mcpOptions, red *redactFlags) error {
+	ios := fac.IOStreams
+	if o.maxAnswer < mcpserve.MinMaxAnswer {
+		return usagef("--max-answer %d: want at least %d bytes", o.maxAnswer, mcpserve.MinMaxAnswer)
 	}
-	f := cmd.Flags()
-	f.IntVar(&o.maxAnswer, "max-answer", o.maxAnswer, "bound each tool answer (structured content and text together) to `BYTES`")
-	f.StringVar(&o.http, "http", "", "serve Streamable HTTP on `ADDR` (host:port; a missing host is 127.0.0.1) instead of stdio")
-	f.StringSliceVar(&o.allowHost, "allow-host", nil, "with --http: also accept requests whose Host is `HOST[:PORT]` (repeatable)")
-	f.StringSliceVar(&o.allowOrigin, "allow-origin", nil, "with --http: also accept browser requests whose Origin is `ORIGIN` (scheme://host[:port]; loopback ones always are)")
-	f.BoolVar(&o.revealAnswers, "reveal-answers", false, "show the values of elicitation answers in the frames it returns (redaction still applies; never in a ledger row)")
-	red.add(f, "in everything it answers")
-	return cmd
+	if o.http == "" && (len(o.allowHost) > 0 || len(o.allowOrigin) > 0) {
+		return usagef("--allow-host and --allow-origin need --http")
+	}
+	if err := admit.CheckOrigins(o.allowOrigin); err != nil {
+		return usagef("--allow-origin: %v", err)
+	}
+	r, err := fac.Redactor(red, cmd.Flags())
+	if err != nil {
+		return err
+	}
+	reg, err := fac.Rules()
+	if err != nil {
+		return err
+	}
+	state, err := fac.StateDir()
+	if err != nil {
+		return err
+	}
+	opts := &mcpserve.Options{StateDir: state, Rules: reg, Redactor: r, MaxAnswer: o.maxAnswer, Version: Version, Now: ios.Now,
+		RevealAnswers: o.revealAnswers, Warn: func(s string) { fmt.Fprintln(ios.ErrOut, termtext.Escape(s)) }}
+	if o.http != "" {
+		return serveMCPHTTP(cmd.Context(), ios, opts, o)
+	}
+	err = mcpserve.Serve(cmd.Context(), ios.In, ios.Out, opts)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("serving MCP: %w", err)
+	}
+	return nil
 }
 
 // serveMCPHTTP serves opts on --http until a stop signal arrives, behind
